@@ -1,0 +1,1 @@
+CREATE TABLE teams (id TEXT PRIMARY KEY);
