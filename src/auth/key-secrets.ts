@@ -1,0 +1,67 @@
+// API key secrets at rest: AES-256-GCM under the worker secret KEY_ENCRYPTION_KEY, with the
+// key id as associated data, so a copy of D1 alone cannot sign requests. Used by the worker
+// (to get the HMAC key) and by `npm run keys` (to store new keys); WebCrypto only.
+
+import { fromBase64, toBase64, toBase64Url } from "./bytes.ts";
+
+export interface SealedSecret {
+  iv: string;
+  ciphertext: string;
+}
+
+const encoder = new TextEncoder();
+
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  const bytes = fromBase64(text);
+  if (!bytes) throw new Error("not base64");
+  return new Uint8Array(bytes);
+}
+
+/** Whether text is a usable KEY_ENCRYPTION_KEY: 32 bytes, base64. */
+export function isMasterKey(text: string): boolean {
+  const bytes = fromBase64(text.trim());
+  return bytes !== null && bytes.length === 32;
+}
+
+async function importMasterKey(masterKeyBase64: string): Promise<CryptoKey> {
+  const raw = decodeBase64(masterKeyBase64);
+  if (raw.length !== 32) throw new Error("KEY_ENCRYPTION_KEY must be 32 bytes, base64-encoded");
+  return crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+}
+
+export async function sealSecret(masterKeyBase64: string, keyId: string, secret: string): Promise<SealedSecret> {
+  const key = await importMasterKey(masterKeyBase64);
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const ciphertext = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: encoder.encode(keyId) },
+    key,
+    encoder.encode(secret),
+  );
+  return { iv: toBase64(iv), ciphertext: toBase64(new Uint8Array(ciphertext)) };
+}
+
+/** The HMAC key bytes (the secret's ASCII bytes, SPEC B4), or null when the record does not open. */
+export async function openSecret(masterKeyBase64: string, keyId: string, sealed: SealedSecret): Promise<Uint8Array | null> {
+  const key = await importMasterKey(masterKeyBase64);
+  try {
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: decodeBase64(sealed.iv), additionalData: encoder.encode(keyId) },
+      key,
+      decodeBase64(sealed.ciphertext),
+    );
+    return new Uint8Array(plain);
+  } catch {
+    return null;
+  }
+}
+
+/** A new key: `pk_` + 16 random bytes, and a 32-byte secret, both base64url. */
+export function newKeyMaterial(): { keyId: string; secret: string } {
+  const keyId = "pk_" + toBase64Url(crypto.getRandomValues(new Uint8Array(16)));
+  const secret = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
+  return { keyId, secret };
+}
+
+export function newMasterKey(): string {
+  return toBase64(crypto.getRandomValues(new Uint8Array(32)));
+}
