@@ -40,6 +40,14 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   return difference === 0;
 }
 
-export function utf8(text: string): Uint8Array {
-  return new TextEncoder().encode(text);
+export function utf8(text: string): Uint8Array<ArrayBuffer> {
+  return bufferSource(new TextEncoder().encode(text));
+}
+
+/**
+ * WebCrypto's typings (TS ≥ 5.7 DOM lib) want ArrayBuffer-backed views; every array here is
+ * (nothing in this project allocates SharedArrayBuffer), so this only narrows the type.
+ */
+export function bufferSource(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return bytes as Uint8Array<ArrayBuffer>;
 }

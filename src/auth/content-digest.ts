@@ -1,7 +1,7 @@
 // RFC 9530 Content-Digest: parse the header, compute it, and check a body against it while
 // the body streams through, so an upload is never held in memory just to be hashed.
 
-import { timingSafeEqual, toBase64 } from "./bytes.ts";
+import { timingSafeEqual, toBase64, bufferSource } from "./bytes.ts";
 import { type BareItem, parseDictionary } from "./structured-fields.ts";
 
 export type DigestAlgorithm = "sha-256" | "sha-512";
@@ -48,7 +48,7 @@ export function parseContentDigest(header: string): ParseDigestResult {
 }
 
 export async function digestBytes(bytes: Uint8Array, algorithm: DigestAlgorithm): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest(ALGORITHMS[algorithm].webCrypto, bytes));
+  return new Uint8Array(await crypto.subtle.digest(ALGORITHMS[algorithm].webCrypto, bufferSource(bytes)));
 }
 
 /** The Content-Digest field value for a whole body (RFC 9530 §2), e.g. `sha-256=:…:`. */
@@ -72,8 +72,10 @@ interface Hasher {
 }
 
 // workerd's crypto.DigestStream hashes incrementally; Node and browsers lack it.
+type DigestStreamConstructor = new (algorithm: string) => WritableStream<Uint8Array> & { readonly digest: Promise<ArrayBuffer> };
+
 function nativeHasher(algorithm: DigestAlgorithm): Hasher | null {
-  const Native = (crypto as { DigestStream?: typeof DigestStream }).DigestStream;
+  const Native = (crypto as { DigestStream?: DigestStreamConstructor }).DigestStream;
   if (Native === undefined) return null;
   const stream = new Native(ALGORITHMS[algorithm].webCrypto);
   const writer = stream.getWriter();

@@ -1,13 +1,13 @@
 // The `hmac-sha256` signature algorithm of RFC 9421 §3.3.3 over WebCrypto, which also gives
 // the constant-time comparison verification needs.
 
-import { utf8 } from "./bytes.ts";
+import { utf8, bufferSource } from "./bytes.ts";
 
 const HMAC_SHA256 = { name: "HMAC", hash: "SHA-256" } as const;
 
 /** RFC 9421 §3.3.3: HMAC-SHA256 of the signature base's bytes. */
 export async function hmacSha256Sign(key: Uint8Array, signatureBase: string): Promise<Uint8Array> {
-  const cryptoKey = await crypto.subtle.importKey("raw", key, HMAC_SHA256, false, ["sign"]);
+  const cryptoKey = await crypto.subtle.importKey("raw", bufferSource(key), HMAC_SHA256, false, ["sign"]);
   return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, utf8(signatureBase)));
 }
 
@@ -18,9 +18,9 @@ export async function hmacSha256Sign(key: Uint8Array, signatureBase: string): Pr
 export async function hmacSha256Verify(key: Uint8Array, signatureBase: string, signature: Uint8Array): Promise<boolean> {
   let cryptoKey: CryptoKey;
   try {
-    cryptoKey = await crypto.subtle.importKey("raw", key, HMAC_SHA256, false, ["verify"]);
+    cryptoKey = await crypto.subtle.importKey("raw", bufferSource(key), HMAC_SHA256, false, ["verify"]);
   } catch {
     return false;
   }
-  return crypto.subtle.verify("HMAC", cryptoKey, signature, utf8(signatureBase));
+  return crypto.subtle.verify("HMAC", cryptoKey, bufferSource(signature), utf8(signatureBase));
 }
