@@ -1,0 +1,68 @@
+// Typed failures of CSV validation (the 422 rows of SPEC B1, plus size limits). Errors carry
+// plain data only, so the HTTP layer can map `code` to a status and copy row/expected/found
+// into the problem+json body without reading the message.
+
+export type CsvErrorCode =
+  | "invalid_csv"
+  | "empty_csv"
+  | "column_count_mismatch"
+  | "header_row_in_append"
+  | "empty_append"
+  | "csv_limit_exceeded";
+
+/** Which limit a `csv_limit_exceeded` error hit: a `CsvLimits` key, or the fixed blank-line bound. */
+export type CsvLimitName = "maxColumns" | "maxFieldBytes" | "maxHeaderBytes" | "blankLineRun";
+
+export interface CsvErrorDetails {
+  /** 1-based record number within the uploaded part (see `CsvScanner`). */
+  row?: number;
+  expected?: number;
+  found?: number;
+  limit?: CsvLimitName;
+  /** The value of the limit that was exceeded. */
+  max?: number;
+}
+
+export interface CsvErrorJson extends CsvErrorDetails {
+  code: CsvErrorCode;
+  message: string;
+}
+
+export class CsvError extends Error {
+  override readonly name = "CsvError";
+  readonly code: CsvErrorCode;
+  readonly row?: number;
+  readonly expected?: number;
+  readonly found?: number;
+  readonly limit?: CsvLimitName;
+  readonly max?: number;
+
+  constructor(code: CsvErrorCode, message: string, details: CsvErrorDetails = {}) {
+    super(message);
+    this.code = code;
+    if (details.row !== undefined) this.row = details.row;
+    if (details.expected !== undefined) this.expected = details.expected;
+    if (details.found !== undefined) this.found = details.found;
+    if (details.limit !== undefined) this.limit = details.limit;
+    if (details.max !== undefined) this.max = details.max;
+  }
+
+  /** The error as plain data: code, message and whichever details are set. */
+  toJSON(): CsvErrorJson {
+    const json: CsvErrorJson = { code: this.code, message: this.message };
+    if (this.row !== undefined) json.row = this.row;
+    if (this.expected !== undefined) json.expected = this.expected;
+    if (this.found !== undefined) json.found = this.found;
+    if (this.limit !== undefined) json.limit = this.limit;
+    if (this.max !== undefined) json.max = this.max;
+    return json;
+  }
+}
+
+export function invalidCsv(message: string, row: number, extra: CsvErrorDetails = {}): CsvError {
+  return new CsvError("invalid_csv", message, { row, ...extra });
+}
+
+export function limitExceeded(limit: CsvLimitName, max: number, row: number): CsvError {
+  return new CsvError("csv_limit_exceeded", `row ${row} exceeds ${limit} (${max})`, { row, limit, max });
+}

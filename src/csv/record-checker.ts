@@ -1,0 +1,141 @@
+// The record-level rules of SPEC B2 — column counts, size limits, the header and the "header
+// row in append" check — applied at field and record boundaries, never per byte.
+
+import { CellBuffer } from "./cell-buffer.ts";
+import { CsvError, invalidCsv, limitExceeded, type CsvLimitName } from "./csv-error.ts";
+import { isHeaderRow } from "./header-match.ts";
+import type { CsvLimits, CsvMode } from "./types.ts";
+
+/**
+ * Positions are absolute byte offsets in the scanned input. The first record's cells are
+ * collected while `collecting`; that buffer is bounded by maxHeaderBytes and maxColumns.
+ */
+export class RecordChecker {
+  /** Completed records, header included. */
+  records = 0;
+  /** True while the current record is the first one and its cells are being kept. */
+  collecting = false;
+  header: string[] | null = null;
+  firstRow: string[] | null = null;
+  columns: number;
+
+  private fields = 0;
+  private fieldStart = 0;
+  private recordStart = 0;
+  private cells: string[] = [];
+  private readonly cell = new CellBuffer();
+  private readonly mode: CsvMode;
+  private readonly limits: CsvLimits;
+
+  constructor(mode: CsvMode, limits: CsvLimits) {
+    this.mode = mode;
+    this.limits = limits;
+    this.columns = mode.kind === "rows" ? mode.expectedColumns : 0;
+  }
+
+  get dataRows(): number {
+    return this.mode.kind === "table" ? Math.max(0, this.records - 1) : this.records;
+  }
+
+  startRecord(pos: number): void {
+    this.fields = 0;
+    this.fieldStart = pos;
+    this.recordStart = pos;
+    this.collecting = this.records === 0;
+  }
+
+  /** Adds `buf[from..to)`, field content ending at absolute `end`, to the current cell. */
+  collect(buf: Uint8Array, from: number, to: number, end: number): void {
+    if (this.withinHeaderBytes(end)) this.cell.append(buf, from, to);
+  }
+
+  /** Adds the `"` that a doubled quote ending at absolute `end` stands for. */
+  collectQuote(end: number): void {
+    if (this.withinHeaderBytes(end)) this.cell.appendByte(0x22);
+  }
+
+  /** The field that started at the last boundary ends at `pos` (a separator or the end). */
+  endField(pos: number): void {
+    this.checkOpenField(pos);
+    this.fields++;
+    this.fieldStart = pos + 1;
+    if (!this.collecting || !this.withinHeaderBytes(pos)) return;
+    if (this.fields > this.limits.maxColumns) this.overBudget("maxColumns", this.limits.maxColumns);
+    else this.cells.push(this.cell.take());
+  }
+
+  /** Fails once the field still open at `pos` is already longer than maxFieldBytes. */
+  checkOpenField(pos: number): void {
+    if (pos - this.fieldStart > this.limits.maxFieldBytes) {
+      throw limitExceeded("maxFieldBytes", this.limits.maxFieldBytes, this.records + 1);
+    }
+  }
+
+  endRecord(): void {
+    const row = this.records + 1;
+    if (this.records === 0) this.firstRecord(row);
+    else if (this.fields !== this.columns) throw this.mismatch(row, this.fields);
+    this.records = row;
+    this.collecting = false;
+    this.cells = [];
+  }
+
+  /** `n` blank lines were followed by a record: each is a record of one empty field. */
+  blankLines(n: number, pos: number): void {
+    if (n > 0 && this.records === 0) {
+      this.startRecord(pos);
+      this.endField(pos);
+      this.endRecord();
+      n--;
+    }
+    if (n === 0) return;
+    if (this.columns !== 1) throw this.mismatch(this.records + 1, 1);
+    this.records += n;
+  }
+
+  /** End of input: there must have been a header (table) or a data row (rows). */
+  finish(): void {
+    if (this.records > 0) return;
+    if (this.mode.kind === "table") throw new CsvError("empty_csv", "the CSV has no header row");
+    throw new CsvError("empty_append", "the appended CSV has no data rows");
+  }
+
+  private firstRecord(row: number): void {
+    if (this.mode.kind === "table") {
+      this.header = this.cells;
+      this.columns = this.fields;
+      return;
+    }
+    if (this.fields !== this.columns) throw this.mismatch(row, this.fields);
+    if (!this.collecting) return;
+    this.firstRow = this.cells;
+    if (isHeaderRow(this.cells, this.mode.header)) {
+      throw new CsvError("header_row_in_append", "the first appended row repeats the header", { row });
+    }
+  }
+
+  private mismatch(row: number, found: number): CsvError {
+    const expected = this.columns;
+    const message = `row ${row} has ${found} fields, expected ${expected}`;
+    if (this.mode.kind === "table") return invalidCsv(message, row, { expected, found });
+    return new CsvError("column_count_mismatch", message, { row, expected, found });
+  }
+
+  private withinHeaderBytes(pos: number): boolean {
+    if (pos - this.recordStart <= this.limits.maxHeaderBytes) return true;
+    this.overBudget("maxHeaderBytes", this.limits.maxHeaderBytes);
+    return false;
+  }
+
+  /**
+   * Table mode: the header is too big, which is an error. Rows mode: the first row is only
+   * kept for the header check, so stop keeping it; a row longer than the header bound cannot
+   * repeat a header that had to fit in it.
+   */
+  private overBudget(limit: CsvLimitName, max: number): void {
+    if (this.mode.kind === "table") throw limitExceeded(limit, max, 1);
+    this.collecting = false;
+    this.cells = [];
+    this.cell.reset();
+  }
+}

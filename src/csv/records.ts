@@ -1,0 +1,158 @@
+// Decodes RFC 4180 text into records of string cells, for reading stored content (the JSON
+// rows endpoint) and for tests. Uploads are validated by scanner.ts; this decoder follows the
+// same conventions and throws invalid_csv on the structural errors it meets.
+
+import { CsvError, invalidCsv } from "./csv-error.ts";
+
+const START = 0; // before a record, or inside a run of blank lines
+const FIELD = 1;
+const UNQUOTED = 2;
+const QUOTED = 3;
+const QUOTE_SEEN = 4;
+const AFTER_CR = 5;
+
+/**
+ * Streaming decoder over text (decode bytes with a streaming TextDecoder first). A leading
+ * U+FEFF is dropped; CRLF and LF end records; a blank line is a record of one empty field,
+ * except blank lines at the end, which are dropped (SPEC B2).
+ */
+export class CsvRecordDecoder {
+  private state = START;
+  private field = "";
+  private record: string[] = [];
+  /** Blank lines waiting to learn whether a record follows them. */
+  private blank = 0;
+  /** Whether the CR being completed belongs to a blank line. */
+  private blankCr = false;
+  private records = 0;
+  private started = false;
+
+  /** Decodes `text` and returns the records it completed. */
+  push(text: string): string[][] {
+    const out: string[][] = [];
+    const n = text.length;
+    let i = 0;
+    if (!this.started && n > 0) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) i = 1;
+    }
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      switch (this.state) {
+        case START:
+          if (c === 10) {
+            this.blank++;
+          } else if (c === 13) {
+            this.state = AFTER_CR;
+            this.blankCr = true;
+          } else {
+            this.state = FIELD;
+            continue;
+          }
+          i++;
+          break;
+        case FIELD:
+          if (c === 34) this.state = QUOTED;
+          else if (c === 44 || c === 10 || c === 13) this.delimit(c, out);
+          else {
+            this.state = UNQUOTED;
+            continue;
+          }
+          i++;
+          break;
+        case UNQUOTED: {
+          let j = i;
+          while (j < n) {
+            const d = text.charCodeAt(j);
+            if (d === 44 || d === 10 || d === 13 || d === 34) break;
+            j++;
+          }
+          this.field += text.slice(i, j);
+          i = j;
+          if (j === n) break;
+          if (text.charCodeAt(j) === 34) throw this.invalid("a quote inside an unquoted field");
+          this.delimit(text.charCodeAt(j), out);
+          i++;
+          break;
+        }
+        case QUOTED: {
+          const j = text.indexOf('"', i);
+          this.field += text.slice(i, j < 0 ? n : j);
+          if (j < 0) {
+            i = n;
+          } else {
+            this.state = QUOTE_SEEN;
+            i = j + 1;
+          }
+          break;
+        }
+        case QUOTE_SEEN:
+          if (c === 34) {
+            this.field += '"';
+            this.state = QUOTED;
+          } else if (c === 44 || c === 10 || c === 13) this.delimit(c, out);
+          else throw this.invalid("unbalanced quotes: characters after a closing quote");
+          i++;
+          break;
+        case AFTER_CR:
+          if (c !== 10) throw this.invalid("a CR not followed by LF");
+          if (this.blankCr) this.blank++;
+          this.blankCr = false;
+          this.state = START;
+          i++;
+          break;
+      }
+    }
+    return out;
+  }
+
+  /** End of text: returns the last record if it had no line break; drops trailing blank lines. */
+  finish(): string[][] {
+    const out: string[][] = [];
+    switch (this.state) {
+      case QUOTED:
+        throw this.invalid("unbalanced quotes: end of input inside a quoted field");
+      case AFTER_CR:
+        throw this.invalid("a CR not followed by LF");
+      case FIELD:
+      case UNQUOTED:
+      case QUOTE_SEEN:
+        this.record.push(this.field);
+        this.complete(out);
+        break;
+    }
+    this.state = START;
+    this.blank = 0;
+    return out;
+  }
+
+  private delimit(c: number, out: string[][]): void {
+    this.record.push(this.field);
+    this.field = "";
+    if (c === 44) {
+      this.state = FIELD;
+      return;
+    }
+    this.complete(out);
+    this.state = c === 13 ? AFTER_CR : START;
+  }
+
+  private complete(out: string[][]): void {
+    this.records += this.blank + 1;
+    for (; this.blank > 0; this.blank--) out.push([""]);
+    out.push(this.record);
+    this.record = [];
+  }
+
+  private invalid(message: string): CsvError {
+    return invalidCsv(message, this.records + this.blank + 1);
+  }
+}
+
+/** All records of `text` (RFC 4180 §2), decoded into cells. */
+export function parseCsvRecords(text: string): string[][] {
+  const decoder = new CsvRecordDecoder();
+  const records = decoder.push(text);
+  for (const record of decoder.finish()) records.push(record);
+  return records;
+}

@@ -1,0 +1,273 @@
+// Streaming CSV validator (RFC 4180 §2 with the SPEC B2 rules): upload bytes go in, the same
+// bytes minus a leading BOM and trailing blank lines come out, in one pass over arbitrary
+// chunk boundaries, with memory bounded by the limits rather than by the input.
+
+import { BlankRun } from "./blank-run.ts";
+import { BomStripper } from "./bom.ts";
+import { concat, EMPTY } from "./bytes.ts";
+import { CsvError, invalidCsv } from "./csv-error.ts";
+import { RecordChecker } from "./record-checker.ts";
+import type { CsvLimits, CsvMode, CsvStats } from "./types.ts";
+import { Utf8Checker } from "./utf8-checker.ts";
+
+export type { CsvLimits, CsvMode, CsvStats } from "./types.ts";
+
+// RFC 4180 §2 delimiters. Declared here rather than imported so the hot loop sees constants.
+const LF = 0x0a;
+const CR = 0x0d;
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+
+const LINE_START = 0; // before a record, or inside a run of blank lines
+const FIELD_START = 1; // after a comma, or at the first byte of a record
+const UNQUOTED = 2;
+const QUOTED = 3;
+const QUOTE_SEEN = 4; // a quote inside a quoted field: closing, or the first of `""`
+const AFTER_CR = 5; // a CR ended a record; LF must follow
+const BLANK_CR = 6; // a CR began a blank line; LF must follow
+
+/** Bytes that end a run of field content; non-ASCII bytes stop it for the UTF-8 check. */
+const UNQUOTED_STOP = stopTable([0, LF, CR, QUOTE, COMMA]);
+const QUOTED_STOP = stopTable([0, QUOTE]);
+
+/**
+ * Validates a CSV upload as it streams and passes its bytes on.
+ *
+ * Row numbers in errors are 1-based record numbers within the uploaded part: in table mode
+ * the header is row 1 and the first data row is row 2; in rows mode the first appended row
+ * is row 1. A record may span several lines when a quoted field holds line breaks.
+ *
+ * Line ends are CRLF (RFC 4180) or LF. A CR outside quotes that is not followed by LF is
+ * invalid_csv: tools disagree on whether it ends a line, so we do not guess. Blank lines at
+ * the very end are dropped; the line break ending the last record is kept. A blank line
+ * elsewhere is a record of one empty field, so it is valid only when there is one column.
+ *
+ * Memory held between chunks: the first record's cells (bounded by maxHeaderBytes), up to
+ * two bytes of a possible BOM, and a run of blank lines (bounded, see BlankRun).
+ *
+ * `push` returns the bytes to pass on, often a subarray of its argument (use it before the
+ * chunk's buffer is reused). After any error the scanner keeps throwing that error.
+ */
+export class CsvScanner {
+  private readonly rec: RecordChecker;
+  private readonly utf8 = new Utf8Checker();
+  private readonly held = new BlankRun();
+  private readonly bom = new BomStripper();
+  private state = LINE_START;
+  /** Bytes scanned so far, BOM excluded: the absolute offset of the next byte. */
+  private consumed = 0;
+  private eol: "\n" | "\r\n" | null = null;
+  private bytesOut = 0;
+  private lastOut = -1;
+  private failure: unknown = null;
+  private finished = false;
+
+  constructor(mode: CsvMode, limits: CsvLimits) {
+    this.rec = new RecordChecker(mode, limits);
+  }
+
+  push(chunk: Uint8Array): Uint8Array {
+    return this.guard(() => {
+      if (this.bom.decided) return this.scan(chunk, 0);
+      const cut = this.bom.next(chunk);
+      return cut === null ? EMPTY : this.scan(cut.buf, cut.from);
+    });
+  }
+
+  /** End of input: runs the final checks and returns any bytes still to pass on. */
+  finish(): Uint8Array {
+    return this.guard(() => {
+      const tail = this.scan(this.bom.rest(), 0);
+      this.end();
+      this.finished = true;
+      return tail;
+    });
+  }
+
+  /** Complete after `finish()`. */
+  get stats(): CsvStats {
+    const rec = this.rec;
+    return {
+      header: rec.header,
+      firstRow: rec.firstRow,
+      columns: rec.columns,
+      rows: rec.dataRows,
+      bytes: this.bytesOut,
+      endsWithNewline: this.lastOut === LF,
+      eol: this.eol ?? "\n",
+    };
+  }
+
+  private guard(step: () => Uint8Array): Uint8Array {
+    if (this.failure !== null) throw this.failure;
+    if (this.finished) throw new Error("CsvScanner used after finish()");
+    try {
+      return step();
+    } catch (err: unknown) {
+      this.failure = err;
+      throw err;
+    }
+  }
+
+  /** Scans `buf[from..]` and returns what of it (plus released blank lines) to pass on. */
+  private scan(buf: Uint8Array, from: number): Uint8Array {
+    const rec = this.rec;
+    const end = buf.length;
+    const off = this.consumed - from; // absolute offset of buf[0]
+    let state = this.state;
+    let prior: Uint8Array | null = null;
+    let i = from;
+    if (this.utf8.need > 0) {
+      const j = this.utf8.resume(buf, i, end);
+      if (j < 0) throw this.invalid("invalid UTF-8");
+      if (rec.collecting) rec.collect(buf, i, j, off + j);
+      i = j;
+    }
+    while (i < end) {
+      switch (state) {
+        case FIELD_START: {
+          const b = buf[i]!;
+          if (b === COMMA || b === LF || b === CR) {
+            state = this.delimit(b, off + i);
+            i++;
+            break;
+          }
+          if (b === 0) throw this.invalid("NUL byte");
+          if (b === QUOTE) {
+            state = QUOTED;
+            i++;
+          } else {
+            state = UNQUOTED;
+          }
+        }
+        // falls through: the field's content starts here
+        case UNQUOTED:
+        case QUOTED: {
+          const stop = state === UNQUOTED ? UNQUOTED_STOP : QUOTED_STOP;
+          let j = i;
+          for (;;) {
+            while (j < end) {
+              const c = buf[j]!;
+              if ((c > COMMA && c < 0x80) || stop[c] === 0) j++;
+              else break;
+            }
+            if (j === end || buf[j]! < 0x80) break;
+            j = this.utf8.sequence(buf, j, end);
+            if (j < 0) throw this.invalid("invalid UTF-8");
+          }
+          if (rec.collecting) rec.collect(buf, i, j, off + j);
+          i = j;
+          if (j === end) break;
+          const b = buf[j]!;
+          i++;
+          if (b === 0) throw this.invalid("NUL byte");
+          if (b !== QUOTE) state = this.delimit(b, off + j);
+          else if (state === QUOTED) state = QUOTE_SEEN;
+          else throw this.invalid("a quote inside an unquoted field");
+          break;
+        }
+        case QUOTE_SEEN: {
+          const b = buf[i]!;
+          if (b === QUOTE) {
+            if (rec.collecting) rec.collectQuote(off + i + 1);
+            state = QUOTED;
+          } else if (b === COMMA || b === LF || b === CR) {
+            state = this.delimit(b, off + i);
+          } else {
+            throw this.invalid("unbalanced quotes: characters after a closing quote");
+          }
+          i++;
+          break;
+        }
+        case LINE_START: {
+          const b = buf[i]!;
+          if (b === LF || b === CR) {
+            this.held.begin(i);
+            if (b === CR) {
+              state = BLANK_CR;
+            } else {
+              this.held.note(false);
+              this.eol ??= "\n";
+            }
+            i++;
+            break;
+          }
+          if (this.held.holding) {
+            // A record follows the held blank lines: they are records too. Only the first
+            // release in a buffer can return bytes held from earlier buffers.
+            rec.blankLines(this.held.lines, off + i);
+            prior = this.held.release() ?? prior;
+          }
+          rec.startRecord(off + i);
+          state = FIELD_START;
+          break;
+        }
+        case AFTER_CR:
+        case BLANK_CR: {
+          if (buf[i] !== LF) {
+            // After a record the CR belongs to that record; in a blank line, to the blank line.
+            throw this.invalid("a CR not followed by LF", state === AFTER_CR ? rec.records : undefined);
+          }
+          if (state === BLANK_CR) this.held.note(true);
+          this.eol ??= "\r\n";
+          state = LINE_START;
+          i++;
+          break;
+        }
+      }
+    }
+    this.state = state;
+    this.consumed += end - from;
+    if (state === UNQUOTED || state === QUOTED || state === QUOTE_SEEN) rec.checkOpenField(this.consumed);
+    const body = buf.subarray(from, this.held.endBuffer(buf, from));
+    return this.emit(prior === null ? body : concat(prior, body));
+  }
+
+  /** A comma, LF or CR at `pos` ends the current field; returns the next state. */
+  private delimit(b: number, pos: number): number {
+    this.rec.endField(pos);
+    if (b === COMMA) return FIELD_START;
+    this.rec.endRecord();
+    if (b === CR) return AFTER_CR;
+    this.eol ??= "\n";
+    return LINE_START;
+  }
+
+  private end(): void {
+    if (this.utf8.need > 0) throw this.invalid("invalid UTF-8: truncated sequence at end of input");
+    switch (this.state) {
+      case QUOTED:
+        throw this.invalid("unbalanced quotes: end of input inside a quoted field");
+      case AFTER_CR:
+        throw this.invalid("a CR not followed by LF", this.rec.records);
+      case BLANK_CR:
+        throw this.invalid("a CR not followed by LF");
+      case FIELD_START:
+      case UNQUOTED:
+      case QUOTE_SEEN:
+        this.rec.endField(this.consumed);
+        this.rec.endRecord();
+        break;
+    }
+    this.rec.finish();
+  }
+
+  private emit(bytes: Uint8Array): Uint8Array {
+    if (bytes.length > 0) {
+      this.bytesOut += bytes.length;
+      this.lastOut = bytes[bytes.length - 1]!;
+    }
+    return bytes;
+  }
+
+  /** invalid_csv at the record being scanned (after any held blank lines) unless `row` is given. */
+  private invalid(message: string, row?: number): CsvError {
+    return invalidCsv(message, row ?? this.rec.records + this.held.lines + 1);
+  }
+}
+
+function stopTable(ascii: number[]): Uint8Array {
+  const table = new Uint8Array(256).fill(1, 0x80);
+  for (const b of ascii) table[b] = 1;
+  return table;
+}

@@ -1,0 +1,36 @@
+// Shapes shared by the CSV scanner and its record checker: what kind of upload is being
+// validated, the limits it must respect, and what the scan found.
+
+/** `table`: create/replace, the first record is the header. `rows`: append, data rows only. */
+export type CsvMode =
+  | { kind: "table" }
+  | { kind: "rows"; expectedColumns: number; header: string[] };
+
+export interface CsvLimits {
+  /** Most fields in the header record (table mode). */
+  maxColumns: number;
+  /** Most raw bytes in one field, surrounding quotes and doubled quotes included. */
+  maxFieldBytes: number;
+  /** Most raw bytes in the header record, its line break excluded (table mode). */
+  maxHeaderBytes: number;
+}
+
+export interface CsvStats {
+  /** Table mode: the decoded header cells. */
+  header: string[] | null;
+  /**
+   * Rows mode: the decoded cells of the first appended record; null when that record was
+   * longer than maxHeaderBytes or had more fields than maxColumns (it is then not kept).
+   */
+  firstRow: string[] | null;
+  /** Table mode: the header's field count; rows mode: `expectedColumns`. */
+  columns: number;
+  /** Data records; the header is not counted. */
+  rows: number;
+  /** Bytes passed on in total. */
+  bytes: number;
+  /** Whether the bytes passed on end with a line break. */
+  endsWithNewline: boolean;
+  /** The first line ending seen outside quotes; "\n" when there is none. */
+  eol: "\n" | "\r\n";
+}
