@@ -1,0 +1,57 @@
+// Every limit and tunable in one place. Operators change them as wrangler.toml [vars];
+// the defaults here apply when a var is absent.
+
+export interface Limits {
+  maxUploadBytes: number;
+  maxContentBytes: number;
+  maxColumns: number;
+  maxFieldBytes: number;
+  maxHeaderBytes: number;
+  signatureWindowSeconds: number;
+  nonceTtlSeconds: number;
+  compressionLevel: number;
+  compactAfterSegments: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  maxUploadBytes: 100 * 1024 * 1024,
+  maxContentBytes: 1024 * 1024 * 1024,
+  maxColumns: 4096,
+  maxFieldBytes: 1024 * 1024,
+  maxHeaderBytes: 1024 * 1024,
+  signatureWindowSeconds: 300,
+  nonceTtlSeconds: 600,
+  compressionLevel: 3,
+  compactAfterSegments: 64,
+};
+
+export const LIST_DEFAULT_LIMIT = 100;
+export const LIST_MAX_LIMIT = 1000;
+export const MAX_PROPERTIES_BYTES = 16 * 1024;
+export const MAX_NAME_LENGTH = 200;
+export const MAX_KEY_WORDS = 64;
+export const MAX_FILE_NAME_LENGTH = 128;
+
+
+function positiveInt(source: object, name: string, fallback: number): number {
+  const raw: unknown = (source as Record<string, unknown>)[name];
+  if (typeof raw !== "string" || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  return Number.isSafeInteger(value) && value > 0 ? value : fallback;
+}
+
+/** Reads the limits from the worker's vars (any object with string-valued vars). */
+export function limitsFrom(env: object): Limits {
+  const d = DEFAULT_LIMITS;
+  return {
+    maxUploadBytes: positiveInt(env, "MAX_UPLOAD_BYTES", d.maxUploadBytes),
+    maxContentBytes: positiveInt(env, "MAX_CONTENT_BYTES", d.maxContentBytes),
+    maxColumns: positiveInt(env, "MAX_COLUMNS", d.maxColumns),
+    maxFieldBytes: positiveInt(env, "MAX_FIELD_BYTES", d.maxFieldBytes),
+    maxHeaderBytes: positiveInt(env, "MAX_HEADER_BYTES", d.maxHeaderBytes),
+    signatureWindowSeconds: positiveInt(env, "SIGNATURE_WINDOW_SECONDS", d.signatureWindowSeconds),
+    nonceTtlSeconds: positiveInt(env, "NONCE_TTL_SECONDS", d.nonceTtlSeconds),
+    compressionLevel: Math.min(9, positiveInt(env, "COMPRESSION_LEVEL", d.compressionLevel)),
+    compactAfterSegments: positiveInt(env, "COMPACT_AFTER_SEGMENTS", d.compactAfterSegments),
+  };
+}

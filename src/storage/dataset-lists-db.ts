@@ -1,0 +1,87 @@
+// D1 queries behind `GET /v1/dataset`: filtered, keyset-paginated lists, newest dataset first
+// with the id as tie-break (SPEC B5). Keyset, not offset, so pages stay stable under inserts.
+import type { Visibility } from "./datasets-db.ts";
+
+/** Which datasets the caller may see at all. */
+export type ListAccess =
+  | { kind: "public" } // anonymous: public datasets of every team
+  | { kind: "team"; teamId: string } // signed, no team filter: everything of the key's team
+  | { kind: "publicOrTeam"; teamId: string }; // signed with a team filter: public, plus private of the key's own team
+
+export interface ListQuery {
+  access: ListAccess;
+  teamId?: string;
+  ownerId?: string;
+  after?: { created: string; id: string };
+  limit: number;
+}
+
+export interface ListRow {
+  id: string;
+  name: string;
+  version: string;
+  owner: string;
+  team: string;
+  visibility: Visibility;
+  created: string;
+  properties: Record<string, unknown>;
+  datasetCreated: string;
+}
+
+interface ListRecord {
+  id: string;
+  name: string;
+  version: string;
+  owner: string;
+  team: string;
+  visibility: Visibility;
+  created: string;
+  properties: string;
+  dataset_created: string;
+}
+
+export async function listDatasets(db: D1Database, query: ListQuery): Promise<ListRow[]> {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  const access = query.access;
+  if (access.kind === "public") {
+    where.push("d.visibility = 'public'");
+  } else if (access.kind === "team") {
+    where.push("d.team_id = ?");
+    params.push(access.teamId);
+  } else {
+    where.push("(d.visibility = 'public' OR d.team_id = ?)");
+    params.push(access.teamId);
+  }
+  if (query.teamId !== undefined) {
+    where.push("d.team_id = ?");
+    params.push(query.teamId);
+  }
+  if (query.ownerId !== undefined) {
+    where.push("d.owner_id = ?");
+    params.push(query.ownerId);
+  }
+  if (query.after) {
+    where.push("(d.created < ? OR (d.created = ? AND d.id < ?))");
+    params.push(query.after.created, query.after.created, query.after.id);
+  }
+  params.push(query.limit);
+  const sql = `SELECT d.id, d.name, d.latest_version AS version, d.owner_id AS owner, d.team_id AS team, d.visibility,
+      v.created, v.properties, d.created AS dataset_created
+    FROM datasets d JOIN versions v ON v.id = d.latest_version
+    WHERE ${where.join(" AND ")}
+    ORDER BY d.created DESC, d.id DESC
+    LIMIT ?`;
+  const { results } = await db.prepare(sql).bind(...params).all<ListRecord>();
+  return results.map((r) => ({
+    id: r.id,
+    name: r.name,
+    version: r.version,
+    owner: r.owner,
+    team: r.team,
+    visibility: r.visibility,
+    created: r.created,
+    properties: JSON.parse(r.properties) as Record<string, unknown>,
+    datasetCreated: r.dataset_created,
+  }));
+}

@@ -1,0 +1,212 @@
+// D1 access for datasets, their immutable versions and the segment lists behind each version.
+// Writes go through `commitVersion`, one D1 batch (a transaction): the single point that makes
+// a version and its R2 segments reachable (SPEC B7).
+
+export type Visibility = "public" | "private";
+
+export interface DatasetRow {
+  id: string;
+  teamId: string;
+  ownerId: string;
+  created: string;
+  name: string;
+  visibility: Visibility;
+  latestVersion: string;
+  latestSeq: number;
+}
+
+export interface VersionRow {
+  id: string;
+  datasetId: string;
+  seq: number;
+  parentId: string | null;
+  created: string;
+  name: string;
+  visibility: Visibility;
+  properties: Record<string, unknown>;
+  fileName: string;
+  columns: string[];
+  rowCount: number;
+  rawBytes: number;
+  crc32: number;
+  eol: "\n" | "\r\n";
+  endsWithNewline: boolean;
+}
+
+export interface SegmentRow {
+  key: string;
+  compressedBytes: number;
+  rawBytes: number;
+  rowCount: number;
+}
+
+interface DatasetRecord {
+  id: string;
+  team_id: string;
+  owner_id: string;
+  created: string;
+  name: string;
+  visibility: Visibility;
+  latest_version: string;
+  latest_seq: number;
+}
+
+interface VersionRecord {
+  id: string;
+  dataset_id: string;
+  seq: number;
+  parent_id: string | null;
+  created: string;
+  name: string;
+  visibility: Visibility;
+  properties: string;
+  file_name: string;
+  columns: string;
+  row_count: number;
+  raw_bytes: number;
+  crc32: number;
+  eol: string;
+  ends_with_newline: number;
+}
+
+function toDataset(r: DatasetRecord): DatasetRow {
+  return {
+    id: r.id,
+    teamId: r.team_id,
+    ownerId: r.owner_id,
+    created: r.created,
+    name: r.name,
+    visibility: r.visibility,
+    latestVersion: r.latest_version,
+    latestSeq: r.latest_seq,
+  };
+}
+
+function toVersion(r: VersionRecord): VersionRow {
+  return {
+    id: r.id,
+    datasetId: r.dataset_id,
+    seq: r.seq,
+    parentId: r.parent_id,
+    created: r.created,
+    name: r.name,
+    visibility: r.visibility,
+    properties: JSON.parse(r.properties) as Record<string, unknown>,
+    fileName: r.file_name,
+    columns: JSON.parse(r.columns) as string[],
+    rowCount: r.row_count,
+    rawBytes: r.raw_bytes,
+    crc32: r.crc32,
+    eol: r.eol === "\r\n" ? "\r\n" : "\n",
+    endsWithNewline: r.ends_with_newline === 1,
+  };
+}
+
+export async function getDataset(db: D1Database, id: string): Promise<DatasetRow | null> {
+  const row = await db.prepare("SELECT * FROM datasets WHERE id = ?").bind(id).first<DatasetRecord>();
+  return row ? toDataset(row) : null;
+}
+
+export async function getVersion(db: D1Database, datasetId: string, versionId: string): Promise<VersionRow | null> {
+  const row = await db
+    .prepare("SELECT * FROM versions WHERE dataset_id = ? AND id = ?")
+    .bind(datasetId, versionId)
+    .first<VersionRecord>();
+  return row ? toVersion(row) : null;
+}
+
+export async function getVersionSegments(db: D1Database, versionId: string): Promise<SegmentRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT s.key, s.compressed_bytes, s.raw_bytes, s.row_count
+       FROM version_segments vs JOIN segments s ON s.key = vs.segment_key
+       WHERE vs.version_id = ? ORDER BY vs.position`,
+    )
+    .bind(versionId)
+    .all<{ key: string; compressed_bytes: number; raw_bytes: number; row_count: number }>();
+  return results.map((r) => ({ key: r.key, compressedBytes: r.compressed_bytes, rawBytes: r.raw_bytes, rowCount: r.row_count }));
+}
+
+/** A new version to commit. `reuseParentSegments` copies the parent's list before `newSegments`. */
+export interface VersionCommit {
+  dataset: { id: string; teamId: string; ownerId: string } | null; // non-null: create the dataset row
+  version: Omit<VersionRow, "datasetId"> & { datasetId: string };
+  reuseParentSegments: boolean;
+  parentSegmentCount: number;
+  newSegments: SegmentRow[];
+}
+
+export type CommitOutcome = "committed" | "conflict";
+
+/**
+ * Commits a version in one transaction. The UNIQUE (dataset_id, seq) constraint is the
+ * compare-and-swap: when another writer already committed seq, nothing is written and the
+ * caller retries on the new latest version (SPEC B3).
+ */
+export async function commitVersion(db: D1Database, commit: VersionCommit): Promise<CommitOutcome> {
+  const v = commit.version;
+  const now = v.created;
+  const statements: D1PreparedStatement[] = [];
+  if (commit.dataset) {
+    statements.push(
+      db
+        .prepare(
+          `INSERT INTO datasets (id, team_id, owner_id, created, name, visibility, latest_version, latest_seq)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(commit.dataset.id, commit.dataset.teamId, commit.dataset.ownerId, now, v.name, v.visibility, v.id, v.seq),
+    );
+  }
+  for (const s of commit.newSegments) {
+    statements.push(
+      db
+        .prepare("INSERT INTO segments (key, dataset_id, compressed_bytes, raw_bytes, row_count, created) VALUES (?, ?, ?, ?, ?, ?)")
+        .bind(s.key, v.datasetId, s.compressedBytes, s.rawBytes, s.rowCount, now),
+    );
+  }
+  statements.push(
+    db
+      .prepare(
+        `INSERT INTO versions (id, dataset_id, seq, parent_id, created, name, visibility, properties, file_name,
+           columns, row_count, raw_bytes, crc32, eol, ends_with_newline)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .bind(
+        v.id, v.datasetId, v.seq, v.parentId, v.created, v.name, v.visibility, JSON.stringify(v.properties), v.fileName,
+        JSON.stringify(v.columns), v.rowCount, v.rawBytes, v.crc32, v.eol, v.endsWithNewline ? 1 : 0,
+      ),
+  );
+  let position = 0;
+  if (commit.reuseParentSegments && v.parentId) {
+    statements.push(
+      db
+        .prepare(
+          `INSERT INTO version_segments (version_id, position, segment_key)
+           SELECT ?, position, segment_key FROM version_segments WHERE version_id = ?`,
+        )
+        .bind(v.id, v.parentId),
+    );
+    position = commit.parentSegmentCount;
+  }
+  for (const s of commit.newSegments) {
+    statements.push(
+      db.prepare("INSERT INTO version_segments (version_id, position, segment_key) VALUES (?, ?, ?)").bind(v.id, position++, s.key),
+    );
+  }
+  if (!commit.dataset) {
+    statements.push(
+      db
+        .prepare("UPDATE datasets SET name = ?, visibility = ?, latest_version = ?, latest_seq = ? WHERE id = ? AND latest_seq = ?")
+        .bind(v.name, v.visibility, v.id, v.seq, v.datasetId, v.seq - 1),
+    );
+  }
+  try {
+    await db.batch(statements);
+    return "committed";
+  } catch (error: unknown) {
+    if (error instanceof Error && /UNIQUE constraint failed: versions\.dataset_id, versions\.seq/.test(error.message)) {
+      return "conflict";
+    }
+    throw error;
+  }
+}

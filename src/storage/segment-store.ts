@@ -1,0 +1,96 @@
+// R2 behind a small interface. Key layout: `datasets/{datasetId}/segments/{uuid}` holds one
+// segment (raw DEFLATE ended by a sync flush, SPEC B7). Objects become reachable only when a
+// D1 commit references them; anything else is an orphan for the scheduled clean-up.
+
+/** R2 multipart parts must be at least 5 MiB and equal in size but the last. */
+export const PART_SIZE = 5 * 1024 * 1024;
+
+export const SEGMENT_PREFIX = "datasets/";
+
+export function newSegmentKey(datasetId: string): string {
+  return `${SEGMENT_PREFIX}${datasetId}/segments/${crypto.randomUUID()}`;
+}
+
+export function datasetPrefix(datasetId: string): string {
+  return `${SEGMENT_PREFIX}${datasetId}/`;
+}
+
+/**
+ * Streams bytes into one R2 object with memory bounded by one part: small objects are written
+ * with a single put, larger ones as a multipart upload of fixed-size parts.
+ */
+export class SegmentUpload {
+  readonly key: string;
+  private readonly bucket: R2Bucket;
+  private readonly part: Uint8Array;
+  private filled = 0;
+  private total = 0;
+  private multipart: R2MultipartUpload | null = null;
+  private readonly parts: R2UploadedPart[] = [];
+  private done = false;
+
+  constructor(bucket: R2Bucket, key: string, partSize = PART_SIZE) {
+    this.bucket = bucket;
+    this.key = key;
+    this.part = new Uint8Array(partSize);
+  }
+
+  get bytesWritten(): number {
+    return this.total;
+  }
+
+  async write(bytes: Uint8Array): Promise<void> {
+    let offset = 0;
+    while (offset < bytes.length) {
+      const take = Math.min(bytes.length - offset, this.part.length - this.filled);
+      this.part.set(bytes.subarray(offset, offset + take), this.filled);
+      this.filled += take;
+      this.total += take;
+      offset += take;
+      if (this.filled === this.part.length) await this.flushPart();
+    }
+  }
+
+  private async flushPart(): Promise<void> {
+    this.multipart ??= await this.bucket.createMultipartUpload(this.key);
+    const uploaded = await this.multipart.uploadPart(this.parts.length + 1, this.part.slice(0, this.filled));
+    this.parts.push(uploaded);
+    this.filled = 0;
+  }
+
+  /** Completes the object; returns its size in bytes. */
+  async finish(): Promise<number> {
+    if (this.multipart) {
+      if (this.filled > 0) await this.flushPart();
+      await this.multipart.complete(this.parts);
+    } else {
+      await this.bucket.put(this.key, this.part.subarray(0, this.filled));
+    }
+    this.done = true;
+    return this.total;
+  }
+
+  /** Leaves nothing behind: aborts a multipart upload or deletes a completed object. */
+  async abort(): Promise<void> {
+    try {
+      if (this.done) await this.bucket.delete(this.key);
+      else if (this.multipart) await this.multipart.abort();
+    } catch {
+      // The scheduled clean-up removes whatever an abort could not.
+    }
+  }
+}
+
+export async function putSegment(bucket: R2Bucket, key: string, bytes: Uint8Array): Promise<void> {
+  await bucket.put(key, bytes);
+}
+
+export async function openSegment(bucket: R2Bucket, key: string): Promise<ReadableStream<Uint8Array>> {
+  const object = await bucket.get(key);
+  if (!object) throw new Error(`segment object missing: ${key}`);
+  return object.body;
+}
+
+export async function deleteObjects(bucket: R2Bucket, keys: string[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 1000) await bucket.delete(keys.slice(i, i + 1000));
+}
