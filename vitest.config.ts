@@ -1,22 +1,39 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-// Tests run inside workerd with the real local D1 and R2 that wrangler.toml declares.
-// The real migrations are read here and applied by test/setup.ts.
+// Two projects: `workers` runs inside workerd with the real local D1 and R2 that wrangler.toml
+// declares (migrations applied by test/setup.ts); `node` runs what must live outside the worker:
+// the keys CLI, `npm start` end to end over HTTP, and Node's zlib reading our gzip.
 export default defineConfig({
-  plugins: [
-    cloudflareTest(async () => ({
-      wrangler: { configPath: "./wrangler.toml" },
-      miniflare: {
-        bindings: {
-          TEST_MIGRATIONS: await readD1Migrations("./migrations"),
-          KEY_ENCRYPTION_KEY: "dGVzdC1vbmx5LWtleS1lbmNyeXB0aW9uLWtleS0zMmI=",
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+                KEY_ENCRYPTION_KEY: "dGVzdC1vbmx5LWtleS1lbmNyeXB0aW9uLWtleS0zMmI=",
+              },
+            },
+          })),
+        ],
+        test: {
+          name: "workers",
+          include: ["test/*.test.ts"],
+          setupFiles: ["./test/setup.ts"],
         },
       },
-    })),
-  ],
-  test: {
-    include: ["test/**/*.test.ts"],
-    setupFiles: ["./test/setup.ts"],
+      {
+        test: {
+          name: "node",
+          include: ["test/node/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ],
   },
 });

@@ -1,4 +1,8 @@
-import { Hono } from "hono";
-const app = new Hono<{ Bindings: Env }>();
-app.get("/", (c) => c.text("ok"));
-export default app;
+// Worker entry: the HTTP app. The scheduled clean-up joins it in a later change.
+import { createApp } from "./app.ts";
+
+const app = createApp();
+
+export default {
+  fetch: app.fetch,
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,12 @@
+// The Hono environment shared by middleware and routes: bindings plus per-request variables.
+import type { Caller } from "./datasets/access.ts";
+
+export interface AppEnv {
+  Bindings: Env;
+  Variables: {
+    /** The verified key's team and user; null for an anonymous request. */
+    caller: Caller | null;
+    /** The request body behind the size limit and the Content-Digest check; null without one. */
+    body: ReadableStream<Uint8Array> | null;
+  };
+}

@@ -1,0 +1,42 @@
+// Builds the Hono app: middleware order (CORS → signature), route mounting, and the one
+// error handler that turns every failure into problem details (SPEC B1, B6).
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { cors } from "hono/cors";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "./app-env.ts";
+import { ApiError, problemResponse } from "./errors.ts";
+import { validationHook } from "./http/validation-hook.ts";
+import { signatureMiddleware } from "./middleware/signature.ts";
+import { datasetRoutes } from "./routes/datasets.ts";
+
+const CORS = cors({
+  origin: "*",
+  allowMethods: ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"],
+  allowHeaders: ["Signature", "Signature-Input", "Content-Digest", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match"],
+  exposeHeaders: ["ETag", "Link", "Location", "Retry-After", "Idempotent-Replayed"],
+  maxAge: 86400,
+});
+
+export function toProblem(error: unknown): Response {
+  if (error instanceof ApiError) return problemResponse(error);
+  if (error instanceof HTTPException) {
+    const code = error.status === 413 ? "payload_too_large" : error.status === 404 ? "not_found" : "invalid_request";
+    return problemResponse(new ApiError(code, error.message || "Request rejected."));
+  }
+  console.error("unhandled error", error);
+  return problemResponse(new ApiError("internal_error", "Something went wrong on our side; the request changed nothing."));
+}
+
+export function createApp(): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  app.use("*", CORS);
+  app.use("/v1/*", signatureMiddleware);
+  app.route("/v1/dataset", datasetRoutes());
+  app.notFound((c) => problemResponse(new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)));
+  app.onError((error, c) => {
+    const response = toProblem(error);
+    response.headers.set("Access-Control-Allow-Origin", "*");
+    return c.newResponse(response.body, response);
+  });
+  return app;
+}

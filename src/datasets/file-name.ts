@@ -1,0 +1,20 @@
+// The stored file name (SPEC B2): base name only, unsafe characters replaced, bounded length,
+// `.csv` added when there is no extension. The `.gz` of a client-compressed upload is dropped:
+// it names the transfer encoding, not the content.
+import { MAX_FILE_NAME_LENGTH } from "../config.ts";
+
+export const DEFAULT_FILE_NAME = "dataset.csv";
+
+export function sanitizeFileName(sent: string | null, compressed: boolean): string {
+  if (sent === null) return DEFAULT_FILE_NAME;
+  let base = sent.split(/[\\/]/).pop() ?? "";
+  if (compressed && /\.gz$/i.test(base)) base = base.slice(0, -3);
+  base = base.replace(/[^A-Za-z0-9._-]/g, "_");
+  if (base === "" || /^\.+$/.test(base)) return DEFAULT_FILE_NAME;
+  if (!/\.[A-Za-z0-9]+$/.test(base)) base += ".csv";
+  if (base.length > MAX_FILE_NAME_LENGTH) {
+    const extension = base.slice(base.lastIndexOf("."));
+    base = base.slice(0, MAX_FILE_NAME_LENGTH - extension.length) + extension;
+  }
+  return base;
+}

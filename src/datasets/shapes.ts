@@ -1,0 +1,49 @@
+// The exact field set of every dataset response (SPEC A): no more, no fewer keys. Each function
+// builds its object from scratch so a new column in D1 can never leak into a response.
+import type { DatasetRow, VersionRow } from "../storage/datasets-db.ts";
+import type { ListRow } from "../storage/dataset-lists-db.ts";
+
+export function sourcePath(datasetId: string, versionId: string, fileName: string): string {
+  return `/v1/dataset/${datasetId}/${versionId}/${fileName}.gz`;
+}
+
+export function listItem(row: ListRow) {
+  return { id: row.id, name: row.name, version: row.version, owner: row.owner, team: row.team, visibility: row.visibility };
+}
+
+export function teamListItem(row: ListRow) {
+  return { id: row.id, name: row.name, version: row.version, visibility: row.visibility, created: row.created, properties: row.properties };
+}
+
+export function createdRecord(dataset: DatasetRow, version: VersionRow) {
+  return {
+    id: dataset.id,
+    name: version.name,
+    version: version.id,
+    properties: version.properties,
+    owner: dataset.ownerId,
+    team: dataset.teamId,
+    visibility: version.visibility,
+    source: sourcePath(dataset.id, version.id, version.fileName),
+  };
+}
+
+export function updatedRecord(dataset: DatasetRow, version: VersionRow) {
+  return {
+    id: dataset.id,
+    name: version.name,
+    version: version.id,
+    owner: dataset.ownerId,
+    team: dataset.teamId,
+    visibility: version.visibility,
+    source: sourcePath(dataset.id, version.id, version.fileName),
+  };
+}
+
+export function appendedRecord(dataset: DatasetRow, version: VersionRow) {
+  return { id: dataset.id, name: version.name, version: version.id, owner: dataset.ownerId, team: dataset.teamId, visibility: version.visibility };
+}
+
+export function versionRecord(dataset: DatasetRow, version: VersionRow) {
+  return { id: dataset.id, name: version.name, version: version.id, visibility: version.visibility, created: version.created, properties: version.properties };
+}

@@ -1,0 +1,22 @@
+// Resolves `:version` (an id or `latest`) of a dataset the caller may read (SPEC A row 6, C).
+import { ApiError } from "../errors.ts";
+import { getVersion, type DatasetRow, type VersionRow } from "../storage/datasets-db.ts";
+import { readableDataset, type Caller } from "./access.ts";
+
+export async function readableVersion(
+  db: D1Database,
+  datasetId: string,
+  versionRef: string,
+  caller: Caller | null,
+): Promise<{ dataset: DatasetRow; version: VersionRow }> {
+  const dataset = await readableDataset(db, datasetId, caller);
+  const versionId = versionRef === "latest" ? dataset.latestVersion : versionRef;
+  const version = await getVersion(db, dataset.id, versionId);
+  if (!version) throw new ApiError("not_found", `Dataset ${datasetId} has no version ${versionRef}.`);
+  return { dataset, version };
+}
+
+/** SPEC B6: public data read anonymously may be cached by anyone; everything else by no one. */
+export function cacheControlFor(dataset: DatasetRow, caller: Caller | null): string {
+  return caller === null && dataset.visibility === "public" ? "public, max-age=60, stale-while-revalidate=300" : "private, no-store";
+}

@@ -1,0 +1,70 @@
+// Authenticates requests with RFC 9421 HTTP Message Signatures (SPEC B4). Any request may be
+// signed; a signature that fails is always a 401, never served as anonymous.
+// A body is handed on through the RFC 9530 digest check, which fails the stream at its end.
+import { createMiddleware } from "hono/factory";
+import { digestVerifyingStream } from "../auth/content-digest.ts";
+import { openSecret } from "../auth/key-secrets.ts";
+import { verifyRequestSignature } from "../auth/verify.ts";
+import { limitsFrom } from "../config.ts";
+import { ApiError } from "../errors.ts";
+import { byteLimitStream } from "../http/byte-limit.ts";
+import { findKey, recordNonce, type StoredKey } from "../storage/keys-db.ts";
+import type { AppEnv } from "../app-env.ts";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+function hasBody(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  if (length !== null) return length.trim() !== "0";
+  return request.body !== null;
+}
+
+export const signatureMiddleware = createMiddleware<AppEnv>(async (c, next) => {
+  const request = c.req.raw;
+  const limits = limitsFrom(c.env);
+  const isWrite = !SAFE_METHODS.has(request.method);
+  const bodyPresent = hasBody(request);
+  const declaredLength = Number(request.headers.get("content-length") ?? "0");
+  if (declaredLength > limits.maxUploadBytes) {
+    throw new ApiError("payload_too_large", `Request bodies are limited to ${limits.maxUploadBytes} bytes.`, { limit: limits.maxUploadBytes });
+  }
+  c.set("caller", null);
+  c.set("body", null);
+  const signed = request.headers.has("signature") || request.headers.has("signature-input");
+  // Unsigned requests go on as anonymous; write routes refuse them (requireCaller), so an
+  // unsupported method still gets its 405.
+  if (!signed) return next();
+
+  let key: StoredKey | null = null;
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  const result = await verifyRequestSignature(
+    { method: request.method, url: request.url, headers: request.headers },
+    {
+      nowSeconds,
+      windowSeconds: limits.signatureWindowSeconds,
+      requireNonce: isWrite,
+      hasBody: bodyPresent,
+      lookupKey: async (keyId) => {
+        key = await findKey(c.env.DB, keyId);
+        if (!key || key.revoked) return null;
+        return openSecret(c.env.KEY_ENCRYPTION_KEY, key.keyId, key.sealed);
+      },
+    },
+  );
+  if (!result.ok) throw new ApiError(result.code, result.detail);
+  const verifiedKey = key as StoredKey | null;
+  if (!verifiedKey) throw new ApiError("unknown_key", "Unknown key.");
+  if (result.nonce !== null) {
+    const fresh = await recordNonce(c.env.DB, verifiedKey.keyId, result.nonce, nowSeconds, limits.nonceTtlSeconds);
+    if (!fresh) throw new ApiError("nonce_reused", "This key already used this nonce.");
+  }
+  c.set("caller", { keyId: verifiedKey.keyId, teamId: verifiedKey.teamId, userId: verifiedKey.userId });
+
+  if (bodyPresent && request.body) {
+    if (!result.digest) throw new ApiError("digest_mismatch", "A request with a body needs a Content-Digest.");
+    const tooLarge = () =>
+      new ApiError("payload_too_large", `Request bodies are limited to ${limits.maxUploadBytes} bytes.`, { limit: limits.maxUploadBytes });
+    c.set("body", request.body.pipeThrough(byteLimitStream(limits.maxUploadBytes, tooLarge)).pipeThrough(digestVerifyingStream(result.digest)));
+  }
+  return next();
+});

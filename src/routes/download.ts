@@ -1,0 +1,68 @@
+// GET /v1/dataset/:id/:version/:file[.gz] — a version's content (SPEC A `source`, B7, C).
+// The `.gz` form is one single-member gzip joined from the stored segments, never recompressed;
+// the plain form passes that gzip through when the client accepts it, else inflates it.
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../app-env.ts";
+import { cacheControlFor, readableVersion } from "../datasets/versions.ts";
+import { ApiError } from "../errors.ts";
+import { getVersionSegments } from "../storage/datasets-db.ts";
+import { joinedGzipLength, joinedGzipStream } from "../storage/gzip-join.ts";
+import { openSegment } from "../storage/segment-store.ts";
+import { FileParamsSchema, problemResponse } from "./schemas.ts";
+
+export const downloadRoute = createRoute({
+  method: "get",
+  path: "/{id}/{version}/{file}",
+  summary: "Download a version's content (`.gz`: gzip; otherwise text/csv)",
+  request: { params: FileParamsSchema },
+  responses: {
+    200: {
+      description: "The content",
+      content: {
+        "application/gzip": { schema: z.string().openapi({ format: "binary" }) },
+        "text/csv": { schema: z.string().openapi({ format: "binary" }) },
+      },
+    },
+    404: problemResponse("No such dataset, version or file visible to the caller"),
+  },
+});
+
+function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return header.split(",").some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return (coding === "gzip" || coding === "x-gzip") && (q === undefined || Number(q.slice(2)) > 0);
+  });
+}
+
+export function registerDownload(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(downloadRoute, async (c) => {
+    const { id, version: versionRef, file } = c.req.valid("param");
+    const caller = c.get("caller");
+    const { dataset, version } = await readableVersion(c.env.DB, id, versionRef, caller);
+    const wantsGzipFile = file === `${version.fileName}.gz`;
+    if (!wantsGzipFile && file !== version.fileName) throw new ApiError("not_found", `Version ${version.id} has no file ${file}.`);
+    const segments = await getVersionSegments(c.env.DB, version.id);
+    const openers = segments.map((s) => () => openSegment(c.env.CONTENT, s.key));
+    const gzipLength = joinedGzipLength(segments.map((s) => s.compressedBytes));
+    const gzip = () => joinedGzipStream(openers, version.crc32, version.rawBytes);
+    const headers = new Headers({ "Cache-Control": cacheControlFor(dataset, caller), "Vary": "Accept-Encoding" });
+    if (wantsGzipFile) {
+      headers.set("Content-Type", "application/gzip");
+      headers.set("Content-Disposition", `attachment; filename="${version.fileName}.gz"`);
+      headers.set("Content-Length", String(gzipLength));
+      return new Response(gzip().pipeThrough(new FixedLengthStream(gzipLength)), { headers, encodeBody: "manual" });
+    }
+    headers.set("Content-Type", "text/csv; charset=utf-8");
+    headers.set("Content-Disposition", `attachment; filename="${version.fileName}"`);
+    if (acceptsGzip(c.req.header("accept-encoding"))) {
+      headers.set("Content-Encoding", "gzip");
+      headers.set("Content-Length", String(gzipLength));
+      return new Response(gzip().pipeThrough(new FixedLengthStream(gzipLength)), { headers, encodeBody: "manual" });
+    }
+    headers.set("Content-Length", String(version.rawBytes));
+    const inflated = gzip().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(inflated.pipeThrough(new FixedLengthStream(version.rawBytes)), { headers, encodeBody: "manual" });
+  });
+}

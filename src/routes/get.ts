@@ -1,0 +1,45 @@
+// GET /v1/dataset/:id[/:version] — one version's record (SPEC A row 6).
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../app-env.ts";
+import { versionRecord } from "../datasets/shapes.ts";
+import { cacheControlFor, readableVersion } from "../datasets/versions.ts";
+import { IdParamsSchema, VersionParamsSchema, VersionRecordSchema, problemResponse } from "./schemas.ts";
+
+const responses = {
+  200: { description: "The version's record", content: { "application/json": { schema: VersionRecordSchema } } },
+  400: problemResponse("Malformed id"),
+  401: problemResponse("Signature present but not valid"),
+  404: problemResponse("No such dataset or version visible to the caller"),
+};
+
+export const getLatestRoute = createRoute({
+  method: "get",
+  path: "/{id}",
+  summary: "Get a dataset (latest version)",
+  request: { params: IdParamsSchema },
+  responses,
+});
+
+export const getVersionRoute = createRoute({
+  method: "get",
+  path: "/{id}/{version}",
+  summary: "Get one version of a dataset",
+  request: { params: VersionParamsSchema },
+  responses,
+});
+
+async function respond(c: Context<AppEnv>, id: string, versionRef: string) {
+  const caller = c.get("caller");
+  const { dataset, version } = await readableVersion(c.env.DB, id, versionRef, caller);
+  c.header("Cache-Control", cacheControlFor(dataset, caller));
+  return c.json(versionRecord(dataset, version), 200);
+}
+
+export function registerGet(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(getLatestRoute, (c) => respond(c, c.req.valid("param").id, "latest"));
+  app.openapi(getVersionRoute, (c) => {
+    const { id, version } = c.req.valid("param");
+    return respond(c, id, version);
+  });
+}

@@ -1,0 +1,57 @@
+// GET /v1/dataset — lists (SPEC A rows 1-2, B5): scope follows the signature, `owner` and
+// `team` filter, and the response shape depends on the filter.
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../app-env.ts";
+import { LIST_DEFAULT_LIMIT } from "../config.ts";
+import { listItem, teamListItem } from "../datasets/shapes.ts";
+import { ApiError } from "../errors.ts";
+import { decodeCursor, encodeCursor, nextLink } from "../http/cursor.ts";
+import { listDatasets, type ListAccess } from "../storage/dataset-lists-db.ts";
+import { isTeamMember } from "../storage/keys-db.ts";
+import { ListQuerySchema, ListResponseSchema, problemResponse } from "./schemas.ts";
+
+export const listRoute = createRoute({
+  method: "get",
+  path: "/",
+  summary: "List datasets",
+  request: { query: ListQuerySchema },
+  responses: {
+    200: { description: "Datasets, newest first", content: { "application/json": { schema: ListResponseSchema } } },
+    400: problemResponse("Invalid query"),
+    401: problemResponse("Signature present but not valid"),
+    403: problemResponse("`owner` is outside the key's team"),
+  },
+});
+
+export function registerList(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(listRoute, async (c) => {
+    const query = c.req.valid("query");
+    const caller = c.get("caller");
+    let access: ListAccess;
+    if (!caller) access = { kind: "public" };
+    else if (query.team !== undefined) access = { kind: "publicOrTeam", teamId: caller.teamId };
+    else access = { kind: "team", teamId: caller.teamId };
+    if (caller && query.owner !== undefined && query.team === undefined) {
+      if (!(await isTeamMember(c.env.DB, caller.teamId, query.owner))) {
+        throw new ApiError("forbidden", `User ${query.owner} is not in team ${caller.teamId}.`);
+      }
+    }
+    const limit = query.limit ?? LIST_DEFAULT_LIMIT;
+    const rows = await listDatasets(c.env.DB, {
+      access,
+      teamId: query.team,
+      ownerId: query.owner,
+      after: query.cursor !== undefined ? decodeCursor(query.cursor) : undefined,
+      limit: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    const teamShape = query.team !== undefined && query.owner === undefined;
+    const results = page.map((row) => (teamShape ? teamListItem(row) : listItem(row)));
+    const last = page[page.length - 1];
+    if (rows.length > limit && last) {
+      c.header("Link", nextLink(c.req.url, encodeCursor({ created: last.datasetCreated, id: last.id })));
+    }
+    c.header("Cache-Control", caller ? "private, no-store" : "public, max-age=60, stale-while-revalidate=300");
+    return c.json({ results }, 200);
+  });
+}
