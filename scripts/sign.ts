@@ -1,0 +1,99 @@
+// `npm run sign -- METHOD URL [--collection JSON] [--dataset FILE] [--header "Name: value"]…`
+// Sends one RFC 9421-signed request and prints the response, so the README's examples can be
+// pasted and run. The key comes from PUBSET_KEY_ID/PUBSET_SECRET, else the demo key that
+// `npm start` wrote to .pubset/demo-key.json. The full client and CLI are separate.
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { bufferSource } from "../src/auth/bytes.ts";
+import { signRequest } from "../src/auth/sign.ts";
+
+const USAGE = `usage: npm run sign -- METHOD URL [--collection JSON] [--dataset FILE] [--header "Name: value"]...
+  --collection JSON   the multipart "collection" part (application/json)
+  --dataset FILE      the multipart "dataset" part (text/csv, or application/gzip for *.gz)
+  --header H          an extra request header, e.g. --header 'If-Match: "<version>"'
+key: PUBSET_KEY_ID and PUBSET_SECRET, else .pubset/demo-key.json (written by npm start)`;
+
+interface Args {
+  method: string;
+  url: string;
+  collection: string | null;
+  dataset: string | null;
+  headers: Array<[string, string]>;
+}
+
+function parseArgs(argv: string[]): Args | null {
+  const positional: string[] = [];
+  const args: Args = { method: "", url: "", collection: null, dataset: null, headers: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    const value = argv[i + 1];
+    if (arg === "--collection" && value !== undefined) (args.collection = value), i++;
+    else if (arg === "--dataset" && value !== undefined) (args.dataset = value), i++;
+    else if (arg === "--header" && value !== undefined && value.includes(":")) {
+      const at = value.indexOf(":");
+      args.headers.push([value.slice(0, at).trim(), value.slice(at + 1).trim()]);
+      i++;
+    } else if (arg.startsWith("--")) return null;
+    else positional.push(arg);
+  }
+  if (positional.length !== 2) return null;
+  args.method = (positional[0] ?? "").toUpperCase();
+  args.url = positional[1] ?? "";
+  return args;
+}
+
+async function loadKey(): Promise<{ keyId: string; secret: string }> {
+  const keyId = process.env.PUBSET_KEY_ID;
+  const secret = process.env.PUBSET_SECRET;
+  if (keyId && secret) return { keyId, secret };
+  const stateDir = process.env.PUBSET_STATE_DIR ? `${process.env.PUBSET_STATE_DIR}/..` : ".";
+  for (const path of [".pubset/demo-key.json", `${stateDir}/.pubset/demo-key.json`]) {
+    try {
+      const saved = JSON.parse(await readFile(path, "utf8")) as { key_id: string; secret: string };
+      return { keyId: saved.key_id, secret: saved.secret };
+    } catch {
+      // try the next place
+    }
+  }
+  throw new Error("no key: set PUBSET_KEY_ID and PUBSET_SECRET, or run `npm start` once to make the demo key");
+}
+
+async function multipartBody(args: Args): Promise<{ body: Uint8Array; contentType: string } | null> {
+  if (args.collection === null && args.dataset === null) return null;
+  const form = new FormData();
+  if (args.collection !== null) form.append("collection", new Blob([args.collection], { type: "application/json" }));
+  if (args.dataset !== null) {
+    const bytes = await readFile(args.dataset);
+    const type = args.dataset.endsWith(".gz") ? "application/gzip" : "text/csv";
+    form.append("dataset", new Blob([bytes], { type }), basename(args.dataset));
+  }
+  const request = new Request("http://local/", { method: "POST", body: form });
+  return { body: new Uint8Array(await request.arrayBuffer()), contentType: request.headers.get("content-type") ?? "" };
+}
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  if (!args) {
+    console.error(USAGE);
+    return 1;
+  }
+  const key = await loadKey();
+  const payload = await multipartBody(args);
+  const headers = new Headers(args.headers);
+  if (payload) headers.set("Content-Type", payload.contentType);
+  const signed = await signRequest({ method: args.method, url: args.url, headers, body: payload?.body }, key);
+  const body = payload ? bufferSource(payload.body) : undefined;
+  const response = await fetch(args.url, { method: args.method, headers: signed, body });
+  console.error(`HTTP ${response.status}${response.headers.get("location") ? `  Location: ${response.headers.get("location")}` : ""}`);
+  const text = await response.text();
+  if (text) console.log(text);
+  return response.ok ? 0 : 2;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(2);
+  },
+);
