@@ -6,6 +6,7 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env.ts";
 import { ApiError, problemResponse } from "./errors.ts";
 import { validationHook } from "./http/validation-hook.ts";
+import { httpCacheMiddleware } from "./middleware/http-cache.ts";
 import { signatureMiddleware } from "./middleware/signature.ts";
 import { datasetRoutes } from "./routes/datasets.ts";
 
@@ -31,6 +32,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", CORS);
   app.use("/v1/*", signatureMiddleware);
+  app.use("/v1/*", httpCacheMiddleware);
   app.route("/v1/dataset", datasetRoutes());
   app.notFound((c) => problemResponse(new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)));
   app.onError((error, c) => {

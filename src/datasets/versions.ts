@@ -16,7 +16,10 @@ export async function readableVersion(
   return { dataset, version };
 }
 
+export const PUBLIC_CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=300";
+export const PRIVATE_CACHE_CONTROL = "private, no-store";
+
 /** SPEC B6: public data read anonymously may be cached by anyone; everything else by no one. */
 export function cacheControlFor(dataset: DatasetRow, caller: Caller | null): string {
-  return caller === null && dataset.visibility === "public" ? "public, max-age=60, stale-while-revalidate=300" : "private, no-store";
+  return caller === null && dataset.visibility === "public" ? PUBLIC_CACHE_CONTROL : PRIVATE_CACHE_CONTROL;
 }

@@ -5,6 +5,7 @@ import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { cacheControlFor, readableVersion } from "../datasets/versions.ts";
 import { ApiError } from "../errors.ts";
+import { acceptsGzip } from "../http/accept-encoding.ts";
 import { getVersionSegments } from "../storage/datasets-db.ts";
 import { joinedGzipLength, joinedGzipStream } from "../storage/gzip-join.ts";
 import { openSegment } from "../storage/segment-store.ts";
@@ -27,15 +28,6 @@ export const downloadRoute = createRoute({
   },
 });
 
-function acceptsGzip(header: string | undefined): boolean {
-  if (!header) return false;
-  return header.split(",").some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(";");
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    return (coding === "gzip" || coding === "x-gzip") && (q === undefined || Number(q.slice(2)) > 0);
-  });
-}
-
 export function registerDownload(app: OpenAPIHono<AppEnv>): void {
   app.openapi(downloadRoute, async (c) => {
     const { id, version: versionRef, file } = c.req.valid("param");
@@ -47,8 +39,9 @@ export function registerDownload(app: OpenAPIHono<AppEnv>): void {
     const openers = segments.map((s) => () => openSegment(c.env.CONTENT, s.key));
     const gzipLength = joinedGzipLength(segments.map((s) => s.compressedBytes));
     const gzip = () => joinedGzipStream(openers, version.crc32, version.rawBytes);
-    const headers = new Headers({ "Cache-Control": cacheControlFor(dataset, caller), "Vary": "Accept-Encoding" });
+    const headers = new Headers({ "Cache-Control": cacheControlFor(dataset, caller) });
     if (wantsGzipFile) {
+      headers.set("ETag", `"${version.id}.gz"`);
       headers.set("Content-Type", "application/gzip");
       headers.set("Content-Disposition", `attachment; filename="${version.fileName}.gz"`);
       headers.set("Content-Length", String(gzipLength));
@@ -56,11 +49,14 @@ export function registerDownload(app: OpenAPIHono<AppEnv>): void {
     }
     headers.set("Content-Type", "text/csv; charset=utf-8");
     headers.set("Content-Disposition", `attachment; filename="${version.fileName}"`);
+    headers.set("Vary", "Accept-Encoding");
     if (acceptsGzip(c.req.header("accept-encoding"))) {
+      headers.set("ETag", `"${version.id}.csv.gz"`);
       headers.set("Content-Encoding", "gzip");
       headers.set("Content-Length", String(gzipLength));
       return new Response(gzip().pipeThrough(new FixedLengthStream(gzipLength)), { headers, encodeBody: "manual" });
     }
+    headers.set("ETag", `"${version.id}.csv"`);
     headers.set("Content-Length", String(version.rawBytes));
     const inflated = gzip().pipeThrough(new DecompressionStream("gzip"));
     return new Response(inflated.pipeThrough(new FixedLengthStream(version.rawBytes)), { headers, encodeBody: "manual" });

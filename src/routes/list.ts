@@ -4,6 +4,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { LIST_DEFAULT_LIMIT } from "../config.ts";
 import { listItem, teamListItem } from "../datasets/shapes.ts";
+import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from "../datasets/versions.ts";
 import { ApiError } from "../errors.ts";
 import { decodeCursor, encodeCursor, nextLink } from "../http/cursor.ts";
 import { listDatasets, type ListAccess } from "../storage/dataset-lists-db.ts";
@@ -51,7 +52,7 @@ export function registerList(app: OpenAPIHono<AppEnv>): void {
     if (rows.length > limit && last) {
       c.header("Link", nextLink(c.req.url, encodeCursor({ created: last.datasetCreated, id: last.id })));
     }
-    c.header("Cache-Control", caller ? "private, no-store" : "public, max-age=60, stale-while-revalidate=300");
+    c.header("Cache-Control", caller ? PRIVATE_CACHE_CONTROL : PUBLIC_CACHE_CONTROL);
     return c.json({ results }, 200);
   });
 }
