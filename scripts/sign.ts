@@ -46,8 +46,8 @@ async function loadKey(): Promise<{ keyId: string; secret: string }> {
   const keyId = process.env.PUBSET_KEY_ID;
   const secret = process.env.PUBSET_SECRET;
   if (keyId && secret) return { keyId, secret };
-  const stateDir = process.env.PUBSET_STATE_DIR ? `${process.env.PUBSET_STATE_DIR}/..` : ".";
-  for (const path of [".pubset/demo-key.json", `${stateDir}/.pubset/demo-key.json`]) {
+  const places = process.env.PUBSET_STATE_DIR ? [`${process.env.PUBSET_STATE_DIR}/demo-key.json`] : [".pubset/demo-key.json"];
+  for (const path of places) {
     try {
       const saved = JSON.parse(await readFile(path, "utf8")) as { key_id: string; secret: string };
       return { keyId: saved.key_id, secret: saved.secret };

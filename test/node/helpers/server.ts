@@ -1,0 +1,100 @@
+// A real `npm start` (node scripts/start.ts → wrangler dev → workerd) on a free port with its
+// own temp state directory, for end-to-end tests over HTTP. Always call stop().
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { killGroup } from "./process-group.ts";
+import { PROJECT_ROOT } from "./run-script.ts";
+
+export interface DemoKey {
+  key_id: string;
+  secret: string;
+  team: string;
+  user: string;
+}
+
+export interface RunningServer {
+  /** Origin without a trailing slash, e.g. http://127.0.0.1:40123 */
+  url: string;
+  /** Process id (and process-group id) of scripts/start.ts. */
+  pid: number;
+  demoKey: DemoKey;
+  stateDir: string;
+  demoKeyFile: string;
+  /** Everything the server printed on stdout so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Stops the whole process tree and removes the state directory if startServer made it. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Reuse a state directory (kept on stop); default: a fresh temp dir, removed on stop. */
+  stateDir?: string;
+  readyTimeoutMs?: number;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const ownsStateDir = options.stateDir === undefined;
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "pubset-server-"));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ["scripts/start.ts", "--persist-to", stateDir], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error("could not spawn scripts/start.ts");
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
+  let exited = false;
+  child.on("exit", () => (exited = true));
+
+  const stop = async () => {
+    await killGroup(pid);
+    if (ownsStateDir) rmSync(stateDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+  for (;;) {
+    if (exited) {
+      await stop();
+      throw new Error(`npm start exited before serving\n--- stdout\n${out}\n--- stderr\n${err}`);
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`no HTTP answer from ${url} in time\n--- stdout\n${out}\n--- stderr\n${err}`);
+    }
+    try {
+      const response = await fetch(`${url}/v1/dataset`, { signal: AbortSignal.timeout(2_000) });
+      await response.body?.cancel();
+      break;
+    } catch {
+      await sleep(250);
+    }
+  }
+
+  const demoKeyFile = join(stateDir, "demo-key.json");
+  const demoKey = JSON.parse(readFileSync(demoKeyFile, "utf8")) as DemoKey;
+  return { url, pid, demoKey, stateDir, demoKeyFile, stdout: () => out, stderr: () => err, stop };
+}
+

@@ -1,0 +1,59 @@
+// `npm start` end to end: a fresh state directory becomes a running local server with a demo
+// key; the key is reused while the database accepts it and replaced once revoked; stopping
+// leaves no process behind. (API behaviour is tested over HTTP elsewhere.)
+import { existsSync, readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { revokeKey } from "../../scripts/lib/api-keys.ts";
+import type { D1Target } from "../../scripts/lib/d1.ts";
+import { ensureDemoKey } from "../../scripts/lib/demo-key.ts";
+import { masterKeyFor } from "../../scripts/lib/master-key.ts";
+import { groupAlive } from "./helpers/process-group.ts";
+import { startServer, type RunningServer } from "./helpers/server.ts";
+
+describe("npm start", () => {
+  let server: RunningServer | undefined;
+
+  beforeAll(async () => {
+    server = await startServer();
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("serves HTTP on the chosen port", async () => {
+    const response = await fetch(`${server!.url}/v1/dataset`);
+    await response.body?.cancel();
+    expect(response.status).toBeGreaterThanOrEqual(200);
+  });
+
+  it("saves a demo key for team demo, user demo, and prints it with a signed example", () => {
+    const { demoKeyFile, demoKey } = server!;
+    expect(existsSync(demoKeyFile)).toBe(true);
+    expect(JSON.parse(readFileSync(demoKeyFile, "utf8"))).toEqual(demoKey);
+    expect(demoKey).toMatchObject({ team: "demo", user: "demo" });
+    expect(demoKey.key_id).toMatch(/^pk_/);
+    expect(server!.stdout()).toContain(demoKey.key_id);
+    expect(server!.stdout()).toContain(`npm run sign -- POST ${server!.url}/v1/dataset`);
+  });
+
+  it("keeps the demo key while it is valid and replaces it once revoked (while the server runs)", async () => {
+    const target: D1Target = { kind: "local", persistTo: server!.stateDir };
+    const masterKey = masterKeyFor(target);
+    const kept = await ensureDemoKey(target, masterKey, server!.demoKeyFile);
+    expect(kept).toEqual({ key: server!.demoKey, created: false });
+
+    await revokeKey(target, server!.demoKey.key_id);
+    const replaced = await ensureDemoKey(target, masterKey, server!.demoKeyFile);
+    expect(replaced.created).toBe(true);
+    expect(replaced.key.key_id).not.toBe(server!.demoKey.key_id);
+    expect(JSON.parse(readFileSync(server!.demoKeyFile, "utf8"))).toEqual(replaced.key);
+  });
+
+  it("stops with its whole process tree", async () => {
+    const { pid } = server!;
+    await server!.stop();
+    server = undefined;
+    expect(groupAlive(pid)).toBe(false);
+  });
+});
