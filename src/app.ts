@@ -7,8 +7,10 @@ import type { AppEnv } from "./app-env.ts";
 import { ApiError, problemResponse } from "./errors.ts";
 import { validationHook } from "./http/validation-hook.ts";
 import { httpCacheMiddleware } from "./middleware/http-cache.ts";
+import { idempotencyMiddleware } from "./middleware/idempotency.ts";
 import { signatureMiddleware } from "./middleware/signature.ts";
 import { datasetRoutes } from "./routes/datasets.ts";
+import { registerDocs } from "./routes/docs.ts";
 
 const CORS = cors({
   origin: "*",
@@ -32,8 +34,10 @@ export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", CORS);
   app.use("/v1/*", signatureMiddleware);
+  app.use("/v1/*", idempotencyMiddleware);
   app.use("/v1/*", httpCacheMiddleware);
   app.route("/v1/dataset", datasetRoutes());
+  registerDocs(app);
   app.notFound((c) => problemResponse(new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)));
   app.onError((error, c) => {
     const response = toProblem(error);

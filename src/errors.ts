@@ -23,6 +23,7 @@ export const PROBLEMS = {
   column_count_mismatch: { status: 422, title: "Column count mismatch" },
   header_row_in_append: { status: 422, title: "Header row in append" },
   empty_append: { status: 422, title: "Empty append" },
+  idempotency_key_reused: { status: 422, title: "Idempotency key reused" },
   rate_limited: { status: 429, title: "Rate limited" },
   internal_error: { status: 500, title: "Internal error" },
   service_unavailable: { status: 503, title: "Service unavailable" },
