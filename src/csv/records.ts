@@ -25,7 +25,12 @@ export class CsvRecordDecoder {
   /** Whether the CR being completed belongs to a blank line. */
   private blankCr = false;
   private records = 0;
-  private started = false;
+  private started: boolean;
+
+  /** `midFile`: the text starts at a record boundary inside a file, so a leading U+FEFF is data. */
+  constructor(options: { midFile?: boolean } = {}) {
+    this.started = options.midFile === true;
+  }
 
   /** Decodes `text` and returns the records it completed. */
   push(text: string): string[][] {

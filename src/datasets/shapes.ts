@@ -2,6 +2,7 @@
 // builds its object from scratch so a new column in D1 can never leak into a response.
 import type { DatasetRow, VersionRow } from "../storage/datasets-db.ts";
 import type { ListRow } from "../storage/dataset-lists-db.ts";
+import type { VersionSummaryRow } from "../storage/versions-db.ts";
 
 export function sourcePath(datasetId: string, versionId: string, fileName: string): string {
   return `/v1/dataset/${datasetId}/${versionId}/${fileName}.gz`;
@@ -42,6 +43,10 @@ export function updatedRecord(dataset: DatasetRow, version: VersionRow) {
 
 export function appendedRecord(dataset: DatasetRow, version: VersionRow) {
   return { id: dataset.id, name: version.name, version: version.id, owner: dataset.ownerId, team: dataset.teamId, visibility: version.visibility };
+}
+
+export function versionSummary(row: VersionSummaryRow) {
+  return { version: row.id, created: row.created, rows: row.rowCount, bytes: row.rawBytes, columns: row.columns };
 }
 
 export function versionRecord(dataset: DatasetRow, version: VersionRow) {

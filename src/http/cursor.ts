@@ -1,5 +1,6 @@
 // Opaque keyset cursors for lists (SPEC B5): the position of the last item returned, encoded
-// so clients treat it as a token, and a `Link: rel="next"` header that carries it.
+// so clients treat it as a token, and a `Link: rel="next"` header that carries it. Dataset
+// lists key on (created, id); version lists on the version's sequence number.
 import { ApiError } from "../errors.ts";
 
 export interface Position {
@@ -15,17 +16,36 @@ export function encodeCursor(position: Position): string {
   return toBase64Url(JSON.stringify([position.created, position.id]));
 }
 
-export function decodeCursor(cursor: string): Position {
+function fromBase64Url(cursor: string): unknown {
   try {
-    const padded = cursor.replace(/-/g, "+").replace(/_/g, "/");
-    const value: unknown = JSON.parse(atob(padded));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string") {
-      return { created: value[0], id: value[1] };
-    }
+    return JSON.parse(atob(cursor.replace(/-/g, "+").replace(/_/g, "/")));
   } catch {
-    // fall through to the problem below
+    return undefined;
   }
-  throw new ApiError("invalid_query", "The cursor is not one this API issued.");
+}
+
+function foreignCursor(): ApiError {
+  return new ApiError("invalid_query", "The cursor is not one this API issued.");
+}
+
+export function decodeCursor(cursor: string): Position {
+  const value = fromBase64Url(cursor);
+  if (Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string") {
+    return { created: value[0], id: value[1] };
+  }
+  throw foreignCursor();
+}
+
+/** A version list's position: the `seq` of the last version returned. */
+export function encodeSeqCursor(seq: number): string {
+  return toBase64Url(JSON.stringify([seq]));
+}
+
+export function decodeSeqCursor(cursor: string): number {
+  const value = fromBase64Url(cursor);
+  const seq: unknown = Array.isArray(value) && value.length === 1 ? value[0] : undefined;
+  if (typeof seq === "number" && Number.isSafeInteger(seq) && seq > 0) return seq;
+  throw foreignCursor();
 }
 
 /** The URL of the next page: the request's own URL with `cursor` replaced. */

@@ -1,0 +1,89 @@
+// Reads a window of data rows from a version's segments (SPEC C, rows endpoint) touching only
+// the segments that hold it: cumulative row counts from D1 find the first one, a byte-level
+// skip reaches the offset inside it, and reading stops as soon as the window is full.
+import { CsvRecordDecoder } from "../csv/index.ts";
+import { RecordSkipper } from "../csv/record-skipper.ts";
+import type { SegmentRow } from "../storage/datasets-db.ts";
+import { inflateSegment } from "../storage/segment-inflate.ts";
+
+/** Where data row `offset` (0-based) is: segment `index`, after `skip` of its records. */
+export interface RowPosition {
+  index: number;
+  skip: number;
+}
+
+/**
+ * Every segment starts at a record boundary, and its row count counts data rows only; the
+ * first segment of a version opens with the header record, so its skip includes that record.
+ * Null when the version has no row `offset`.
+ */
+export function locateRow(segments: readonly Pick<SegmentRow, "rowCount">[], offset: number): RowPosition | null {
+  let before = 0;
+  for (let index = 0; index < segments.length; index++) {
+    const rows = segments[index]?.rowCount ?? 0;
+    if (offset < before + rows) return { index, skip: offset - before + (index === 0 ? 1 : 0) };
+    before += rows;
+  }
+  return null;
+}
+
+export interface RowWindowRequest {
+  offset: number;
+  limit: number;
+  /** Cell characters after which the window ends early; it always holds at least one row. */
+  maxChars: number;
+}
+
+/** Opens a stored segment's compressed bytes. */
+export type OpenSegment = (key: string) => Promise<ReadableStream<Uint8Array>>;
+
+export async function readRowWindow(
+  segments: readonly SegmentRow[],
+  open: OpenSegment,
+  request: RowWindowRequest,
+): Promise<string[][]> {
+  const rows: string[][] = [];
+  const start = locateRow(segments, request.offset);
+  if (!start || request.limit < 1) return rows;
+  let chars = 0;
+  let full = false;
+  const take = (records: string[][]): void => {
+    for (const record of records) {
+      if (full) return;
+      rows.push(record);
+      for (const cell of record) chars += cell.length;
+      full = rows.length >= request.limit || chars >= request.maxChars;
+    }
+  };
+  const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  const decoder = new CsvRecordDecoder({ midFile: true });
+  for (let index = start.index; index < segments.length && !full; index++) {
+    const segment = segments[index];
+    if (!segment) break;
+    const skipper = index === start.index && start.skip > 0 ? new RecordSkipper(start.skip) : null;
+    const reader = inflateSegment(await open(segment.key)).getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        let bytes = value;
+        if (skipper && !skipper.done) {
+          const at = skipper.push(bytes);
+          if (at < 0) continue;
+          bytes = bytes.subarray(at);
+        }
+        take(decoder.push(text.decode(bytes, { stream: true })));
+        if (full) break;
+      }
+      if (skipper && !skipper.done) throw new Error(`segment ${segment.key} holds fewer records than its row count`);
+    } finally {
+      // Cancelling stops the inflater and the R2 read behind it once the window is full.
+      await reader.cancel().catch(() => {});
+    }
+  }
+  if (!full) {
+    take(decoder.push(text.decode()));
+    take(decoder.finish());
+  }
+  return rows;
+}

@@ -1,0 +1,42 @@
+// Request and response schemas of the read-only endpoints beyond the original interface:
+// a dataset's version list and a version's rows as JSON (SPEC C).
+import { z } from "@hono/zod-openapi";
+import { LIST_MAX_LIMIT, ROWS_MAX_LIMIT } from "../config.ts";
+
+/** A whole number in the query string: digits only, so `?offset=` or `?limit=1e3` is a 400. */
+function queryInteger(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^[0-9]{1,16}$/, "must be a whole number")
+    .pipe(z.coerce.number<string>().int().min(min).max(max));
+}
+
+export const VersionsQuerySchema = z.strictObject({
+  limit: queryInteger(1, LIST_MAX_LIMIT).optional().openapi({ description: `1-${LIST_MAX_LIMIT}, default 100.` }),
+  cursor: z.string().min(1).max(512).optional().openapi({ description: "Opaque; from the `Link: rel=\"next\"` header." }),
+});
+
+export const VersionSummarySchema = z
+  .object({
+    version: z.string(),
+    created: z.string(),
+    rows: z.number().int().openapi({ description: "Data rows (the header not counted)." }),
+    bytes: z.number().int().openapi({ description: "Uncompressed content bytes." }),
+    columns: z.array(z.string()).openapi({ description: "The header's cells, in order." }),
+  })
+  .openapi("DatasetVersionSummary");
+export const VersionsResponseSchema = z.object({ results: z.array(VersionSummarySchema) }).openapi("DatasetVersionList");
+
+export const RowsQuerySchema = z.strictObject({
+  offset: queryInteger(0, Number.MAX_SAFE_INTEGER).optional().openapi({ description: "0-based index of the first data row; default 0." }),
+  limit: queryInteger(1, ROWS_MAX_LIMIT).optional().openapi({ description: `1-${ROWS_MAX_LIMIT}, default 100.` }),
+});
+
+export const RowsResponseSchema = z
+  .object({
+    columns: z.array(z.string()).openapi({ description: "The header's cells." }),
+    rows: z.array(z.array(z.string())).openapi({ description: "Data rows from `offset` on, as decoded cell strings." }),
+    offset: z.number().int(),
+    total: z.number().int().openapi({ description: "Data rows in the version." }),
+  })
+  .openapi("DatasetRows");

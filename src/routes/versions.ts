@@ -1,0 +1,42 @@
+// GET /v1/dataset/:id/versions — a dataset's versions, newest first, paginated like every list
+// (SPEC C, B5). Visible exactly when the dataset is (SPEC B3: its current visibility rules).
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../app-env.ts";
+import { LIST_DEFAULT_LIMIT } from "../config.ts";
+import { readableDataset } from "../datasets/access.ts";
+import { versionSummary } from "../datasets/shapes.ts";
+import { cacheControlFor } from "../datasets/versions.ts";
+import { decodeSeqCursor, encodeSeqCursor, nextLink } from "../http/cursor.ts";
+import { listVersions } from "../storage/versions-db.ts";
+import { VersionsQuerySchema, VersionsResponseSchema } from "./readers-schemas.ts";
+import { IdParamsSchema, problemResponse } from "./schemas.ts";
+
+export const versionsRoute = createRoute({
+  method: "get",
+  path: "/{id}/versions",
+  summary: "List a dataset's versions",
+  request: { params: IdParamsSchema, query: VersionsQuerySchema },
+  responses: {
+    200: { description: "Versions, newest first", content: { "application/json": { schema: VersionsResponseSchema } } },
+    400: problemResponse("Malformed id or invalid query"),
+    401: problemResponse("Signature present but not valid"),
+    404: problemResponse("No such dataset visible to the caller"),
+  },
+});
+
+export function registerVersions(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(versionsRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const query = c.req.valid("query");
+    const caller = c.get("caller");
+    const limit = query.limit ?? LIST_DEFAULT_LIMIT;
+    const beforeSeq = query.cursor !== undefined ? decodeSeqCursor(query.cursor) : undefined;
+    const dataset = await readableDataset(c.env.DB, id, caller);
+    const rows = await listVersions(c.env.DB, dataset.id, { beforeSeq, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    if (rows.length > limit && last) c.header("Link", nextLink(c.req.url, encodeSeqCursor(last.seq)));
+    c.header("Cache-Control", cacheControlFor(dataset, caller));
+    return c.json({ results: page.map(versionSummary) }, 200);
+  });
+}

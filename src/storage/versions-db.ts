@@ -1,0 +1,51 @@
+// D1 queries behind `GET /v1/dataset/:id/versions`: a dataset's version chain, newest first,
+// keyset-paginated on `seq` (the UNIQUE (dataset_id, seq) index serves both order and cursor).
+
+export interface VersionSummaryRow {
+  id: string;
+  seq: number;
+  created: string;
+  columns: string[];
+  rowCount: number;
+  rawBytes: number;
+}
+
+interface VersionSummaryRecord {
+  id: string;
+  seq: number;
+  created: string;
+  columns: string;
+  row_count: number;
+  raw_bytes: number;
+}
+
+/** Versions of one dataset with `seq` below `beforeSeq` (all when absent), highest `seq` first. */
+export async function listVersions(
+  db: D1Database,
+  datasetId: string,
+  page: { beforeSeq?: number; limit: number },
+): Promise<VersionSummaryRow[]> {
+  const statement =
+    page.beforeSeq === undefined
+      ? db
+          .prepare(
+            `SELECT id, seq, created, columns, row_count, raw_bytes FROM versions
+             WHERE dataset_id = ? ORDER BY seq DESC LIMIT ?`,
+          )
+          .bind(datasetId, page.limit)
+      : db
+          .prepare(
+            `SELECT id, seq, created, columns, row_count, raw_bytes FROM versions
+             WHERE dataset_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+          )
+          .bind(datasetId, page.beforeSeq, page.limit);
+  const { results } = await statement.all<VersionSummaryRecord>();
+  return results.map((r) => ({
+    id: r.id,
+    seq: r.seq,
+    created: r.created,
+    columns: JSON.parse(r.columns) as string[],
+    rowCount: r.row_count,
+    rawBytes: r.raw_bytes,
+  }));
+}
