@@ -9,7 +9,6 @@ import {
   commitVersion,
   getDataset,
   getVersion,
-  getVersionSegments,
   type DatasetRow,
   type SegmentRow,
   type VersionRow,
@@ -23,7 +22,6 @@ const MAX_ATTEMPTS = 20;
 export interface LatestState {
   dataset: DatasetRow;
   version: VersionRow;
-  segmentCount: number;
 }
 
 export async function latestState(db: D1Database, datasetId: string): Promise<LatestState | null> {
@@ -31,8 +29,7 @@ export async function latestState(db: D1Database, datasetId: string): Promise<La
   if (!dataset) return null;
   const version = await getVersion(db, dataset.id, dataset.latestVersion);
   if (!version) return null;
-  const segments = await getVersionSegments(db, version.id);
-  return { dataset, version, segmentCount: segments.length };
+  return { dataset, version };
 }
 
 /** What a PUT or append contributes; `derive` builds the new version from the parent. */
@@ -70,12 +67,12 @@ export async function commitChange(
       dataset: null,
       version,
       reuseParentSegments: derived.reuseParentSegments,
-      parentSegmentCount: latest.segmentCount,
       newSegments: derived.newSegments,
     });
     if (outcome === "committed") {
       return { dataset: { ...latest.dataset, name: version.name, visibility: version.visibility, latestVersion: version.id, latestSeq: version.seq }, version };
     }
+    if (outcome === "gone") throw new ApiError("not_found", `No dataset ${datasetId}.`);
     if (ifMatch !== null) throw new ApiError("precondition_failed", "Another write committed a newer version first.");
     await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (attempt + 1)));
   }

@@ -3,11 +3,12 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { LIST_DEFAULT_LIMIT } from "../config.ts";
+import { searchPage } from "../datasets/search.ts";
 import { listItem, teamListItem } from "../datasets/shapes.ts";
 import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from "../datasets/versions.ts";
 import { ApiError } from "../errors.ts";
 import { decodeCursor, encodeCursor, nextLink } from "../http/cursor.ts";
-import { listDatasets, type ListAccess } from "../storage/dataset-lists-db.ts";
+import { listDatasets, type ListAccess, type ListRow } from "../storage/dataset-lists-db.ts";
 import { isTeamMember } from "../storage/keys-db.ts";
 import { ListQuerySchema, ListResponseSchema, problemResponse } from "./schemas.ts";
 
@@ -17,7 +18,7 @@ export const listRoute = createRoute({
   summary: "List datasets",
   request: { query: ListQuerySchema },
   responses: {
-    200: { description: "Datasets, newest first", content: { "application/json": { schema: ListResponseSchema } } },
+    200: { description: "Datasets, newest first (with `q`: best match first)", content: { "application/json": { schema: ListResponseSchema } } },
     400: problemResponse("Invalid query"),
     401: problemResponse("Signature present but not valid"),
     403: problemResponse("`owner` is outside the key's team"),
@@ -38,20 +39,21 @@ export function registerList(app: OpenAPIHono<AppEnv>): void {
       }
     }
     const limit = query.limit ?? LIST_DEFAULT_LIMIT;
-    const rows = await listDatasets(c.env.DB, {
-      access,
-      teamId: query.team,
-      ownerId: query.owner,
-      after: query.cursor !== undefined ? decodeCursor(query.cursor) : undefined,
-      limit: limit + 1,
-    });
-    const page = rows.slice(0, limit);
+    const filter = { access, teamId: query.team, ownerId: query.owner };
+    let page: ListRow[];
+    let nextCursor: string | null = null;
+    if (query.q !== undefined) {
+      ({ rows: page, nextCursor } = await searchPage(c.env.DB, filter, query.q, query.cursor, limit));
+    } else {
+      const after = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;
+      const rows = await listDatasets(c.env.DB, { ...filter, after, limit: limit + 1 });
+      page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      if (rows.length > limit && last) nextCursor = encodeCursor({ created: last.datasetCreated, id: last.id });
+    }
     const teamShape = query.team !== undefined && query.owner === undefined;
     const results = page.map((row) => (teamShape ? teamListItem(row) : listItem(row)));
-    const last = page[page.length - 1];
-    if (rows.length > limit && last) {
-      c.header("Link", nextLink(c.req.url, encodeCursor({ created: last.datasetCreated, id: last.id })));
-    }
+    if (nextCursor !== null) c.header("Link", nextLink(c.req.url, nextCursor));
     c.header("Cache-Control", caller ? PRIVATE_CACHE_CONTROL : PUBLIC_CACHE_CONTROL);
     return c.json({ results }, 200);
   });

@@ -1,7 +1,7 @@
 // Request and response schemas of the v1 dataset routes: they validate path and query input
 // and describe every response for the OpenAPI document.
 import { z } from "@hono/zod-openapi";
-import { LIST_MAX_LIMIT } from "../config.ts";
+import { LIST_MAX_LIMIT, MAX_SEARCH_QUERY_LENGTH } from "../config.ts";
 import { PropertiesSchema, VisibilitySchema } from "../datasets/collection-schema.ts";
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -31,6 +31,12 @@ export const ListQuerySchema = z.strictObject({
   team: UserOrTeamIdSchema.optional().openapi({ description: "Only this team's datasets (team-list shape unless `owner` is also given)." }),
   limit: z.coerce.number().int().min(1).max(LIST_MAX_LIMIT).optional().openapi({ description: `1-${LIST_MAX_LIMIT}, default 100.` }),
   cursor: z.string().min(1).max(512).optional().openapi({ description: "Opaque; from the `Link: rel=\"next\"` header." }),
+  q: z
+    .string()
+    .max(MAX_SEARCH_QUERY_LENGTH)
+    .refine((value) => value.trim() !== "", "must not be empty")
+    .optional()
+    .openapi({ description: `Full-text search (1-${MAX_SEARCH_QUERY_LENGTH} chars): every word must match; the last may be a prefix. Best match first.` }),
 });
 export type ListQuery = z.infer<typeof ListQuerySchema>;
 

@@ -8,10 +8,14 @@ export type ListAccess =
   | { kind: "team"; teamId: string } // signed, no team filter: everything of the key's team
   | { kind: "publicOrTeam"; teamId: string }; // signed with a team filter: public, plus private of the key's own team
 
-export interface ListQuery {
+/** Who may see what, and the `team` / `owner` filters; shared with search (search-db.ts). */
+export interface ListFilter {
   access: ListAccess;
   teamId?: string;
   ownerId?: string;
+}
+
+export interface ListQuery extends ListFilter {
   after?: { created: string; id: string };
   limit: number;
 }
@@ -28,7 +32,7 @@ export interface ListRow {
   datasetCreated: string;
 }
 
-interface ListRecord {
+export interface ListRecord {
   id: string;
   name: string;
   version: string;
@@ -40,7 +44,8 @@ interface ListRecord {
   dataset_created: string;
 }
 
-export async function listDatasets(db: D1Database, query: ListQuery): Promise<ListRow[]> {
+/** WHERE clauses over `datasets d` for a filter; the one place list visibility is decided. */
+export function listFilter(query: ListFilter): { where: string[]; params: (string | number)[] } {
   const where: string[] = [];
   const params: (string | number)[] = [];
   const access = query.access;
@@ -61,6 +66,25 @@ export async function listDatasets(db: D1Database, query: ListQuery): Promise<Li
     where.push("d.owner_id = ?");
     params.push(query.ownerId);
   }
+  return { where, params };
+}
+
+export function toListRow(r: ListRecord): ListRow {
+  return {
+    id: r.id,
+    name: r.name,
+    version: r.version,
+    owner: r.owner,
+    team: r.team,
+    visibility: r.visibility,
+    created: r.created,
+    properties: JSON.parse(r.properties) as Record<string, unknown>,
+    datasetCreated: r.dataset_created,
+  };
+}
+
+export async function listDatasets(db: D1Database, query: ListQuery): Promise<ListRow[]> {
+  const { where, params } = listFilter(query);
   if (query.after) {
     where.push("(d.created < ? OR (d.created = ? AND d.id < ?))");
     params.push(query.after.created, query.after.created, query.after.id);
@@ -73,15 +97,5 @@ export async function listDatasets(db: D1Database, query: ListQuery): Promise<Li
     ORDER BY d.created DESC, d.id DESC
     LIMIT ?`;
   const { results } = await db.prepare(sql).bind(...params).all<ListRecord>();
-  return results.map((r) => ({
-    id: r.id,
-    name: r.name,
-    version: r.version,
-    owner: r.owner,
-    team: r.team,
-    visibility: r.visibility,
-    created: r.created,
-    properties: JSON.parse(r.properties) as Record<string, unknown>,
-    datasetCreated: r.dataset_created,
-  }));
+  return results.map(toListRow);
 }

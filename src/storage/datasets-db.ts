@@ -1,6 +1,7 @@
 // D1 access for datasets, their immutable versions and the segment lists behind each version.
 // Writes go through `commitVersion`, one D1 batch (a transaction): the single point that makes
 // a version and its R2 segments reachable (SPEC B7).
+import { indexStatements, searchFields } from "./search-db.ts";
 
 export type Visibility = "public" | "private";
 
@@ -132,11 +133,11 @@ export interface VersionCommit {
   dataset: { id: string; teamId: string; ownerId: string } | null; // non-null: create the dataset row
   version: Omit<VersionRow, "datasetId"> & { datasetId: string };
   reuseParentSegments: boolean;
-  parentSegmentCount: number;
   newSegments: SegmentRow[];
 }
 
-export type CommitOutcome = "committed" | "conflict";
+/** `gone`: the dataset was deleted between reading its latest version and committing. */
+export type CommitOutcome = "committed" | "conflict" | "gone";
 
 /**
  * Commits a version in one transaction. The UNIQUE (dataset_id, seq) constraint is the
@@ -176,7 +177,6 @@ export async function commitVersion(db: D1Database, commit: VersionCommit): Prom
         JSON.stringify(v.columns), v.rowCount, v.rawBytes, v.crc32, v.eol, v.endsWithNewline ? 1 : 0,
       ),
   );
-  let position = 0;
   if (commit.reuseParentSegments && v.parentId) {
     statements.push(
       db
@@ -186,11 +186,17 @@ export async function commitVersion(db: D1Database, commit: VersionCommit): Prom
         )
         .bind(v.id, v.parentId),
     );
-    position = commit.parentSegmentCount;
   }
+  // Each new segment goes after the list as copied inside this transaction, never after a
+  // count read earlier: a compaction committed in between may have shortened the parent's list.
   for (const s of commit.newSegments) {
     statements.push(
-      db.prepare("INSERT INTO version_segments (version_id, position, segment_key) VALUES (?, ?, ?)").bind(v.id, position++, s.key),
+      db
+        .prepare(
+          `INSERT INTO version_segments (version_id, position, segment_key)
+           VALUES (?1, (SELECT COALESCE(MAX(position) + 1, 0) FROM version_segments WHERE version_id = ?1), ?2)`,
+        )
+        .bind(v.id, s.key),
     );
   }
   if (!commit.dataset) {
@@ -200,6 +206,7 @@ export async function commitVersion(db: D1Database, commit: VersionCommit): Prom
         .bind(v.name, v.visibility, v.id, v.seq, v.datasetId, v.seq - 1),
     );
   }
+  statements.push(...indexStatements(db, v.datasetId, searchFields(v.name, v.properties)));
   try {
     await db.batch(statements);
     return "committed";
@@ -207,6 +214,7 @@ export async function commitVersion(db: D1Database, commit: VersionCommit): Prom
     if (error instanceof Error && /UNIQUE constraint failed: versions\.dataset_id, versions\.seq/.test(error.message)) {
       return "conflict";
     }
+    if (error instanceof Error && /FOREIGN KEY constraint failed/.test(error.message)) return "gone";
     throw error;
   }
 }

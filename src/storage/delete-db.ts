@@ -1,0 +1,19 @@
+// Deleting a dataset from D1 (SPEC C, `DELETE /v1/dataset/:id`): every row of it in one batch
+// (a transaction), children before parents so foreign keys hold at each statement. Once it
+// commits nothing references the dataset's R2 objects; removing them is the caller's job.
+import { unindexStatements } from "./search-db.ts";
+
+/** Deletes the dataset and everything of it; false when there was no such dataset. */
+export async function deleteDatasetRows(db: D1Database, datasetId: string): Promise<boolean> {
+  const results = await db.batch([
+    db
+      .prepare("DELETE FROM version_segments WHERE version_id IN (SELECT id FROM versions WHERE dataset_id = ?)")
+      .bind(datasetId),
+    db.prepare("DELETE FROM segments WHERE dataset_id = ?").bind(datasetId),
+    db.prepare("DELETE FROM versions WHERE dataset_id = ?").bind(datasetId),
+    ...unindexStatements(db, datasetId),
+    db.prepare("DELETE FROM datasets WHERE id = ?").bind(datasetId),
+  ]);
+  const last = results[results.length - 1];
+  return (last?.meta.changes ?? 0) > 0;
+}
