@@ -9,6 +9,7 @@ import { ingestCsv } from "../datasets/ingest.ts";
 import { appendedRecord } from "../datasets/shapes.ts";
 import { readUpload } from "../datasets/upload.ts";
 import { ApiError } from "../errors.ts";
+import { compactIfLong } from "../maintenance/compaction.ts";
 import { newSegmentKey } from "../storage/segment-store.ts";
 import { AppendedSchema, IdParamsSchema, MultipartBodyDoc, problemResponse } from "./schemas.ts";
 import { PendingObjects, ifMatchVersion, requireCaller } from "./write-context.ts";
@@ -63,6 +64,14 @@ export function registerAppend(app: OpenAPIHono<AppEnv>): void {
       );
       committed = true;
       pending.committed();
+      // SPEC B7: a list past the bound is compacted after the response is sent (inline only
+      // when the app runs without an execution context; compactIfLong never rejects).
+      const compaction = compactIfLong(c.env, id, version.id, limits.compactAfterSegments);
+      try {
+        c.executionCtx.waitUntil(compaction);
+      } catch {
+        await compaction;
+      }
       c.header("Location", `/v1/dataset/${id}/${version.id}`);
       c.header("Cache-Control", "private, no-store");
       return c.json(appendedRecord(dataset, version), 201);

@@ -69,7 +69,6 @@ export function registerCreate(app: OpenAPIHono<AppEnv>): void {
         dataset: { id: datasetId, teamId: caller.teamId, ownerId: caller.userId },
         version,
         reuseParentSegments: false,
-        parentSegmentCount: 0,
         newSegments: [ingested.segment],
       });
       pending.committed();
