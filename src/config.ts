@@ -11,6 +11,10 @@ export interface Limits {
   nonceTtlSeconds: number;
   compressionLevel: number;
   compactAfterSegments: number;
+  /** How long a completed write is replayed for its Idempotency-Key. */
+  idempotencyTtlSeconds: number;
+  /** How long an unanswered request holds its Idempotency-Key (a request that died mid-way). */
+  idempotencyLeaseSeconds: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -23,14 +27,21 @@ export const DEFAULT_LIMITS: Limits = {
   nonceTtlSeconds: 600,
   compressionLevel: 3,
   compactAfterSegments: 64,
+  idempotencyTtlSeconds: 24 * 60 * 60,
+  idempotencyLeaseSeconds: 15 * 60,
 };
 
 export const LIST_DEFAULT_LIMIT = 100;
 export const LIST_MAX_LIMIT = 1000;
+export const ROWS_DEFAULT_LIMIT = 100;
+export const ROWS_MAX_LIMIT = 1000;
+/** Cell characters one rows response may carry; past it the page ends early (at least one row). */
+export const ROWS_MAX_RESPONSE_CHARS = 8 * 1024 * 1024;
 export const MAX_PROPERTIES_BYTES = 16 * 1024;
 export const MAX_NAME_LENGTH = 200;
 export const MAX_KEY_WORDS = 64;
 export const MAX_FILE_NAME_LENGTH = 128;
+export const MAX_SEARCH_QUERY_LENGTH = 200;
 
 
 function positiveInt(source: object, name: string, fallback: number): number {
@@ -53,5 +64,7 @@ export function limitsFrom(env: object): Limits {
     nonceTtlSeconds: positiveInt(env, "NONCE_TTL_SECONDS", d.nonceTtlSeconds),
     compressionLevel: Math.min(9, positiveInt(env, "COMPRESSION_LEVEL", d.compressionLevel)),
     compactAfterSegments: positiveInt(env, "COMPACT_AFTER_SEGMENTS", d.compactAfterSegments),
+    idempotencyTtlSeconds: positiveInt(env, "IDEMPOTENCY_TTL_SECONDS", d.idempotencyTtlSeconds),
+    idempotencyLeaseSeconds: positiveInt(env, "IDEMPOTENCY_LEASE_SECONDS", d.idempotencyLeaseSeconds),
   };
 }

@@ -1,0 +1,95 @@
+// Adds to the generated OpenAPI document what middleware, not routes, decides: the RFC 9421
+// signature headers, Idempotency-Key and If-Match on writes, caching and paging headers on
+// reads, and the problem responses every operation can give. Routes stay thin; the document
+// stays complete.
+import { PROBLEMS } from "../errors.ts";
+
+type Json = Record<string, unknown>;
+
+const problemRef = { $ref: "#/components/schemas/Problem" };
+const problem = (description: string) => ({ description, content: { "application/problem+json": { schema: problemRef } } });
+
+function header(name: string, description: string, required = false, example?: string): Json {
+  return { name, in: "header", required, description, schema: { type: "string", ...(example ? { example } : {}) } };
+}
+
+const SIGNATURE_HEADERS = (required: boolean) => [
+  header("Signature-Input", "RFC 9421 signature parameters, e.g. `sig1=(\"@method\" \"@authority\" \"@path\" \"content-digest\");created=…;keyid=\"…\";nonce=\"…\"`.", required),
+  header("Signature", "RFC 9421 signature: `sig1=:<base64 HMAC-SHA256>:`.", required),
+];
+
+const responseHeaders = {
+  ETag: { description: "Strong entity tag; send it back in If-None-Match for a 304.", schema: { type: "string" } },
+  "Cache-Control": { description: "`public, max-age=60, stale-while-revalidate=300` for unsigned reads of public data, else `private, no-store`.", schema: { type: "string" } },
+  Link: { description: 'Present when more results exist: `<…&cursor=…>; rel="next"`.', schema: { type: "string" } },
+  Location: { description: "The created dataset or version.", schema: { type: "string" } },
+};
+
+function addParameters(operation: Json, parameters: Json[]): void {
+  const existing = (operation.parameters as Json[] | undefined) ?? [];
+  operation.parameters = [...existing, ...parameters];
+}
+
+function addResponseHeaders(response: Json | undefined, names: Array<keyof typeof responseHeaders>): void {
+  if (!response) return;
+  const headers = (response.headers as Json | undefined) ?? {};
+  for (const name of names) headers[name] = responseHeaders[name];
+  response.headers = headers;
+}
+
+function decorateOperation(path: string, method: string, operation: Json): void {
+  const responses = (operation.responses as Record<string, Json>) ?? {};
+  const isWrite = method !== "get" && method !== "head";
+  addParameters(operation, SIGNATURE_HEADERS(isWrite));
+  if (isWrite) {
+    addParameters(operation, [
+      header("Content-Digest", "RFC 9530 digest of the body, covered by the signature: `sha-256=:<base64>:` (sha-512 also accepted).", method !== "delete"),
+      header("Idempotency-Key", "Replays the first response for 24 h when the same request is sent again (`Idempotent-Replayed: true`)."),
+    ]);
+    if (method === "put" || (method === "post" && path !== "/v1/dataset")) {
+      addParameters(operation, [header("If-Match", "`\"<version>\"`: write only if that is still the latest version, else 412.", false, '"<version>"')]);
+    }
+    responses["401"] ??= problem("Not signed, or the signature, key, nonce or digest is not valid");
+    responses["409"] ??= problem("Concurrent write with the same Idempotency-Key, or too many concurrent writers");
+  } else {
+    addParameters(operation, [header("If-None-Match", "An ETag from an earlier response; 304 when it still matches.")]);
+    addResponseHeaders(responses["200"], path === "/v1/dataset" || path.endsWith("/versions") ? ["ETag", "Cache-Control", "Link"] : ["ETag", "Cache-Control"]);
+    responses["304"] ??= { description: "Not modified (If-None-Match matched)" };
+    responses["401"] ??= problem("A signature was sent and does not verify");
+  }
+  addResponseHeaders(responses["201"], ["Location"]);
+  responses["500"] ??= problem("A bug on our side; the request changed nothing");
+  operation.responses = responses;
+}
+
+/** Mutates and returns the generated document. */
+export function decorateDocument<T extends object>(document: T): T {
+  const doc = document as Json;
+  const paths = (doc.paths as Record<string, Record<string, Json>>) ?? {};
+  for (const [path, item] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(item)) decorateOperation(path, method, operation);
+  }
+  const components = (doc.components as Json) ?? {};
+  const schemas = (components.schemas as Json) ?? {};
+  schemas.Problem = {
+    type: "object",
+    description: "RFC 9457 problem details. Clients switch on `code`.",
+    required: ["type", "title", "status", "detail", "code"],
+    properties: {
+      type: { type: "string", description: "`/problems/<code>`" },
+      title: { type: "string" },
+      status: { type: "integer" },
+      detail: { type: "string" },
+      code: { type: "string", enum: Object.keys(PROBLEMS) },
+      row: { type: "integer", description: "CSV errors: the record number (1-based, header included on create)." },
+      expected: { type: "integer", description: "CSV errors: the expected field count." },
+      found: { type: "integer", description: "CSV errors: the field count found." },
+      limit: { type: "string", description: "413: which limit was exceeded." },
+      max: { type: "integer", description: "413: the limit's value." },
+    },
+    additionalProperties: true,
+  };
+  components.schemas = schemas;
+  doc.components = components;
+  return document;
+}

@@ -1,0 +1,47 @@
+// The OpenAPI document is generated from the route definitions: every API route the app
+// serves is documented, nothing documented is missing, and every problem code is listed.
+import { describe, expect, it } from "vitest";
+import { createApp } from "../src/app.ts";
+import { PROBLEMS } from "../src/errors.ts";
+import { send } from "./helpers/http.ts";
+
+type Doc = { openapi: string; paths: Record<string, Record<string, { parameters?: Array<{ name: string }>; responses: Record<string, unknown> }>>; components: { schemas: Record<string, { properties?: Record<string, { enum?: string[] }> }> } };
+
+async function document(): Promise<Doc> {
+  const response = await send("GET", "/openapi.json");
+  expect(response.status).toBe(200);
+  return (await response.json()) as Doc;
+}
+
+describe("GET /openapi.json", () => {
+  it("is OpenAPI 3.1 and documents exactly the API routes the app serves", async () => {
+    const doc = await document();
+    expect(doc.openapi).toBe("3.1.0");
+    const served = new Set(
+      createApp()
+        .routes.filter((r) => r.path.startsWith("/v1/") && !r.path.includes("*") && r.method !== "ALL")
+        .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, "{$1}").replace(/\/$/, "")}`),
+    );
+    const documented = new Set(Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path.replace(/\/$/, "")}`)));
+    expect([...documented].sort()).toEqual([...served].sort());
+  });
+
+  it("lists every problem code and documents the signature and caching headers", async () => {
+    const doc = await document();
+    expect(doc.components.schemas.Problem?.properties?.code?.enum?.sort()).toEqual(Object.keys(PROBLEMS).sort());
+    const create = doc.paths["/v1/dataset"]?.post;
+    const names = (create?.parameters ?? []).map((p) => p.name);
+    for (const name of ["Signature", "Signature-Input", "Content-Digest", "Idempotency-Key"]) expect(names).toContain(name);
+    const get = doc.paths["/v1/dataset/{id}"]?.get;
+    expect(Object.keys(get?.responses ?? {})).toEqual(expect.arrayContaining(["200", "304", "404"]));
+  });
+});
+
+describe("GET /docs", () => {
+  it("serves the interactive reference over /openapi.json", async () => {
+    const response = await send("GET", "/docs");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/html");
+    expect(await response.text()).toContain('data-url="/openapi.json"');
+  });
+});
