@@ -31,6 +31,8 @@ export const DEFAULT_LIMITS: Limits = {
   idempotencyLeaseSeconds: 15 * 60,
 };
 
+/** Uncompressed bytes after which an upload's segment starts a new part (at a record end). */
+export const PART_RAW_BYTES = 1024 * 1024;
 export const LIST_DEFAULT_LIMIT = 100;
 export const LIST_MAX_LIMIT = 1000;
 export const ROWS_DEFAULT_LIMIT = 100;

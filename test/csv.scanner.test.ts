@@ -304,3 +304,29 @@ describe("errors", () => {
     expect(() => scanner.finish()).toThrow(caught as CsvError);
   });
 });
+
+describe("record ends (where ingest may cut a part)", () => {
+  /** Every (recordEnd, rowsAtRecordEnd) seen after a push, one byte at a time. */
+  function ends(input: string, mode: CsvMode = TABLE): [number, number][] {
+    const scanner = new CsvScanner(mode, LIMITS);
+    const seen: [number, number][] = [];
+    for (const byte of toBytes(input)) {
+      scanner.push(Uint8Array.of(byte));
+      const last = seen[seen.length - 1];
+      if (scanner.recordEnd >= 0 && last?.[0] !== scanner.recordEnd) seen.push([scanner.recordEnd, scanner.rowsAtRecordEnd]);
+    }
+    scanner.finish();
+    return seen;
+  }
+
+  it("is the output offset just past each record's line break, with the data rows up to it", () => {
+    expect(ends("h\r\n1\r\n2")).toEqual([[3, 0], [6, 1]]);
+    expect(ends('h,x\n1,"a\nb"\n2,c\n')).toEqual([[4, 0], [12, 1], [16, 2]]);
+    expect(ends("1\n2\n", { kind: "rows", expectedColumns: 1, header: ["h"] })).toEqual([[2, 1], [4, 2]]);
+  });
+
+  it("counts offsets after a BOM, and not at blank lines, which count as rows once a record follows", () => {
+    expect(ends("\uFEFFh\n1\n")).toEqual([[2, 0], [4, 1]]);
+    expect(ends("h\n1\n\n\n2\n\n")).toEqual([[2, 0], [4, 1], [8, 4]]);
+  });
+});

@@ -61,6 +61,8 @@ export class CsvScanner {
   private lastOut = -1;
   private failure: unknown = null;
   private finished = false;
+  #recordEnd = -1;
+  #rowsAtRecordEnd = 0;
 
   constructor(mode: CsvMode, limits: CsvLimits) {
     this.rec = new RecordChecker(mode, limits);
@@ -82,6 +84,20 @@ export class CsvScanner {
       this.finished = true;
       return tail;
     });
+  }
+
+  /**
+   * Offset in the output (all bytes passed on so far, in order) just past the line break of
+   * the last record ended, or -1 before any: a place where the output may be cut into parts
+   * that each hold whole records. Blank lines are not counted as ends (they may be dropped).
+   */
+  get recordEnd(): number {
+    return this.#recordEnd;
+  }
+
+  /** Data rows (the header not counted) that end at or before `recordEnd`. */
+  get rowsAtRecordEnd(): number {
+    return this.#rowsAtRecordEnd;
   }
 
   /** Complete after `finish()`. */
@@ -209,6 +225,7 @@ export class CsvScanner {
             throw this.invalid("a CR not followed by LF", state === AFTER_CR ? rec.records : undefined);
           }
           if (state === BLANK_CR) this.held.note(true);
+          else this.markRecordEnd(off + i + 1);
           this.eol ??= "\r\n";
           state = LINE_START;
           i++;
@@ -230,7 +247,13 @@ export class CsvScanner {
     this.rec.endRecord();
     if (b === CR) return AFTER_CR;
     this.eol ??= "\n";
+    this.markRecordEnd(pos + 1);
     return LINE_START;
+  }
+
+  private markRecordEnd(end: number): void {
+    this.#recordEnd = end;
+    this.#rowsAtRecordEnd = this.rec.dataRows;
   }
 
   private end(): void {

@@ -1,11 +1,13 @@
 // One CSV upload into one segment, as it streams: validate (CsvScanner) → compress
-// (SegmentCompressor) → R2 (SegmentUpload). Memory stays bounded by one R2 part whatever the
-// upload's size; any failure aborts the R2 object so nothing is left reachable (SPEC B1, B7).
+// (PartedCompressor, a new part at a record end every PART_RAW_BYTES) → R2 (SegmentUpload).
+// Memory stays bounded by one R2 part; any failure aborts the R2 object (SPEC B1, B7).
 import { CsvScanner, type CsvMode, type CsvStats } from "../csv/scanner.ts";
-import type { Limits } from "../config.ts";
-import { SegmentCompressor } from "../storage/deflate-segment.ts";
+import { PART_RAW_BYTES, type Limits } from "../config.ts";
+import { PartedCompressor } from "../storage/parted-segment.ts";
 import { SegmentUpload } from "../storage/segment-store.ts";
 import type { SegmentRow } from "../storage/datasets-db.ts";
+
+const SCAN_SLICE = 256 * 1024;
 
 export interface IngestedSegment {
   segment: SegmentRow;
@@ -15,7 +17,7 @@ export interface IngestedSegment {
 
 export async function ingestCsv(
   source: ReadableStream<Uint8Array>,
-  options: { mode: CsvMode; limits: Limits; bucket: R2Bucket; key: string },
+  options: { mode: CsvMode; limits: Limits; bucket: R2Bucket; key: string; partRawBytes?: number },
 ): Promise<IngestedSegment> {
   const { limits } = options;
   const scanner = new CsvScanner(options.mode, {
@@ -25,7 +27,26 @@ export async function ingestCsv(
   });
   const upload = new SegmentUpload(options.bucket, options.key);
   let pending: Uint8Array[] = [];
-  const compressor = new SegmentCompressor(limits.compressionLevel, (chunk) => pending.push(chunk));
+  const compressor = new PartedCompressor(limits.compressionLevel, (chunk) => pending.push(chunk));
+  const partRawBytes = options.partRawBytes ?? PART_RAW_BYTES;
+  let emitted = 0; // output bytes before the ones being passed on
+  let partStart = 0; // output offset where the open part starts
+  let rowsBefore = 0; // data rows in the closed parts
+  /** Passes validated bytes on, closing the part at the last record end once it is full. */
+  const pass = (valid: Uint8Array): void => {
+    const cut = scanner.recordEnd;
+    if (cut > emitted && cut - partStart >= partRawBytes) {
+      const at = cut - emitted;
+      compressor.push(valid.subarray(0, at));
+      compressor.endPart(scanner.rowsAtRecordEnd - rowsBefore);
+      rowsBefore = scanner.rowsAtRecordEnd;
+      partStart = cut;
+      compressor.push(valid.subarray(at));
+    } else {
+      compressor.push(valid);
+    }
+    emitted += valid.length;
+  };
   const drain = async (): Promise<void> => {
     const ready = pending;
     pending = [];
@@ -36,17 +57,22 @@ export async function ingestCsv(
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      const valid = scanner.push(value);
-      if (valid.length > 0) compressor.push(valid);
+      // Scanned in slices so a part overshoots its target by at most one slice.
+      for (let at = 0; at < value.length; at += SCAN_SLICE) pass(scanner.push(value.subarray(at, at + SCAN_SLICE)));
       await drain();
     }
-    const tail = scanner.finish();
-    if (tail.length > 0) compressor.push(tail);
-    const totals = compressor.finish();
+    pass(scanner.finish());
+    const totals = compressor.finish(scanner.stats.rows - rowsBefore);
     await drain();
     await upload.finish();
     return {
-      segment: { key: options.key, compressedBytes: totals.compressedBytes, rawBytes: totals.rawBytes, rowCount: scanner.stats.rows },
+      segment: {
+        key: options.key,
+        compressedBytes: totals.compressedBytes,
+        rawBytes: totals.rawBytes,
+        rowCount: scanner.stats.rows,
+        parts: totals.parts,
+      },
       crc: totals.crc,
       stats: scanner.stats,
     };

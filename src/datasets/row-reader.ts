@@ -1,26 +1,54 @@
 // Reads a window of data rows from a version's segments (SPEC C, rows endpoint) touching only
-// the segments that hold it: cumulative row counts from D1 find the first one, a byte-level
-// skip reaches the offset inside it, and reading stops as soon as the window is full.
+// the parts that hold it: cumulative part row counts from D1 find the first one, an R2 range
+// read fetches it alone, a byte-level skip reaches the offset, and reading stops once full.
 import { CsvRecordDecoder } from "../csv/index.ts";
 import { RecordSkipper } from "../csv/record-skipper.ts";
 import type { SegmentRow } from "../storage/datasets-db.ts";
 import { inflateSegment } from "../storage/segment-inflate.ts";
 
-/** Where data row `offset` (0-based) is: segment `index`, after `skip` of its records. */
+/** Where data row `offset` (0-based) is: piece `index`, after `skip` of its records. */
 export interface RowPosition {
   index: number;
   skip: number;
 }
 
+/** A byte range of a segment object; absent: the whole object. */
+export interface ByteRange {
+  offset: number;
+  length: number;
+}
+
+/** One independently inflatable piece of a version's content: a part of a segment. */
+export interface ContentPiece {
+  key: string;
+  range?: ByteRange;
+  rowCount: number;
+}
+
+/** The version's content as pieces in order; a segment without stored parts is one piece. */
+export function contentPieces(segments: readonly SegmentRow[]): ContentPiece[] {
+  const pieces: ContentPiece[] = [];
+  for (const segment of segments) {
+    if (!segment.parts || segment.parts.length === 0) {
+      pieces.push({ key: segment.key, rowCount: segment.rowCount });
+      continue;
+    }
+    for (const part of segment.parts) {
+      pieces.push({ key: segment.key, range: { offset: part.compressedOffset, length: part.compressedBytes }, rowCount: part.rowCount });
+    }
+  }
+  return pieces;
+}
+
 /**
- * Every segment starts at a record boundary, and its row count counts data rows only; the
- * first segment of a version opens with the header record, so its skip includes that record.
+ * Every piece starts at a record boundary, and its row count counts data rows only; the
+ * first piece of a version opens with the header record, so its skip includes that record.
  * Null when the version has no row `offset`.
  */
-export function locateRow(segments: readonly Pick<SegmentRow, "rowCount">[], offset: number): RowPosition | null {
+export function locateRow(pieces: readonly Pick<ContentPiece, "rowCount">[], offset: number): RowPosition | null {
   let before = 0;
-  for (let index = 0; index < segments.length; index++) {
-    const rows = segments[index]?.rowCount ?? 0;
+  for (let index = 0; index < pieces.length; index++) {
+    const rows = pieces[index]?.rowCount ?? 0;
     if (offset < before + rows) return { index, skip: offset - before + (index === 0 ? 1 : 0) };
     before += rows;
   }
@@ -34,8 +62,8 @@ export interface RowWindowRequest {
   maxChars: number;
 }
 
-/** Opens a stored segment's compressed bytes. */
-export type OpenSegment = (key: string) => Promise<ReadableStream<Uint8Array>>;
+/** Opens a stored segment's compressed bytes, or only `range` of them. */
+export type OpenSegment = (key: string, range?: ByteRange) => Promise<ReadableStream<Uint8Array>>;
 
 export async function readRowWindow(
   segments: readonly SegmentRow[],
@@ -43,7 +71,8 @@ export async function readRowWindow(
   request: RowWindowRequest,
 ): Promise<string[][]> {
   const rows: string[][] = [];
-  const start = locateRow(segments, request.offset);
+  const pieces = contentPieces(segments);
+  const start = locateRow(pieces, request.offset);
   if (!start || request.limit < 1) return rows;
   let chars = 0;
   let full = false;
@@ -57,11 +86,11 @@ export async function readRowWindow(
   };
   const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   const decoder = new CsvRecordDecoder({ midFile: true });
-  for (let index = start.index; index < segments.length && !full; index++) {
-    const segment = segments[index];
-    if (!segment) break;
+  for (let index = start.index; index < pieces.length && !full; index++) {
+    const piece = pieces[index];
+    if (!piece) break;
     const skipper = index === start.index && start.skip > 0 ? new RecordSkipper(start.skip) : null;
-    const reader = inflateSegment(await open(segment.key)).getReader();
+    const reader = inflateSegment(await open(piece.key, piece.range)).getReader();
     try {
       for (;;) {
         const { done, value } = await reader.read();
@@ -75,7 +104,7 @@ export async function readRowWindow(
         take(decoder.push(text.decode(bytes, { stream: true })));
         if (full) break;
       }
-      if (skipper && !skipper.done) throw new Error(`segment ${segment.key} holds fewer records than its row count`);
+      if (skipper && !skipper.done) throw new Error(`segment ${piece.key} holds fewer records than its row count`);
     } finally {
       // Cancelling stops the inflater and the R2 read behind it once the window is full.
       await reader.cancel().catch(() => {});

@@ -1,9 +1,12 @@
 // Compaction (SPEC B7): a version whose segment list grew long gets one R2 object holding its
-// segments' bytes back to back (still no recompression), so a download needs one R2 read.
+// segments' bytes back to back (still no recompression, parts kept), so a download needs one R2 read.
 // Safe to run twice, concurrently, or beside a new append: the swap in D1 is guarded.
-import { getVersionSegments, type SegmentRow } from "../storage/datasets-db.ts";
+import { PART_RAW_BYTES } from "../config.ts";
+import { getVersionSegmentsWithParts, type SegmentRow } from "../storage/datasets-db.ts";
 import { concatSegmentStreams } from "../storage/gzip-join.ts";
 import { commitCompaction } from "../storage/maintenance-db.ts";
+import type { SegmentPart } from "../storage/parted-segment.ts";
+import { partsOf } from "../storage/segment-parts-db.ts";
 import { deleteObjects, newSegmentKey, openSegment } from "../storage/segment-store.ts";
 
 /** `superseded`: the list changed while its bytes were copied (another compaction won). */
@@ -25,16 +28,19 @@ export async function compactVersion(
   versionId: string,
   longerThan = 1,
 ): Promise<CompactionOutcome> {
-  const segments = await getVersionSegments(env.DB, versionId);
+  const segments = await getVersionSegmentsWithParts(env.DB, versionId);
   const first = segments[0];
   const last = segments[segments.length - 1];
   if (segments.length <= Math.max(1, longerThan) || !first || !last) return "unchanged";
   const merged: SegmentRow = { key: newSegmentKey(datasetId), compressedBytes: 0, rawBytes: 0, rowCount: 0 };
+  const parts: SegmentPart[] = [];
   for (const s of segments) {
+    for (const p of partsOf(s)) addPart(parts, { ...p, compressedOffset: merged.compressedBytes + p.compressedOffset });
     merged.compressedBytes += s.compressedBytes;
     merged.rawBytes += s.rawBytes;
     merged.rowCount += s.rowCount;
   }
+  merged.parts = parts;
   let applied = false;
   try {
     const bytes = concatSegmentStreams(segments.map((s) => () => openSegment(env.CONTENT, s.key)));
@@ -52,6 +58,22 @@ export async function compactVersion(
     if (!applied) await discard(env.CONTENT, merged.key);
   }
   return applied ? "compacted" : "superseded";
+}
+
+/**
+ * Appends a source part to the compacted object's list, shifted to where it lands. Adjacent
+ * parts each start at a block boundary with no reference before it, so small ones (appends)
+ * join into one part up to PART_RAW_BYTES: a page then needs one range read, not one each.
+ */
+function addPart(parts: SegmentPart[], part: SegmentPart): void {
+  const last = parts[parts.length - 1];
+  if (last && last.rawBytes + part.rawBytes <= PART_RAW_BYTES) {
+    last.compressedBytes += part.compressedBytes;
+    last.rawBytes += part.rawBytes;
+    last.rowCount += part.rowCount;
+  } else {
+    parts.push({ ...part });
+  }
 }
 
 async function discard(bucket: R2Bucket, key: string): Promise<void> {

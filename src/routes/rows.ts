@@ -5,7 +5,7 @@ import type { AppEnv } from "../app-env.ts";
 import { ROWS_DEFAULT_LIMIT, ROWS_MAX_RESPONSE_CHARS } from "../config.ts";
 import { readRowWindow } from "../datasets/row-reader.ts";
 import { cacheControlFor, readableVersion } from "../datasets/versions.ts";
-import { getVersionSegments } from "../storage/datasets-db.ts";
+import { getVersionSegmentsWithParts } from "../storage/datasets-db.ts";
 import { openSegment } from "../storage/segment-store.ts";
 import { RowsQuerySchema, RowsResponseSchema } from "./readers-schemas.ts";
 import { VersionParamsSchema, problemResponse } from "./schemas.ts";
@@ -36,7 +36,7 @@ export function registerRows(app: OpenAPIHono<AppEnv>): void {
     const { dataset, version } = await readableVersion(c.env.DB, id, versionRef, caller);
     const rows =
       offset < version.rowCount
-        ? await readRowWindow(await getVersionSegments(c.env.DB, version.id), (key) => openSegment(c.env.CONTENT, key), {
+        ? await readRowWindow(await getVersionSegmentsWithParts(c.env.DB, version.id), (key, range) => openSegment(c.env.CONTENT, key, range), {
             offset,
             limit,
             maxChars: ROWS_MAX_RESPONSE_CHARS,

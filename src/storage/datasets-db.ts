@@ -1,7 +1,9 @@
 // D1 access for datasets, their immutable versions and the segment lists behind each version.
 // Writes go through `commitVersion`, one D1 batch (a transaction): the single point that makes
 // a version and its R2 segments reachable (SPEC B7).
+import type { SegmentPart } from "./parted-segment.ts";
 import { indexStatements, searchFields } from "./search-db.ts";
+import { getVersionParts, insertPartsStatement } from "./segment-parts-db.ts";
 
 export type Visibility = "public" | "private";
 
@@ -39,6 +41,8 @@ export interface SegmentRow {
   compressedBytes: number;
   rawBytes: number;
   rowCount: number;
+  /** The object's independently decodable parts; absent when it is one part (or predates parts). */
+  parts?: SegmentPart[];
 }
 
 interface DatasetRecord {
@@ -128,6 +132,18 @@ export async function getVersionSegments(db: D1Database, versionId: string): Pro
   return results.map((r) => ({ key: r.key, compressedBytes: r.compressed_bytes, rawBytes: r.raw_bytes, rowCount: r.row_count }));
 }
 
+/**
+ * A version's segments with their part lists (for reads that locate a row), two queries at
+ * once. Should a compaction land between them, a segment left without its parts reads whole.
+ */
+export async function getVersionSegmentsWithParts(db: D1Database, versionId: string): Promise<SegmentRow[]> {
+  const [segments, parts] = await Promise.all([getVersionSegments(db, versionId), getVersionParts(db, versionId)]);
+  return segments.map((s) => {
+    const list = parts.get(s.key);
+    return list ? { ...s, parts: list } : s;
+  });
+}
+
 /** A new version to commit. `reuseParentSegments` copies the parent's list before `newSegments`. */
 export interface VersionCommit {
   dataset: { id: string; teamId: string; ownerId: string } | null; // non-null: create the dataset row
@@ -164,6 +180,8 @@ export async function commitVersion(db: D1Database, commit: VersionCommit): Prom
         .prepare("INSERT INTO segments (key, dataset_id, compressed_bytes, raw_bytes, row_count, created) VALUES (?, ?, ?, ?, ?, ?)")
         .bind(s.key, v.datasetId, s.compressedBytes, s.rawBytes, s.rowCount, now),
     );
+    // One part is the whole object, which is what a segment without part rows means.
+    if (s.parts && s.parts.length > 1) statements.push(insertPartsStatement(db, s.key, s.parts));
   }
   statements.push(
     db

@@ -2,6 +2,7 @@
 // (a transaction), children before parents so foreign keys hold at each statement. Once it
 // commits nothing references the dataset's R2 objects; removing them is the caller's job.
 import { unindexStatements } from "./search-db.ts";
+import { deleteDatasetPartsStatement } from "./segment-parts-db.ts";
 
 /** Deletes the dataset and everything of it; false when there was no such dataset. */
 export async function deleteDatasetRows(db: D1Database, datasetId: string): Promise<boolean> {
@@ -9,6 +10,7 @@ export async function deleteDatasetRows(db: D1Database, datasetId: string): Prom
     db
       .prepare("DELETE FROM version_segments WHERE version_id IN (SELECT id FROM versions WHERE dataset_id = ?)")
       .bind(datasetId),
+    deleteDatasetPartsStatement(db, datasetId),
     db.prepare("DELETE FROM segments WHERE dataset_id = ?").bind(datasetId),
     db.prepare("DELETE FROM versions WHERE dataset_id = ?").bind(datasetId),
     ...unindexStatements(db, datasetId),

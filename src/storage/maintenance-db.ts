@@ -2,6 +2,7 @@
 // version's segment list for one compacted segment, and the look-ups that tell which R2
 // objects and segment rows no committed version can reach any more.
 import type { SegmentRow } from "./datasets-db.ts";
+import { insertPartsStatement } from "./segment-parts-db.ts";
 
 export interface CompactionCommit {
   datasetId: string;
@@ -31,7 +32,7 @@ export async function commitCompaction(db: D1Database, commit: CompactionCommit)
       )
       .bind(s.key, commit.datasetId, s.compressedBytes, s.rawBytes, s.rowCount, commit.created, commit.versionId,
         commit.expected.count, commit.expected.firstKey, commit.expected.lastKey),
-    // The next two apply only when the row above was inserted: its key is fresh, so it exists
+    // The rest apply only when the row above was inserted: its key is fresh, so it exists
     // exactly when the guard held.
     db
       .prepare("DELETE FROM version_segments WHERE version_id = ?1 AND EXISTS (SELECT 1 FROM segments WHERE key = ?2)")
@@ -42,6 +43,7 @@ export async function commitCompaction(db: D1Database, commit: CompactionCommit)
          SELECT ?1, 0, ?2 WHERE EXISTS (SELECT 1 FROM segments WHERE key = ?2)`,
       )
       .bind(commit.versionId, s.key),
+    ...(s.parts && s.parts.length > 1 ? [insertPartsStatement(db, s.key, s.parts)] : []),
   ]);
   return (inserted?.meta.changes ?? 0) === 1;
 }
@@ -82,18 +84,19 @@ export async function unreferencedSegmentKeys(db: D1Database, cutoff: string, af
   return results.map((r) => r.key);
 }
 
-/** Deletes those of the given segment rows still unreferenced; returns the keys deleted. */
+/**
+ * Deletes those of the given segment rows still unreferenced, with their part rows, in one
+ * transaction; returns the keys deleted.
+ */
 export async function deleteUnreferencedSegments(db: D1Database, keys: readonly string[]): Promise<string[]> {
   if (keys.length === 0) return [];
-  const { results } = await db
-    .prepare(
-      `DELETE FROM segments WHERE key IN (SELECT value FROM json_each(?1))
-         AND NOT EXISTS (SELECT 1 FROM version_segments vs WHERE vs.segment_key = segments.key)
-       RETURNING key`,
-    )
-    .bind(JSON.stringify(keys))
-    .all<{ key: string }>();
-  return results.map((r) => r.key);
+  const unreferenced = `SELECT value FROM json_each(?1)
+       WHERE NOT EXISTS (SELECT 1 FROM version_segments vs WHERE vs.segment_key = value)`;
+  const [, deleted] = await db.batch<{ key: string }>([
+    db.prepare(`DELETE FROM segment_parts WHERE segment_key IN (${unreferenced})`).bind(JSON.stringify(keys)),
+    db.prepare(`DELETE FROM segments WHERE key IN (${unreferenced}) RETURNING key`).bind(JSON.stringify(keys)),
+  ]);
+  return (deleted?.results ?? []).map((r) => r.key);
 }
 
 /** Latest versions whose segment list is longer than `bound`: compaction the append missed. */

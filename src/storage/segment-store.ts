@@ -85,8 +85,13 @@ export async function putSegment(bucket: R2Bucket, key: string, bytes: Uint8Arra
   await bucket.put(key, bytes);
 }
 
-export async function openSegment(bucket: R2Bucket, key: string): Promise<ReadableStream<Uint8Array>> {
-  const object = await bucket.get(key);
+/** The object's bytes, or only `range` of them (one part of a segment, an R2 range read). */
+export async function openSegment(
+  bucket: R2Bucket,
+  key: string,
+  range?: { offset: number; length: number },
+): Promise<ReadableStream<Uint8Array>> {
+  const object = await bucket.get(key, range ? { range } : undefined);
   if (!object) throw new Error(`segment object missing: ${key}`);
   return object.body;
 }
