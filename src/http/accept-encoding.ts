@@ -9,3 +9,13 @@ export function acceptsGzip(header: string | undefined | null): boolean {
     return (coding === "gzip" || coding === "x-gzip") && (q === undefined || Number(q.slice(2)) > 0);
   });
 }
+
+/**
+ * The client's own Accept-Encoding: on Cloudflare (and in workerd) the header a worker sees is
+ * rewritten to what the edge accepts, and the client's value is in `cf.clientAcceptEncoding`.
+ */
+export function clientAcceptEncoding(request: Request): string | null {
+  const cf = (request as { cf?: { clientAcceptEncoding?: unknown } }).cf;
+  if (typeof cf?.clientAcceptEncoding === "string") return cf.clientAcceptEncoding;
+  return request.headers.get("accept-encoding");
+}

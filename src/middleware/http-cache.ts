@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { PUBLIC_CACHE_CONTROL } from "../datasets/versions.ts";
-import { acceptsGzip } from "../http/accept-encoding.ts";
+import { acceptsGzip, clientAcceptEncoding } from "../http/accept-encoding.ts";
 import { etagOf, ifNoneMatchHits, notModified } from "../http/etag.ts";
 import { catalogGeneration, datasetCacheState } from "../storage/cache-state-db.ts";
 
@@ -38,7 +38,7 @@ async function sharedCacheKey(c: Context<AppEnv>): Promise<SharedKey | null> {
   if (!match?.[1]) return null;
   const state = await datasetCacheState(c.env.DB, match[1]);
   if (!state || state.visibility !== "public") return null;
-  const encoding = acceptsGzip(c.req.header("accept-encoding")) ? "gz" : "id";
+  const encoding = acceptsGzip(clientAcceptEncoding(c.req.raw)) ? "gz" : "id";
   const versionRef = match[2];
   if (versionRef !== undefined && UUID.test(versionRef)) return { request: key(`v-${encoding}`), snapshot: true };
   return { request: key(`s${state.latestSeq}-${encoding}`), snapshot: false };

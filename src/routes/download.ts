@@ -5,7 +5,7 @@ import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { cacheControlFor, readableVersion } from "../datasets/versions.ts";
 import { ApiError } from "../errors.ts";
-import { acceptsGzip } from "../http/accept-encoding.ts";
+import { acceptsGzip, clientAcceptEncoding } from "../http/accept-encoding.ts";
 import { getVersionSegments } from "../storage/datasets-db.ts";
 import { joinedGzipLength, joinedGzipStream } from "../storage/gzip-join.ts";
 import { openSegment } from "../storage/segment-store.ts";
@@ -50,7 +50,7 @@ export function registerDownload(app: OpenAPIHono<AppEnv>): void {
     headers.set("Content-Type", "text/csv; charset=utf-8");
     headers.set("Content-Disposition", `attachment; filename="${version.fileName}"`);
     headers.set("Vary", "Accept-Encoding");
-    if (acceptsGzip(c.req.header("accept-encoding"))) {
+    if (acceptsGzip(clientAcceptEncoding(c.req.raw))) {
       headers.set("ETag", `"${version.id}.csv.gz"`);
       headers.set("Content-Encoding", "gzip");
       headers.set("Content-Length", String(gzipLength));
