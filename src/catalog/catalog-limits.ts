@@ -1,0 +1,21 @@
+// How much one catalog page shows. Small enough that a page stays light on a phone; the API
+// (`/v1/dataset`, `/rows`, `/versions`) serves anything beyond these.
+
+/** Datasets per page of the home list. */
+export const CATALOG_PAGE_SIZE = 20;
+/** Teams offered in the home page's team filter. */
+export const CATALOG_MAX_TEAMS = 500;
+/** Characters of a description in the home list. */
+export const LIST_DESCRIPTION_CHARS = 280;
+/** Key words shown per dataset in the home list. */
+export const LIST_KEY_WORDS = 12;
+/** Versions per page of a dataset's history. */
+export const VERSIONS_PAGE_SIZE = 20;
+/** Data rows in a dataset page's preview. */
+export const PREVIEW_ROWS = 100;
+/** Columns shown in the preview; wider datasets show the first ones and say so. */
+export const PREVIEW_COLUMNS = 40;
+/** Characters shown per preview cell. */
+export const PREVIEW_CELL_CHARS = 120;
+/** Cell characters read for the preview; a dataset of huge rows previews fewer of them. */
+export const PREVIEW_MAX_CHARS = 200_000;

@@ -1,0 +1,23 @@
+// One dataset in the home list: its name (the link to its page), a short description, key
+// words, team and last update.
+import type { ListRow } from "../../storage/dataset-lists-db.ts";
+import { LIST_DESCRIPTION_CHARS, LIST_KEY_WORDS } from "../catalog-limits.ts";
+import { knownProperties, truncate } from "../format.ts";
+import { datasetHref, homeHref } from "../links.ts";
+import { KeyWords, Time } from "./inline.tsx";
+
+export function DatasetItem({ row }: { row: ListRow }) {
+  const props = knownProperties(row.properties);
+  return (
+    <li>
+      <h2>
+        <a href={datasetHref(row.id)}>{row.name}</a>
+      </h2>
+      {props.description !== "" ? <p>{truncate(props.description, LIST_DESCRIPTION_CHARS)}</p> : null}
+      <KeyWords words={props.keyWords.slice(0, LIST_KEY_WORDS)} label={`Key words of ${row.name}`} />
+      <p class="muted">
+        Team <a href={homeHref({ team: row.team })}>{row.team}</a> · updated <Time iso={row.created} />
+      </p>
+    </li>
+  );
+}

@@ -1,0 +1,94 @@
+// What a dataset's catalog page shows: the latest version's metadata, a page of its version
+// history, the first rows and the download sizes. Anonymous scope always: a private or
+// missing dataset is `null`, which the page turns into a 404.
+import { readRowWindow } from "../datasets/row-reader.ts";
+import { sourcePath } from "../datasets/shapes.ts";
+import { readableVersion } from "../datasets/versions.ts";
+import { ApiError } from "../errors.ts";
+import { decodeSeqCursor, encodeSeqCursor } from "../http/cursor.ts";
+import { versionFileNames } from "../storage/catalog-db.ts";
+import { getVersionSegmentsWithParts, type DatasetRow, type VersionRow } from "../storage/datasets-db.ts";
+import { joinedGzipLength } from "../storage/gzip-join.ts";
+import { openSegment } from "../storage/segment-store.ts";
+import { listVersions, type VersionSummaryRow } from "../storage/versions-db.ts";
+import { PREVIEW_MAX_CHARS, PREVIEW_ROWS, VERSIONS_PAGE_SIZE } from "./catalog-limits.ts";
+import { csvPath } from "./links.ts";
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+export interface Downloads {
+  csvPath: string;
+  csvBytes: number;
+  gzipPath: string;
+  gzipBytes: number;
+}
+
+/** A version in the history, with the downloads of that version. */
+export interface HistoryEntry extends VersionSummaryRow {
+  csvPath: string;
+  gzipPath: string;
+}
+
+export interface DatasetPageData {
+  dataset: DatasetRow;
+  latest: VersionRow;
+  versions: HistoryEntry[];
+  /** True when `versions` starts past the newest (an "older versions" page). */
+  olderPage: boolean;
+  /** `?versions=…` of the next, older page of history, or null. */
+  olderVersionsCursor: string | null;
+  preview: string[][];
+  downloads: Downloads;
+}
+
+async function latestPublicVersion(db: D1Database, id: string): Promise<{ dataset: DatasetRow; version: VersionRow } | null> {
+  if (!UUID_PATTERN.test(id)) return null;
+  try {
+    return await readableVersion(db, id, "latest", null);
+  } catch (error: unknown) {
+    if (error instanceof ApiError && error.code === "not_found") return null;
+    throw error;
+  }
+}
+
+/** `versionsCursor` is a history page's cursor; a foreign one is a 400 invalid_query. */
+export async function loadDatasetPage(
+  env: { DB: D1Database; CONTENT: R2Bucket },
+  id: string,
+  versionsCursor: string | undefined,
+): Promise<DatasetPageData | null> {
+  const beforeSeq = versionsCursor !== undefined ? decodeSeqCursor(versionsCursor) : undefined;
+  const found = await latestPublicVersion(env.DB, id);
+  if (!found) return null;
+  const { dataset, version } = found;
+  const [history, segments] = await Promise.all([
+    listVersions(env.DB, dataset.id, { beforeSeq, limit: VERSIONS_PAGE_SIZE + 1 }),
+    getVersionSegmentsWithParts(env.DB, version.id),
+  ]);
+  const preview = await readRowWindow(segments, (key, range) => openSegment(env.CONTENT, key, range), {
+    offset: 0,
+    limit: PREVIEW_ROWS,
+    maxChars: PREVIEW_MAX_CHARS,
+  });
+  const page = history.slice(0, VERSIONS_PAGE_SIZE);
+  const fileNames = await versionFileNames(env.DB, dataset.id, page.map((v) => v.id));
+  const versions = page.map((v) => {
+    const fileName = fileNames.get(v.id) ?? version.fileName;
+    return { ...v, csvPath: csvPath(dataset.id, v.id, fileName), gzipPath: sourcePath(dataset.id, v.id, fileName) };
+  });
+  const last = versions[versions.length - 1];
+  return {
+    dataset,
+    latest: version,
+    versions,
+    olderPage: beforeSeq !== undefined,
+    olderVersionsCursor: history.length > VERSIONS_PAGE_SIZE && last ? encodeSeqCursor(last.seq) : null,
+    preview,
+    downloads: {
+      csvPath: csvPath(dataset.id, version.id, version.fileName),
+      csvBytes: version.rawBytes,
+      gzipPath: sourcePath(dataset.id, version.id, version.fileName),
+      gzipBytes: joinedGzipLength(segments.map((s) => s.compressedBytes)),
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// `GET /datasets/:id`: one public dataset — metadata, the first rows, downloads and commands,
+// and its version history.
+import { DatasetMeta } from "../components/dataset-meta.tsx";
+import { GetTheData } from "../components/get-the-data.tsx";
+import { PreviewTable } from "../components/preview-table.tsx";
+import { VersionsTable } from "../components/versions-table.tsx";
+import type { DatasetPageData } from "../dataset-data.ts";
+import { formatCount, knownProperties, truncate } from "../format.ts";
+import { datasetHref } from "../links.ts";
+import { Layout } from "./layout.tsx";
+
+export interface DatasetPageProps {
+  data: DatasetPageData;
+  origin: string;
+}
+
+export function DatasetPage({ data, origin }: DatasetPageProps) {
+  const { dataset, latest } = data;
+  const props = knownProperties(latest.properties);
+  const older = data.olderVersionsCursor;
+  return (
+    <Layout title={latest.name} description={props.description !== "" ? truncate(props.description, 160) : undefined}>
+      <p class="muted">
+        <a href="/">All datasets</a>
+      </p>
+      <h1>{latest.name}</h1>
+      {props.description !== "" ? <p class="description">{props.description}</p> : null}
+      <DatasetMeta dataset={dataset} latest={latest} props={props} />
+
+      <h2 id="download">Download</h2>
+      <p>
+        <code>{latest.fileName}</code>: {formatCount(latest.rowCount, "data row", "data rows")},{" "}
+        {formatCount(latest.columns.length, "column", "columns")}.
+      </p>
+      <GetTheData datasetId={dataset.id} fileName={latest.fileName} downloads={data.downloads} origin={origin} />
+
+      <h2 id="preview">Preview</h2>
+      <PreviewTable columns={latest.columns} rows={data.preview} totalRows={latest.rowCount} />
+
+      <h2 id="versions">Version history</h2>
+      {data.olderPage ? (
+        <p>
+          <a href={`${datasetHref(dataset.id)}#versions`}>Newest versions</a>
+        </p>
+      ) : null}
+      <VersionsTable versions={data.versions} latestId={latest.id} />
+      {older !== null ? (
+        <p>
+          <a href={`${datasetHref(dataset.id, older)}#versions`} rel="next">
+            Older versions
+          </a>
+        </p>
+      ) : null}
+    </Layout>
+  );
+}

@@ -1,0 +1,28 @@
+// The catalog's error pages: a missing or private dataset (404, worded the same either way),
+// a malformed link (400), and our own failures (500), as HTML people can act on.
+import { Layout } from "./layout.tsx";
+
+interface Message {
+  title: string;
+  text: string;
+}
+
+const FAILURE: Message = { title: "Something went wrong", text: "The page could not be shown because of an error on our side. Please try again in a moment." };
+
+const MESSAGES: Record<number, Message> = {
+  400: { title: "This link is not valid", text: "Part of the address is malformed. Start again from the list of datasets." },
+  404: { title: "Dataset not found", text: "There is no public dataset at this address. It may have been removed or made private." },
+};
+
+export function ErrorPage({ status }: { status: number }) {
+  const message = MESSAGES[status] ?? FAILURE;
+  return (
+    <Layout title={message.title}>
+      <h1>{message.title}</h1>
+      <p>{message.text}</p>
+      <p>
+        <a href="/">Browse public datasets</a>
+      </p>
+    </Layout>
+  );
+}

@@ -1,0 +1,50 @@
+// The frame every catalog page shares: document language, viewport, the inline stylesheet,
+// a skip link, the site header and footer. One h1 per page comes from the page itself.
+import type { Child } from "hono/jsx";
+import { CATALOG_CSS } from "../styles.ts";
+
+export interface LayoutProps {
+  title: string;
+  description?: string;
+  children?: Child;
+}
+
+export function Layout({ title, description, children }: LayoutProps) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{title === "" ? "pubset" : `${title} · pubset`}</title>
+        {description ? <meta name="description" content={description} /> : null}
+        <link rel="icon" href="data:," />
+        {/* A compile-time constant, never data: the one raw string in the catalog. */}
+        <style dangerouslySetInnerHTML={{ __html: CATALOG_CSS }} />
+      </head>
+      <body>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
+        <header class="site">
+          <div class="wrap">
+            <a class="brand" href="/">
+              pubset
+            </a>
+            <nav aria-label="Site">
+              <a href="/">Datasets</a>
+              <a href="/docs">API reference</a>
+            </nav>
+          </div>
+        </header>
+        <main id="main" class="wrap" tabindex={-1}>
+          {children}
+        </main>
+        <footer>
+          <div class="wrap">
+            Public datasets only. The same data is served by the <a href="/docs">HTTP API</a> at <code>/v1/dataset</code>.
+          </div>
+        </footer>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,39 @@
+// The public catalog (SPEC C `GET /`): server-rendered HTML pages over the same domain
+// functions as the API, always in the anonymous scope — the catalog ignores signatures, so a
+// private dataset never shows, whoever asks. Failures become HTML pages, not problem+json.
+import { Hono } from "hono";
+import type { AppEnv } from "../app-env.ts";
+import { ApiError } from "../errors.ts";
+import { loadDatasetPage } from "./dataset-data.ts";
+import { homeQuery, loadHome } from "./home-data.ts";
+import { htmlResponse } from "./html-response.ts";
+import { DatasetPage } from "./pages/dataset-page.tsx";
+import { ErrorPage } from "./pages/error-page.tsx";
+import { HomePage } from "./pages/home-page.tsx";
+
+export function catalogRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.get("/", async (c) => {
+    const data = await loadHome(c.env.DB, homeQuery(new URL(c.req.url)));
+    return htmlResponse(<HomePage data={data} />, data.problem === null ? 200 : 400);
+  });
+
+  app.get("/datasets/:id", async (c) => {
+    const url = new URL(c.req.url);
+    const data = await loadDatasetPage(c.env, c.req.param("id"), url.searchParams.get("versions") || undefined);
+    if (!data) return htmlResponse(<ErrorPage status={404} />, 404);
+    return htmlResponse(<DatasetPage data={data} origin={url.origin} />);
+  });
+
+  app.onError((error) => {
+    if (error instanceof ApiError && error.status < 500) {
+      const status = error.status === 404 ? 404 : 400;
+      return htmlResponse(<ErrorPage status={status} />, status);
+    }
+    console.error("catalog page failed", error);
+    return htmlResponse(<ErrorPage status={500} />, 500);
+  });
+
+  return app;
+}

@@ -1,0 +1,60 @@
+// Small readers for the catalog's HTML in workerd tests (no DOM there): fetch a page,
+// check its fixed headers, and pull out tags, text and links with regular expressions
+// that fit the markup hono/jsx renders.
+import { expect } from "vitest";
+import { CATALOG_CSP } from "../src/catalog/html-response.ts";
+import { send, type SendOptions } from "./helpers/http.ts";
+
+export interface Page {
+  status: number;
+  headers: Headers;
+  html: string;
+  bytes: number;
+}
+
+export async function page(path: string, options: SendOptions = {}): Promise<Page> {
+  const response = await send("GET", path, options);
+  const html = await response.text();
+  return { status: response.status, headers: response.headers, html, bytes: new TextEncoder().encode(html).length };
+}
+
+export function expectCatalogHeaders(headers: Headers): void {
+  expect(headers.get("content-type")).toBe("text/html; charset=utf-8");
+  expect(headers.get("cache-control")).toBe("public, max-age=60");
+  expect(headers.get("content-security-policy")).toBe(CATALOG_CSP);
+}
+
+/** Text content with tags removed and the entities hono/jsx emits decoded. */
+export function text(html: string): string {
+  return html
+    .replace(/<style[\s\S]*?<\/style>/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** The hrefs of the dataset links in the home list, in order. */
+export function datasetIds(html: string): string[] {
+  return [...html.matchAll(/<h2><a href="\/datasets\/([0-9a-f-]{36})">/g)].map((m) => m[1] ?? "");
+}
+
+/** The href of the link whose text is exactly `label`, entity-encoded as in the page. */
+export function linkHref(html: string, label: string): string | null {
+  for (const m of html.matchAll(/<a ([^>]*)>([^<]*)<\/a>/g)) {
+    if (m[2] !== label) continue;
+    const href = /href="([^"]*)"/.exec(m[1] ?? "")?.[1];
+    if (href !== undefined) return href.replace(/&amp;/g, "&");
+  }
+  return null;
+}
+
+/** Rows of the table whose caption has the given id, each as its cells' text. */
+export function tableRows(html: string, captionId: string): string[][] {
+  const table = new RegExp(`<caption id="${captionId}">[\\s\\S]*?<tbody>([\\s\\S]*?)</tbody>`).exec(html)?.[1] ?? "";
+  return [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) => [...(row[1] ?? "").matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((cell) => text(cell[1] ?? "")));
+}

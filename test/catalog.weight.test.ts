@@ -1,0 +1,55 @@
+// Page weight (issue: pages under 50 KB without the data): the shell of each page — markup,
+// inline CSS, labels — measured with tiny data, and full pages measured at their largest
+// ordinary size (a home page of 20 datasets with long descriptions, a 100-row preview).
+import { beforeAll, describe, expect, it } from "vitest";
+import { page } from "./catalog.helpers.ts";
+import { createDataset } from "./helpers/http.ts";
+import { createKey, type TestKey } from "./helpers/keys.ts";
+
+const BUDGET = 50 * 1024;
+
+let key: TestKey;
+
+beforeAll(async () => {
+  key = await createKey("weight-team", "weight-user");
+});
+
+async function gzipped(html: string): Promise<number> {
+  const stream = new Blob([html]).stream().pipeThrough(new CompressionStream("gzip"));
+  return (await new Response(stream).arrayBuffer()).byteLength;
+}
+
+describe("catalog page weight", () => {
+  it("the shells weigh well under 50 KB", async () => {
+    const tiny = await createDataset(key, "a\n1\n", { name: "W", visibility: "public" });
+    const shells = {
+      home: await page("/?team=weight-team"),
+      dataset: await page(`/datasets/${tiny.id}`),
+      notFound: await page("/datasets/00000000-0000-4000-8000-000000000000"),
+    };
+    for (const [name, shell] of Object.entries(shells)) {
+      console.log(`catalog weight: ${name} shell ${shell.bytes} bytes, ${await gzipped(shell.html)} gzipped`);
+      expect(shell.bytes).toBeLessThan(BUDGET / 4);
+    }
+  });
+
+  it("a full home page (20 datasets, long descriptions, 12 key words each) stays under 50 KB", async () => {
+    const words = Array.from({ length: 12 }, (_, i) => `keyword${i}`);
+    for (let i = 0; i < 21; i++) {
+      const description = `Dataset ${i}: ` + "a long description of what this dataset holds, ".repeat(20);
+      await createDataset(key, "a\n1\n", { name: `Weighty dataset number ${i} with a fairly long name`, visibility: "public", properties: { description, key_words: words } });
+    }
+    const home = await page("/?team=weight-team");
+    console.log(`catalog weight: full home page ${home.bytes} bytes, ${await gzipped(home.html)} gzipped`);
+    expect(home.bytes).toBeLessThan(BUDGET);
+  });
+
+  it("a dataset page with a 100-row, 8-column preview stays under 50 KB", async () => {
+    const header = Array.from({ length: 8 }, (_, i) => `column_${i}`).join(",");
+    const rows = Array.from({ length: 500 }, (_, r) => Array.from({ length: 8 }, (_, c) => `r${r}c${c}-value`).join(",")).join("\n");
+    const d = await createDataset(key, `${header}\n${rows}\n`, { name: "Weighty preview", visibility: "public", properties: { description: "x" } });
+    const shown = await page(`/datasets/${d.id}`);
+    console.log(`catalog weight: dataset page with 100x8 preview ${shown.bytes} bytes, ${await gzipped(shown.html)} gzipped`);
+    expect(shown.bytes).toBeLessThan(BUDGET);
+  });
+});
