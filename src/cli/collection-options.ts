@@ -1,0 +1,51 @@
+// The metadata flags shared by `create` and `update`, turned into a `collection` part (SPEC B2).
+import type { ParseArgsOptionsConfig } from "node:util";
+import type { Collection, Properties, Visibility } from "../client/index.ts";
+import { flag, stringOption, type OptionValues } from "./args.ts";
+import { UsageError } from "./cli-error.ts";
+
+export const COLLECTION_OPTIONS = {
+  name: { type: "string" },
+  public: { type: "boolean" },
+  private: { type: "boolean" },
+  description: { type: "string" },
+  "key-words": { type: "string" },
+  contact: { type: "string" },
+} as const satisfies ParseArgsOptionsConfig;
+
+export const COLLECTION_DETAILS = [
+  "--name N            display name",
+  "--public|--private  visibility (create defaults to private)",
+  "--description D     properties.description",
+  "--key-words a,b     properties.key_words (comma-separated)",
+  "--contact C         properties.contact_name",
+];
+
+export function visibilityOption(values: OptionValues): Visibility | undefined {
+  if (flag(values, "public") && flag(values, "private")) throw new UsageError("--public and --private exclude each other");
+  if (flag(values, "public")) return "public";
+  if (flag(values, "private")) return "private";
+  return undefined;
+}
+
+/** The property changes the flags ask for; undefined when none was given. */
+export function propertyChanges(values: OptionValues): Properties | undefined {
+  const changes: Properties = {};
+  const description = stringOption(values, "description");
+  const keyWords = stringOption(values, "key-words");
+  const contact = stringOption(values, "contact");
+  if (description !== undefined) changes.description = description;
+  if (keyWords !== undefined) changes.key_words = keyWords.split(",").map((word) => word.trim()).filter((word) => word !== "");
+  if (contact !== undefined) changes.contact_name = contact;
+  return Object.keys(changes).length > 0 ? changes : undefined;
+}
+
+/** name and visibility from the flags (properties are handled by the caller). */
+export function basicCollection(values: OptionValues): Collection {
+  const collection: Collection = {};
+  const name = stringOption(values, "name");
+  const visibility = visibilityOption(values);
+  if (name !== undefined) collection.name = name;
+  if (visibility !== undefined) collection.visibility = visibility;
+  return collection;
+}

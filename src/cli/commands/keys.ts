@@ -1,0 +1,23 @@
+// `pubset keys …`: passes its arguments to `node scripts/keys.ts` (create, list, revoke; local
+// D1 by default), which only works inside a checkout of this project.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type { Command } from "../command.ts";
+
+const KEYS_SCRIPT = fileURLToPath(new URL("../../../scripts/keys.ts", import.meta.url));
+const PROJECT_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+export function runKeys(args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [KEYS_SCRIPT, ...args], { cwd: PROJECT_ROOT, stdio: "inherit" });
+    child.on("error", reject);
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+export const keys: Command = {
+  name: "keys",
+  synopsis: "keys create --team T --user U | keys list [--json] | keys revoke ID",
+  summary: "manage API keys in the local D1 (runs scripts/keys.ts; see `pubset keys --help`)",
+  passthrough: runKeys,
+};

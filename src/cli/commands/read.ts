@@ -1,0 +1,80 @@
+// The read commands: ls, get, versions, rows.
+import type { DatasetListItem, DatasetTeamListItem, VersionSummary } from "../../client/index.ts";
+import { integerOption, positionals, stringOption } from "../args.ts";
+import type { Command } from "../command.ts";
+import { formatBytes, formatObjects, formatRecord, formatTable } from "../output.ts";
+
+const MAX_PAGE = 1000;
+
+export const ls: Command = {
+  name: "ls",
+  synopsis: "ls [--team T] [--owner U] [--q WORDS] [--limit N]",
+  summary: "list datasets (signed: your team's; else public ones), newest or best match first",
+  details: ["--team T      only team T's datasets", "--owner U     only user U's datasets", "--q WORDS     full-text search", "--limit N     stop after N datasets"],
+  options: { team: { type: "string" }, owner: { type: "string" }, q: { type: "string" }, limit: { type: "string" } },
+  async run(context, parsed) {
+    positionals(parsed, [], 0);
+    const { values } = parsed;
+    const limit = integerOption(values, "limit", 1);
+    const filter = { team: stringOption(values, "team"), owner: stringOption(values, "owner"), q: stringOption(values, "q") };
+    const results: Array<DatasetListItem | DatasetTeamListItem> = [];
+    for await (const item of context.client().list({ ...filter, limit: limit === undefined ? undefined : Math.min(limit, MAX_PAGE) })) {
+      results.push(item);
+      if (limit !== undefined && results.length >= limit) break;
+    }
+    context.print({ results }, () => {
+      const teamShape = results.length > 0 && !("owner" in (results[0] ?? {}));
+      const columns = teamShape ? ["id", "name", "visibility", "created", "version"] : ["id", "name", "visibility", "owner", "team", "version"];
+      return formatObjects(columns, results as unknown as Record<string, unknown>[]);
+    });
+  },
+};
+
+export const get: Command = {
+  name: "get",
+  synopsis: "get ID [VERSION]",
+  summary: "show a dataset's record (latest version, or VERSION)",
+  options: {},
+  async run(context, parsed) {
+    const [id = "", version] = positionals(parsed, ["ID", "VERSION"], 1);
+    const record = await context.client().get(id, version);
+    context.print(record, () => formatRecord(record));
+  },
+};
+
+export const versions: Command = {
+  name: "versions",
+  synopsis: "versions ID",
+  summary: "list a dataset's versions, newest first",
+  options: {},
+  async run(context, parsed) {
+    const [id = ""] = positionals(parsed, ["ID"], 1);
+    const results: VersionSummary[] = [];
+    for await (const version of context.client().versions(id)) results.push(version);
+    context.print({ results }, () =>
+      formatTable(
+        ["VERSION", "CREATED", "ROWS", "SIZE", "COLUMNS"],
+        results.map((v) => [v.version, v.created, String(v.rows), formatBytes(v.bytes), String(v.columns.length)]),
+      ),
+    );
+  },
+};
+
+export const rows: Command = {
+  name: "rows",
+  synopsis: "rows ID [VERSION] [--offset N] [--limit N]",
+  summary: "print data rows as a table, without downloading the file",
+  details: ["--offset N    first data row, 0-based (default 0)", "--limit N     rows to fetch (default: the server's, 100)"],
+  options: { offset: { type: "string" }, limit: { type: "string" } },
+  async run(context, parsed) {
+    const [id = "", version] = positionals(parsed, ["ID", "VERSION"], 1);
+    const offset = integerOption(parsed.values, "offset", 0);
+    const limit = integerOption(parsed.values, "limit", 1);
+    const page = await context.client().rows(id, { version, offset, limit });
+    context.print(page, () => formatTable(page.columns, page.rows));
+    if (!context.json) {
+      const last = page.offset + page.rows.length;
+      context.note(page.rows.length === 0 ? `no rows at offset ${page.offset} of ${page.total}` : `rows ${page.offset + 1}-${last} of ${page.total}`);
+    }
+  },
+};

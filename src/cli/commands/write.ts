@@ -1,0 +1,98 @@
+// The write commands: create, append, update, rm. Uploads are gzipped client-side and show a
+// progress bar on a terminal.
+import type { Collection, ProgressCallback } from "../../client/index.ts";
+import { positionals, stringOption } from "../args.ts";
+import { UsageError } from "../cli-error.ts";
+import { basicCollection, COLLECTION_DETAILS, COLLECTION_OPTIONS, propertyChanges } from "../collection-options.ts";
+import type { Command } from "../command.ts";
+import type { CommandContext } from "../context.ts";
+import { formatRecord } from "../output.ts";
+import { uploadInput } from "../upload-input.ts";
+
+async function withProgress<T>(context: CommandContext, call: (onProgress: ProgressCallback | undefined) => Promise<T>): Promise<T> {
+  const bar = context.progress();
+  try {
+    return await call(bar?.onProgress);
+  } finally {
+    bar?.done();
+  }
+}
+
+export const create: Command = {
+  name: "create",
+  synopsis: "create FILE --name N [--public] [--description D] [--key-words a,b] [--contact C]",
+  summary: "create a dataset from a CSV file (`-` reads stdin; *.gz is sent as is)",
+  details: COLLECTION_DETAILS,
+  options: COLLECTION_OPTIONS,
+  async run(context, parsed) {
+    const [file = ""] = positionals(parsed, ["FILE"], 1);
+    const collection = basicCollection(parsed.values);
+    if (collection.name === undefined) throw new UsageError("create needs --name");
+    const properties = propertyChanges(parsed.values);
+    const input = uploadInput(file, context.io.stdin);
+    const client = context.client();
+    const created = await withProgress(context, (onProgress) =>
+      client.create({ ...collection, name: collection.name ?? "", ...(properties ? { properties } : {}) }, input, { onProgress }),
+    );
+    context.print(created, () => formatRecord(created));
+  },
+};
+
+export const append: Command = {
+  name: "append",
+  synopsis: "append ID FILE",
+  summary: "append data rows (no header line) as a new version",
+  options: { "if-match": { type: "string" } },
+  details: ["--if-match VERSION  fail (412) unless VERSION is still the latest"],
+  async run(context, parsed) {
+    const [id = "", file = ""] = positionals(parsed, ["ID", "FILE"], 2);
+    const input = uploadInput(file, context.io.stdin);
+    const client = context.client();
+    const ifMatch = stringOption(parsed.values, "if-match");
+    const appended = await withProgress(context, (onProgress) => client.append(id, input, { onProgress, ifMatch }));
+    context.print(appended, () => formatRecord(appended));
+  },
+};
+
+export const update: Command = {
+  name: "update",
+  synopsis: "update ID [--name N] [--public|--private] [--description D] [--key-words a,b] [--contact C] [FILE]",
+  summary: "change metadata and/or replace the content (FILE's first row is the new header)",
+  details: [...COLLECTION_DETAILS, "property flags change only the properties named; the others are kept"],
+  options: COLLECTION_OPTIONS,
+  async run(context, parsed) {
+    const [id = "", file] = positionals(parsed, ["ID", "FILE"], 1);
+    const collection: Collection = basicCollection(parsed.values);
+    const changes = propertyChanges(parsed.values);
+    if (Object.keys(collection).length === 0 && changes === undefined && file === undefined) {
+      throw new UsageError("update needs at least one of --name, --public, --private, --description, --key-words, --contact, FILE");
+    }
+    const client = context.client();
+    let ifMatch: string | undefined;
+    if (changes !== undefined) {
+      // PUT replaces `properties` as a whole (SPEC B2): merge into the current ones, and make
+      // the write conditional on that version so a concurrent change is not lost.
+      const current = await client.get(id);
+      collection.properties = { ...current.properties, ...changes };
+      ifMatch = current.version;
+    }
+    const content = file === undefined ? undefined : uploadInput(file, context.io.stdin);
+    const hasCollection = Object.keys(collection).length > 0;
+    const updated = await withProgress(context, (onProgress) =>
+      client.update(id, { collection: hasCollection ? collection : undefined, content }, { onProgress, ifMatch }),
+    );
+    context.print(updated, () => formatRecord(updated));
+  },
+};
+
+export const rm: Command = {
+  name: "rm",
+  synopsis: "rm ID",
+  summary: "delete a dataset and every version of it",
+  options: {},
+  async run(context, parsed) {
+    const [id = ""] = positionals(parsed, ["ID"], 1);
+    await context.client().delete(id);
+    context.print({ id, deleted: true }, () => `deleted ${id}\n`);
+  },
+};

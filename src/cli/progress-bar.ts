@@ -1,0 +1,72 @@
+// Upload and download progress on stderr — bytes, rate, ETA — redrawn in place on a TTY and
+// silent otherwise, so pipes and logs stay clean.
+import type { Progress, ProgressCallback } from "../client/index.ts";
+import { formatBytes } from "./output.ts";
+
+const LABELS = { prepare: "compress", upload: "upload", download: "download" } as const;
+const REDRAW_MS = 100;
+
+export interface ProgressTarget {
+  isTTY?: boolean;
+  columns?: number;
+  write(text: string): boolean;
+}
+
+function clock(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return "--:--";
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = String(s % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${rest}` : `${m}:${rest}`;
+}
+
+export function progressLine(progress: Progress, elapsedMs: number, width: number): string {
+  const rate = elapsedMs > 0 ? (progress.loaded * 1000) / elapsedMs : 0;
+  const label = LABELS[progress.phase].padEnd(8);
+  const rateText = `${formatBytes(Math.round(rate))}/s`;
+  if (progress.total === undefined || progress.total === 0) return `${label} ${formatBytes(progress.loaded)}  ${rateText}`;
+  const fraction = Math.min(1, progress.loaded / progress.total);
+  const eta = rate > 0 ? (progress.total - progress.loaded) / rate : Number.NaN;
+  const tail = `${formatBytes(progress.loaded)} / ${formatBytes(progress.total)}  ${rateText}  ETA ${clock(eta)}`;
+  const barWidth = Math.max(10, Math.min(40, width - label.length - tail.length - 10));
+  const filled = Math.round(fraction * barWidth);
+  const percent = `${Math.floor(fraction * 100)}%`.padStart(4);
+  return `${label} [${"#".repeat(filled)}${" ".repeat(barWidth - filled)}] ${percent}  ${tail}`;
+}
+
+/** A progress callback drawing on `target`, or undefined when `target` is not a terminal. */
+export function progressBar(target: ProgressTarget, now: () => number = Date.now): { onProgress: ProgressCallback; done(): void } | undefined {
+  if (target.isTTY !== true) return undefined;
+  let phase: Progress["phase"] | null = null;
+  let started = 0;
+  let drawnAt = 0;
+  let undrawn: Progress | null = null;
+  const draw = (progress: Progress) => {
+    target.write(`\r\x1b[2K${progressLine(progress, now() - started, target.columns ?? 80)}`);
+    drawnAt = now();
+    undrawn = null;
+  };
+  // Ends the current line, first drawing the latest state if it was throttled away.
+  const endLine = () => {
+    if (phase === null) return;
+    if (undrawn) draw(undrawn);
+    target.write("\n");
+  };
+  return {
+    onProgress(progress) {
+      if (progress.phase !== phase) {
+        endLine();
+        phase = progress.phase;
+        started = now();
+      }
+      undrawn = progress;
+      const finished = progress.total !== undefined && progress.loaded >= progress.total;
+      if (finished || now() - drawnAt >= REDRAW_MS) draw(progress);
+    },
+    done() {
+      endLine();
+      phase = null;
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// Runs one `pubset` invocation against the given streams and environment and resolves with its
+// exit code; main.ts binds it to the process, tests call it directly.
+import { splitCommand, parseCommand, flag } from "./args.ts";
+import { EXIT_OK, EXIT_USAGE, reportFailure, UsageError } from "./cli-error.ts";
+import type { Command } from "./command.ts";
+import { download } from "./commands/download.ts";
+import { keys } from "./commands/keys.ts";
+import { login } from "./commands/login.ts";
+import { get, ls, rows, versions } from "./commands/read.ts";
+import { append, create, rm, update } from "./commands/write.ts";
+import { CommandContext, type CliIo } from "./context.ts";
+import { commandUsage, mainUsage } from "./usage.ts";
+
+export const COMMANDS: Command[] = [ls, get, versions, rows, download, create, append, update, rm, login, keys];
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const json = argv.includes("--json");
+  const { command: name, rest } = splitCommand(argv);
+  if (name === undefined || name === "help") {
+    const asked = name === "help" || argv.includes("--help") || argv.includes("-h");
+    (asked ? io.stdout : io.stderr).write(mainUsage(COMMANDS));
+    return asked ? EXIT_OK : EXIT_USAGE;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  try {
+    if (command === undefined) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+    if ("passthrough" in command) return await command.passthrough(argv.slice(argv.indexOf(name) + 1));
+    const parsed = parseCommand(rest, command.options);
+    if (flag(parsed.values, "help")) {
+      io.stdout.write(commandUsage(command));
+      return EXIT_OK;
+    }
+    return (await command.run(new CommandContext(io, parsed.values), parsed)) ?? EXIT_OK;
+  } catch (error: unknown) {
+    return reportFailure(error, json, io.stdout, io.stderr);
+  }
+}

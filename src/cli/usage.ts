@@ -1,0 +1,40 @@
+// `pubset --help` and `pubset <command> --help`: the commands, configuration and exit codes.
+import type { Command } from "./command.ts";
+
+export const EXIT_CODES = `exit codes:
+  0  ok
+  1  usage error (bad flags or arguments, missing file, missing config)
+  2  API error: the server answered with a problem; its code and detail go to stderr
+  3  network or other error (server unreachable after retries, I/O error)`;
+
+export function mainUsage(commands: Command[]): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return `usage: pubset <command> [options] [--json] [--url URL]
+
+commands:
+${lines.join("\n")}
+
+options for every command:
+  --json       print one JSON document on stdout instead of text
+  --url URL    server (overrides PUBSET_URL and the config file)
+  -h, --help   help for a command: pubset <command> --help
+
+configuration: env PUBSET_URL, PUBSET_KEY_ID, PUBSET_SECRET win over the config file
+($PUBSET_CONFIG, else ~/.config/pubset/config.json, written by \`pubset login\`); the default
+URL is http://127.0.0.1:8787. Without a key, requests are anonymous (public data only).
+Progress bars go to stderr, only when it is a terminal.
+
+${EXIT_CODES}
+`;
+}
+
+export function commandUsage(command: Command): string {
+  const details = command.details?.map((line) => `  ${line}`).join("\n");
+  return `usage: pubset ${command.synopsis}
+
+${command.summary}
+${details ? `\n${details}\n` : ""}
+${EXIT_CODES}
+`;
+}

@@ -1,0 +1,115 @@
+// The wire shapes of the v1 dataset API (SPEC A, C) as the client returns them, and the
+// inputs its methods take. Field sets follow SPEC A's per-response table exactly.
+
+export type Visibility = "public" | "private";
+
+/** Free-form metadata; the known keys are typed, any other JSON value is allowed. */
+export interface Properties {
+  description?: string;
+  key_words?: string[];
+  contact_name?: string;
+  [key: string]: unknown;
+}
+
+/** A list entry, unfiltered or by `owner` (also `team` + `owner`, and search). */
+export interface DatasetListItem {
+  id: string;
+  name: string;
+  version: string;
+  owner: string;
+  team: string;
+  visibility: Visibility;
+}
+
+/** A list entry when filtered by `team` alone. */
+export interface DatasetTeamListItem {
+  id: string;
+  name: string;
+  version: string;
+  visibility: Visibility;
+  created: string;
+  properties: Properties;
+}
+
+export interface DatasetCreated {
+  id: string;
+  name: string;
+  version: string;
+  properties: Properties;
+  owner: string;
+  team: string;
+  visibility: Visibility;
+  /** Path of the gzip content, e.g. `/v1/dataset/<id>/<version>/cities.csv.gz`. */
+  source: string;
+}
+
+export type DatasetUpdated = Omit<DatasetCreated, "properties">;
+export type DatasetAppended = Omit<DatasetUpdated, "source">;
+
+/** `GET /v1/dataset/:id[/:version]`: one version's snapshot. */
+export interface DatasetVersion {
+  id: string;
+  name: string;
+  version: string;
+  visibility: Visibility;
+  created: string;
+  properties: Properties;
+}
+
+/** An entry of `GET /v1/dataset/:id/versions`. */
+export interface VersionSummary {
+  version: string;
+  created: string;
+  /** Data rows, the header not counted. */
+  rows: number;
+  /** Uncompressed content bytes. */
+  bytes: number;
+  columns: string[];
+}
+
+/** `GET /v1/dataset/:id/:version/rows`. */
+export interface RowsPage {
+  columns: string[];
+  rows: string[][];
+  offset: number;
+  total: number;
+}
+
+/** RFC 9457 problem details as the service sends them (SPEC B1). */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  [extension: string]: unknown;
+}
+
+/** The writable part of a dataset (the multipart `collection` part, SPEC B2). */
+export interface Collection {
+  name?: string;
+  visibility?: Visibility;
+  properties?: Properties;
+}
+
+export interface ListFilter {
+  owner?: string;
+  team?: string;
+  /** Full-text search words (SPEC C). */
+  q?: string;
+  /** Page size, 1-1000; the iterator still follows every page. */
+  limit?: number;
+}
+
+export type ProgressPhase = "prepare" | "upload" | "download";
+
+export interface Progress {
+  phase: ProgressPhase;
+  /** Bytes so far: of the source while preparing, of the request body while uploading,
+   * of the (compressed) response body while downloading. */
+  loaded: number;
+  /** The byte count `loaded` runs to, when known. */
+  total?: number;
+}
+
+export type ProgressCallback = (progress: Progress) => void;

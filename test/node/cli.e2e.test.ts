@@ -1,0 +1,135 @@
+// `pubset` against a real `npm start` over HTTP: create → append → download → rows → private →
+// delete, the config file `login` writes, and exit codes. Most steps call the CLI in-process
+// (runCli, same code as the binary, no 0.5 s Node start each); exit codes use real processes.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runInProcess, type CliRun as Run } from "./cli.helpers.ts";
+import { e2eServer, type E2eServer } from "./helpers/shared-server.ts";
+
+const MAIN = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "pubset-cli-e2e-"));
+let server: E2eServer & { stop(): Promise<void> };
+let signedEnv: NodeJS.ProcessEnv;
+let anonymousEnv: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  server = await e2eServer();
+  anonymousEnv = { PUBSET_URL: server.url, PUBSET_CONFIG: join(dir, "no-config.json") };
+  signedEnv = { ...anonymousEnv, PUBSET_KEY_ID: server.demoKey.key_id, PUBSET_SECRET: server.demoKey.secret };
+});
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const NO_ENV_CONFIG = { PUBSET_URL: "", PUBSET_KEY_ID: "", PUBSET_SECRET: "" };
+
+/** A real `node src/cli/main.ts` process. */
+function pubsetProcess(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [MAIN, ...args], { cwd: dir, env: { ...process.env, ...NO_ENV_CONFIG, ...env } }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 128, stdout, stderr });
+    });
+  });
+}
+
+/** The CLI in this process, with its own streams and environment. */
+function pubset(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  return runInProcess(args, { ...NO_ENV_CONFIG, ...env });
+}
+
+async function ok(args: string[], env: NodeJS.ProcessEnv = signedEnv): Promise<Run> {
+  const run = await pubset(args, env);
+  if (run.code !== 0) throw new Error(`pubset ${args.join(" ")} exited ${run.code}\n${run.stderr}`);
+  return run;
+}
+
+const json = <T>(run: Run) => JSON.parse(run.stdout) as T;
+
+describe("pubset against a running server", () => {
+  it("create → append → download → rows → versions → private → delete", async () => {
+    const lines = ["city,country,population", "Tokyo,Japan,37400068", "Delhi,India,28514000", '"Shanghai, Pudong",China,25582000'];
+    writeFileSync(join(dir, "cities.csv"), lines.join("\n") + "\n");
+    writeFileSync(join(dir, "more.csv"), "Lagos,Nigeria,15388000\n");
+    const expected = [...lines, "Lagos,Nigeria,15388000"].join("\n") + "\n";
+
+    const created = json<{ id: string; version: string; source: string; visibility: string }>(
+      await ok(["create", join(dir, "cities.csv"), "--name", "CLI cities", "--public", "--description", "From the CLI", "--key-words", "geo, cli", "--json"]),
+    );
+    expect(created.source).toBe(`/v1/dataset/${created.id}/${created.version}/cities.csv.gz`);
+    expect(created.visibility).toBe("public");
+    const id = created.id;
+
+    const appended = json<{ version: string }>(await ok(["append", id, join(dir, "more.csv"), "--json"]));
+    expect(appended.version).not.toBe(created.version);
+
+    const saved = json<{ file: string; bytes: number }>(await ok(["download", id, "--file", "cities.csv", "-o", join(dir, "out.csv.gz"), "--json"]));
+    const gz = readFileSync(join(dir, "out.csv.gz"));
+    expect(saved).toMatchObject({ file: join(dir, "out.csv.gz"), bytes: gz.length });
+    const served = Buffer.from(await (await fetch(`${server.url}/v1/dataset/${id}/latest/cities.csv.gz`)).arrayBuffer());
+    expect(Buffer.compare(gz, served)).toBe(0);
+    expect(gunzipSync(gz).toString("utf8")).toBe(expected);
+    await ok(["download", `/v1/dataset/${id}/${appended.version}/cities.csv.gz`, "-o", join(dir, "out.csv")]);
+    expect(readFileSync(join(dir, "out.csv"), "utf8")).toBe(expected);
+    expect((await ok(["download", id, "latest", "--file", "cities.csv", "-o", "-"])).stdout).toBe(expected);
+
+    const rows = json<{ rows: string[][]; total: number }>(await ok(["rows", id, "--offset", "2", "--limit", "2", "--json"]));
+    expect(rows).toMatchObject({ rows: [["Shanghai, Pudong", "China", "25582000"], ["Lagos", "Nigeria", "15388000"]], total: 4 });
+    const table = await ok(["rows", id, "--limit", "1"]);
+    expect(table.stdout).toMatch(/^city\s+country\s+population\nTokyo\s+Japan\s+37400068\n$/);
+    expect(table.stderr).toContain("rows 1-1 of 4");
+
+    const versions = json<{ results: Array<{ version: string }> }>(await ok(["versions", id, "--json"]));
+    expect(versions.results.map((v) => v.version)).toEqual([appended.version, created.version]);
+    expect((await ok(["ls", "--q", "CLI cities"], anonymousEnv)).stdout).toContain(id);
+
+    await ok(["update", id, "--private", "--description", "Now private"]);
+    const record = json<{ visibility: string; properties: Record<string, unknown> }>(await ok(["get", id, "--json"]));
+    expect(record).toMatchObject({ visibility: "private", properties: { description: "Now private", key_words: ["geo", "cli"] } });
+    const hidden = await pubset(["get", id], anonymousEnv);
+    expect(hidden.code).toBe(2);
+    expect(hidden.stderr).toContain("not_found");
+    const hiddenJson = await pubset(["get", id, "--json"], anonymousEnv);
+    expect(json<{ status: number; code: string }>(hiddenJson)).toMatchObject({ status: 404, code: "not_found" });
+
+    expect(json(await ok(["rm", id, "--json"]))).toEqual({ id, deleted: true });
+    expect((await pubset(["get", id], signedEnv)).code).toBe(2);
+  });
+
+  it("signs with the key `pubset login` saved (mode 0600) when env has none", async () => {
+    const config = join(dir, "login", "config.json");
+    const env = { PUBSET_CONFIG: config };
+    await ok(["login", "--url", server.url, "--key-id", server.demoKey.key_id, "--secret", server.demoKey.secret], env);
+    expect(statSync(config).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(config, "utf8"))).toEqual({ url: server.url, key_id: server.demoKey.key_id, secret: server.demoKey.secret });
+    writeFileSync(join(dir, "private.csv"), "a,b\n1,2\n");
+    const created = json<{ id: string }>(await ok(["create", join(dir, "private.csv"), "--name", "Private via login", "--json"], env));
+    const listed = json<{ results: Array<{ id: string; visibility: string }> }>(await ok(["ls", "--json"], env));
+    expect(listed.results).toContainEqual(expect.objectContaining({ id: created.id, visibility: "private" }));
+  });
+
+  it("exits 2 with the problem code on API errors, 3 on I/O errors (real processes)", async () => {
+    writeFileSync(join(dir, "ragged.csv"), "a,b\n1\n");
+    const [ragged, unsigned, missing] = await Promise.all([
+      pubsetProcess(["create", "ragged.csv", "--name", "Ragged"], signedEnv),
+      pubsetProcess(["create", "ragged.csv", "--name", "Ragged"], anonymousEnv),
+      pubsetProcess(["download", `/v1/dataset/${crypto.randomUUID()}/latest/x.csv.gz`, "-o", join(dir, "missing-dir", "x.gz")], signedEnv),
+    ]);
+    expect(ragged.code).toBe(2);
+    expect(ragged.stderr).toMatch(/invalid_csv \(HTTP 422\).*row=2/);
+    expect(unsigned.code).toBe(2);
+    expect(unsigned.stderr).toContain("signature_required");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("not_found");
+    writeFileSync(join(dir, "ok.csv"), "a,b\n1,2\n");
+    const created = json<{ id: string }>(await ok(["create", join(dir, "ok.csv"), "--name", "For an I/O error", "--json"]));
+    const ioError = await pubsetProcess(["download", created.id, "--file", "ok.csv", "-o", join(dir, "missing-dir", "x.gz")], signedEnv);
+    expect(ioError.code).toBe(3);
+    expect(ioError.stderr).toContain("ENOENT");
+  });
+});

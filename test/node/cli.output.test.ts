@@ -1,0 +1,46 @@
+// What `pubset` draws: tables and records for people, and a progress line (bytes, rate, ETA)
+// only when stderr is a terminal.
+import { describe, expect, it } from "vitest";
+import { formatBytes, formatObjects, formatRecord, formatTable } from "../../src/cli/output.ts";
+import { progressBar, progressLine } from "../../src/cli/progress-bar.ts";
+
+describe("tables", () => {
+  it("aligns columns and flattens cells", () => {
+    expect(formatTable(["ID", "NAME"], [["1", "Tokyo"], ["22", "a\nb"]])).toBe("ID  NAME\n1   Tokyo\n22  a b\n");
+    expect(formatObjects(["id", "key_words"], [{ id: "x", key_words: ["a", "b"] }])).toBe("ID  KEY_WORDS\nx   a,b\n");
+    expect(formatObjects(["id"], [])).toBe("(none)\n");
+    expect(formatRecord({ id: "x", properties: { a: 1 } })).toBe('id          x\nproperties  {"a":1}\n');
+  });
+
+  it("formats sizes in binary units", () => {
+    expect([formatBytes(0), formatBytes(1023), formatBytes(1536), formatBytes(5 * 1024 ** 3)]).toEqual(["0 B", "1023 B", "1.5 KiB", "5.0 GiB"]);
+  });
+});
+
+describe("progress", () => {
+  it("shows bytes, percentage, rate and ETA when the total is known", () => {
+    const line = progressLine({ phase: "upload", loaded: 2 * 1024 ** 2, total: 8 * 1024 ** 2 }, 2000, 100);
+    expect(line).toMatch(/^upload {3}\[#+ +\] {2}25% {2}2\.0 MiB \/ 8\.0 MiB {2}1\.0 MiB\/s {2}ETA 0:06$/);
+    expect(progressLine({ phase: "download", loaded: 1024, total: undefined }, 1000, 80)).toBe("download 1.0 KiB  1.0 KiB/s");
+  });
+
+  it("draws on a terminal only", () => {
+    expect(progressBar({ isTTY: false, write: () => true })).toBeUndefined();
+    const written: string[] = [];
+    let now = 0;
+    const bar = progressBar({ isTTY: true, columns: 100, write: (t) => written.push(t) > 0 }, () => now);
+    if (!bar) throw new Error("expected a bar on a TTY");
+    bar.onProgress({ phase: "prepare", loaded: 10, total: 100 });
+    now = 50;
+    bar.onProgress({ phase: "prepare", loaded: 20, total: 100 });
+    now = 500;
+    bar.onProgress({ phase: "prepare", loaded: 100, total: 100 });
+    bar.onProgress({ phase: "upload", loaded: 100, total: 100 });
+    bar.done();
+    const text = written.join("");
+    expect(text).toContain("compress");
+    expect(text).toContain("upload");
+    expect(text.endsWith("\n")).toBe(true);
+    expect(written.filter((t) => t.startsWith("\r")).length).toBeLessThan(8);
+  });
+});

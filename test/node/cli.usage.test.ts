@@ -1,0 +1,121 @@
+// `pubset` without a server: help, usage errors (exit 1), configuration precedence, `login`
+// writing its file 0600, how failures map to exit codes, and `npx pubset` resolving the bin.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import { reportFailure } from "../../src/cli/cli-error.ts";
+import { resolveConfig } from "../../src/cli/config.ts";
+import { PubsetError, PubsetNetworkError } from "../../src/client/index.ts";
+import { runInProcess } from "./cli.helpers.ts";
+import { PROJECT_ROOT } from "./helpers/run-script.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "pubset-cli-usage-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const env = { PUBSET_CONFIG: join(dir, "absent.json") };
+
+describe("help and usage errors", () => {
+  it("documents commands and exit codes in --help", async () => {
+    const help = await runInProcess(["--help"], env);
+    expect(help.code).toBe(0);
+    for (const word of ["ls", "create", "append", "update", "get", "versions", "rows", "download", "rm", "keys", "login", "exit codes:", "PUBSET_URL"]) {
+      expect(help.stdout).toContain(word);
+    }
+    const command = await runInProcess(["rows", "--help"], env);
+    expect(command).toMatchObject({ code: 0 });
+    expect(command.stdout).toContain("usage: pubset rows ID [VERSION] [--offset N] [--limit N]");
+  });
+
+  it.each([
+    [[], "usage: pubset"],
+    [["frobnicate"], 'unknown command "frobnicate"'],
+    [["get"], "missing ID"],
+    [["get", "a", "b", "c"], 'unexpected argument "c"'],
+    [["create", "x.csv", "--name", "X"], "no such file: x.csv"],
+    [["ls", "--colour"], "--colour"],
+    [["rows", "id", "--limit", "0"], "--limit must be a whole number ≥ 1"],
+    [["update", "id", "--public", "--private"], "exclude each other"],
+    [["update", "id"], "update needs at least one"],
+    [["download", "id"], "needs --file NAME"],
+    [["login"], "login needs --key-id and --secret"],
+  ])("pubset %j exits 1", async (args, message) => {
+    const run = await runInProcess(args, env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(message);
+    expect(run.stdout).toBe("");
+  });
+
+  it("checks create's --name before touching the network", async () => {
+    writeFileSync(join(dir, "a.csv"), "a\n1\n");
+    const run = await runInProcess(["create", join(dir, "a.csv")], { ...env, PUBSET_URL: "http://127.0.0.1:9" });
+    expect(run).toMatchObject({ code: 1 });
+    expect(run.stderr).toContain("create needs --name");
+  });
+
+  it("runs as `npx pubset` from the package bin", async () => {
+    const run = await new Promise<{ code: number; stdout: string }>((resolve) =>
+      execFile("npx", ["--no-install", "pubset", "--help"], { cwd: PROJECT_ROOT }, (error, stdout) => resolve({ code: error ? 1 : 0, stdout })),
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("usage: pubset <command>");
+  });
+});
+
+describe("configuration", () => {
+  it("takes env over the config file, field by field, and defaults the URL", () => {
+    const file = join(dir, "config.json");
+    writeFileSync(file, JSON.stringify({ url: "http://file.test", key_id: "pk_file", secret: "file-secret" }), { mode: 0o600 });
+    const warnings: string[] = [];
+    const warn = (m: string) => warnings.push(m);
+    expect(resolveConfig({ PUBSET_CONFIG: file }, undefined, warn)).toMatchObject({ url: "http://file.test", key: { keyId: "pk_file", secret: "file-secret" } });
+    expect(resolveConfig({ PUBSET_CONFIG: file, PUBSET_URL: "http://env.test", PUBSET_SECRET: "env-secret" }, undefined, warn)).toMatchObject({
+      url: "http://env.test",
+      key: { keyId: "pk_file", secret: "env-secret" },
+    });
+    expect(resolveConfig({ PUBSET_CONFIG: file, PUBSET_URL: "http://env.test" }, "http://flag.test", warn).url).toBe("http://flag.test");
+    expect(resolveConfig({ PUBSET_CONFIG: join(dir, "none.json") }, undefined, warn)).toMatchObject({ url: "http://127.0.0.1:8787", key: undefined });
+    expect(warnings).toEqual([]);
+  });
+
+  it("warns when the config file is readable by others", () => {
+    const file = join(dir, "open.json");
+    writeFileSync(file, "{}", { mode: 0o644 });
+    const warnings: string[] = [];
+    resolveConfig({ PUBSET_CONFIG: file }, undefined, (m) => warnings.push(m));
+    expect(warnings[0]).toContain("chmod 600");
+  });
+
+  it("login without a terminal takes flags and writes the file 0600, replacing an older one", async () => {
+    const file = join(dir, "nested", "config.json");
+    const first = await runInProcess(["login", "--key-id", "pk_a", "--secret", "s-a", "--json"], { PUBSET_CONFIG: file });
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({ file, url: "http://127.0.0.1:8787", key_id: "pk_a" });
+    await runInProcess(["login", "--url", "https://pubset.example", "--key-id", "pk_b", "--secret", "s-b"], { PUBSET_CONFIG: file });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ url: "https://pubset.example", key_id: "pk_b", secret: "s-b" });
+  });
+});
+
+describe("failures", () => {
+  function report(error: unknown, json: boolean) {
+    const out = new PassThrough();
+    const err = new PassThrough();
+    const code = reportFailure(error, json, out, err);
+    return { code, stdout: String(out.read() ?? ""), stderr: String(err.read() ?? "") };
+  }
+
+  it("exit 2 for API problems, with code, detail and members; --json also prints the problem", () => {
+    const problem = { type: "/problems/invalid_csv", title: "Invalid CSV", status: 422, detail: "Row 3 is short.", code: "invalid_csv", row: 3 };
+    const result = report(new PubsetError(problem), true);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("pubset: invalid_csv (HTTP 422): Row 3 is short. (row=3)\n");
+    expect(JSON.parse(result.stdout)).toEqual(problem);
+  });
+
+  it("exit 3 for network and other errors", () => {
+    expect(report(new PubsetNetworkError("GET x: fetch failed", 5, null), false)).toMatchObject({ code: 3, stdout: "" });
+    expect(report(new Error("EACCES"), false).code).toBe(3);
+  });
+});
