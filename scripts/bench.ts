@@ -1,0 +1,114 @@
+// `npm run bench`: ingest, memory, append and download figures of a local worker (wrangler dev
+// on a throw-away state directory) plus the compression-level table, printed as markdown and
+// written to bench/out/latest.md. A script, not a test: numbers depend on the machine.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, release, tmpdir, totalmem } from "node:os";
+import { join, relative } from "node:path";
+import { limitsFrom } from "../src/config.ts";
+import { PROJECT_ROOT } from "./lib/paths.ts";
+import { writeCsvFile, type GeneratedCsv } from "./bench/csv-gen.ts";
+import { Inspector } from "./bench/heap.ts";
+import { measureLevels } from "./bench/levels.ts";
+import { measureAll, type BenchData } from "./bench/measure.ts";
+import { renderReport } from "./bench/report.ts";
+import { attempt, failures, type BenchResults } from "./bench/results.ts";
+import { freePort, prepareState, startServer, type RunningServer } from "./bench/server.ts";
+import { ServerLog } from "./bench/server-log.ts";
+import { buildWorker } from "./bench/worker-build.ts";
+import { errorText, MB } from "./bench/stats.ts";
+
+const OUT_DIR = join(PROJECT_ROOT, "bench", "out");
+const SIZES = [
+  { label: "1 MB", bytes: 1 * MB, seed: 1, runs: 3, sampleMemory: false },
+  { label: "10 MB", bytes: 10 * MB, seed: 10, runs: 3, sampleMemory: false },
+  { label: "100 MB", bytes: 100 * MB, seed: 100, runs: 2, sampleMemory: true },
+];
+
+function machine(): string {
+  const cpu = cpus();
+  const wrangler = JSON.parse(readFileSync(join(PROJECT_ROOT, "node_modules", "wrangler", "package.json"), "utf8")) as { version: string };
+  return (
+    `${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, ` +
+    `Linux ${release()}, Node ${process.version}, wrangler ${wrangler.version} (local workerd), ` +
+    `load average ${loadavg().map((l) => l.toFixed(1)).join(" / ")} at the end (1/5/15 min)`
+  );
+}
+
+/** COMPRESSION_LEVEL from wrangler.toml's [vars] when set there, else the src/config.ts default. */
+function compressionLevel(): number {
+  const toml = readFileSync(join(PROJECT_ROOT, "wrangler.toml"), "utf8");
+  const match = /^\s*COMPRESSION_LEVEL\s*=\s*"(\d+)"/m.exec(toml);
+  return limitsFrom(match?.[1] === undefined ? {} : { COMPRESSION_LEVEL: match[1] }).compressionLevel;
+}
+
+function generate(dir: string): BenchData {
+  process.stderr.write("bench: generating CSVs…\n");
+  const make = (name: string, bytes: number, seed: number): GeneratedCsv => writeCsvFile(join(dir, name), bytes, seed);
+  return {
+    warmup: make("warmup.csv", 200_000, 7),
+    sizes: SIZES.map((s) => ({ ...s, csv: make(`orders-${s.label.replace(" ", "")}.csv`, s.bytes, s.seed) })),
+  };
+}
+
+async function main(): Promise<number> {
+  const work = mkdtempSync(join(tmpdir(), "pubset-bench-"));
+  let server: RunningServer | null = null;
+  let inspector: Inspector | null = null;
+  const interrupted = async (signal: NodeJS.Signals) => {
+    process.stderr.write(`bench: ${signal}, stopping the server\n`);
+    await server?.stop();
+    rmSync(work, { recursive: true, force: true });
+    process.exit(130);
+  };
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
+  try {
+    mkdirSync(OUT_DIR, { recursive: true });
+    const data = generate(work);
+    const level = compressionLevel();
+    const mid = data.sizes[1] ?? data.sizes[0];
+    if (mid === undefined) throw new Error("no bench sizes");
+    process.stderr.write("bench: compression levels in Node…\n");
+    const levels = await attempt("compression levels", async () => measureLevels(mid.csv.path));
+    process.stderr.write("bench: migrations, key, bundle, wrangler dev…\n");
+    const stateDir = join(work, "state");
+    const key = await prepareState(stateDir);
+    const build = await buildWorker(join(work, "app"));
+    const logFile = join(OUT_DIR, "wrangler.log");
+    server = await startServer(build, stateDir, await freePort(), logFile);
+    process.stderr.write(`bench: serving on ${server.origin} (worker workerd pid ${server.workerPid()}, log ${relative(PROJECT_ROOT, logFile)})\n`);
+    inspector = await Inspector.connect(server.inspectorPort).catch((error: unknown) => {
+      process.stderr.write(`bench: no isolate heap figures: ${errorText(error)}\n`);
+      return null;
+    });
+    const measured = await measureAll({ origin: server.origin, key, log: new ServerLog(logFile) }, { worker: server.workerPid, proxy: server.proxyPid, inspector }, data);
+    const results: BenchResults = {
+      date: new Date().toISOString().slice(0, 10),
+      machine: machine(),
+      compressionLevel: level,
+      ...measured,
+      levels: { label: `Node ${process.version}, SegmentCompressor, ${mid.label} CSV, median of 3`, results: levels },
+    };
+    const report = renderReport(results);
+    writeFileSync(join(OUT_DIR, "latest.md"), report);
+    process.stdout.write(report);
+    const failed = failures(results);
+    if (failed.length > 0) {
+      process.stderr.write(`bench: ${failed.length} measurement(s) failed:\n${failed.map((f) => `  - ${f}`).join("\n")}\n`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    inspector?.close();
+    await server?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench: ${errorText(error)}\n`);
+    process.exit(1);
+  },
+);

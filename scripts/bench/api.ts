@@ -1,0 +1,127 @@
+// The pubset calls the bench times, each one signed, bounded by a timeout that grows with the
+// bytes it moves, and checked for the status the API promises (README: API).
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import type { SigningKey } from "../../src/auth/sign.ts";
+import { BodyDecoder } from "./body-decoder.ts";
+import { contentDigest, datasetMultipart, fileBody, type RequestBody } from "./body.ts";
+import { exchange, expectJson, type Exchange } from "./http.ts";
+import { explained, type ServerLog } from "./server-log.ts";
+import { signedHeaders } from "./signing.ts";
+import { MB } from "./stats.ts";
+
+export interface Client {
+  origin: string;
+  key: SigningKey;
+  /** wrangler's log, quoted in the error when a request gets no answer. */
+  log?: ServerLog;
+}
+
+/** 2 minutes plus 2 s per MB moved: generous, yet a hung request still ends the bench. */
+function timeoutFor(bytes: number): number {
+  return 120_000 + Math.ceil(bytes / MB) * 2_000;
+}
+
+async function signedSend(client: Client, method: string, path: string, body: RequestBody): Promise<Exchange> {
+  const url = `${client.origin}${path}`;
+  const digest = await contentDigest(body);
+  const headers = await signedHeaders(method, url, client.key, {}, digest);
+  return explained(client.log, () => exchange({ method, url, headers, body, timeoutMs: timeoutFor(body.length), keepBody: true }));
+}
+
+export interface Created {
+  id: string;
+  version: string;
+  source: string;
+  seconds: number;
+}
+
+/** POST /v1/dataset with the CSV file streamed from disk (private, so nothing is cached). */
+export async function createDataset(client: Client, csvPath: string, name: string): Promise<Created> {
+  const body = datasetMultipart({ name, visibility: "private" }, { path: csvPath });
+  const result = await signedSend(client, "POST", "/v1/dataset", body);
+  const record = expectJson<{ id: string; version: string; source: string }>(result, 201, `create ${name}`);
+  return { id: record.id, version: record.version, source: record.source, seconds: result.seconds };
+}
+
+/** POST /v1/dataset/:id with data rows only; returns the new version and the time taken. */
+export async function appendRows(client: Client, id: string, rows: Uint8Array): Promise<{ version: string; seconds: number }> {
+  const body = datasetMultipart(null, { bytes: rows, fileName: "rows.csv" });
+  const result = await signedSend(client, "POST", `/v1/dataset/${id}`, body);
+  const record = expectJson<{ version: string }>(result, 201, `append to ${id}`);
+  return { version: record.version, seconds: result.seconds };
+}
+
+/**
+ * A bench-only endpoint (src/routes/bench.ts): the same bytes through workerd's
+ * CompressionStream('gzip'), or (`discard`) only read.
+ */
+export async function benchBaseline(
+  client: Client,
+  endpoint: "gzip" | "discard",
+  csvPath: string,
+): Promise<{ seconds: number; inputBytes: number; outputBytes: number }> {
+  const body = fileBody(csvPath, "text/csv");
+  const url = `${client.origin}/__bench/${endpoint}`;
+  const result = await explained(client.log, () =>
+    exchange({ method: "POST", url, headers: new Headers(), body, timeoutMs: timeoutFor(body.length), keepBody: true }),
+  );
+  const counts = expectJson<{ inputBytes: number; outputBytes: number }>(result, 200, `POST /__bench/${endpoint} (is BENCH_ENDPOINTS set?)`);
+  if (counts.inputBytes !== body.length) throw new Error(`baseline read ${counts.inputBytes} of ${body.length} bytes`);
+  return { seconds: result.seconds, ...counts };
+}
+
+export interface Downloaded {
+  /** To the last byte received. */
+  seconds: number;
+  /** To the last byte decoded (Node's zlib inflates on its thread pool, alongside the transfer). */
+  decodedSeconds: number;
+  /** Bytes on the wire. */
+  bytes: number;
+  /** Bytes after gunzip. */
+  decodedBytes: number;
+  contentEncoding: string;
+  /** sha-256 (hex) of the decoded bytes. */
+  sha256: string;
+}
+
+/**
+ * A signed GET of a file path, gunzipped and hashed as it arrives, like a browser or
+ * `curl --compressed` would for `Content-Encoding: gzip`. `gzipFile` also gunzips a `.gz`
+ * file's own bytes, to check them against the upload.
+ */
+export async function download(client: Client, path: string, expectedBytes: number, gzipFile: boolean): Promise<Downloaded> {
+  const url = `${client.origin}${path}`;
+  const headers = await signedHeaders("GET", url, client.key, { "accept-encoding": "gzip" });
+  const decoder = new BodyDecoder();
+  const started = performance.now();
+  const result = await explained(client.log, () =>
+    exchange({
+      method: "GET",
+      url,
+      headers,
+      timeoutMs: timeoutFor(expectedBytes),
+      onResponse: (response) => decoder.start(gzipFile ? "gzip" : response["content-encoding"]),
+      onChunk: (chunk) => decoder.write(chunk),
+    }),
+  );
+  if (result.status !== 200) throw new Error(`GET ${path}: HTTP ${result.status}`);
+  const sha256 = await decoder.finish();
+  const contentLength = Number(result.headers["content-length"] ?? Number.NaN);
+  if (contentLength !== result.bodyBytes) throw new Error(`GET ${path}: got ${result.bodyBytes} bytes, Content-Length ${contentLength}`);
+  return {
+    seconds: result.seconds,
+    decodedSeconds: (performance.now() - started) / 1000,
+    bytes: result.bodyBytes,
+    decodedBytes: decoder.decodedBytes,
+    contentEncoding: result.headers["content-encoding"] ?? "none",
+    sha256,
+  };
+}
+
+/** sha-256 of a file, to check a downloaded CSV against what was uploaded. */
+export async function fileSha256(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}

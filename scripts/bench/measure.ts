@@ -1,0 +1,177 @@
+// The measurements against a running worker, in an order that keeps them fair: warm-up first,
+// creates before their CompressionStream baselines (so the first 100 MB create meets the
+// least-grown heap), appends to the small and large dataset interleaved.
+import { appendRows, benchBaseline, createDataset, download, fileSha256, type Client, type Created } from "./api.ts";
+import { csvRows, type GeneratedCsv } from "./csv-gen.ts";
+import { attempt, skipped, type AppendResult, type BenchResults, type DownloadResult, type MemoryResult, type MemoryRow, type Outcome, type Timing } from "./results.ts";
+import { sampleHeap, type Inspector } from "./heap.ts";
+import { sampleRss } from "./rss.ts";
+import { errorText, median, mib } from "./stats.ts";
+
+export interface BenchSize {
+  label: string;
+  csv: GeneratedCsv;
+  runs: number;
+  /** Sample workerd's RSS around each of this size's requests. */
+  sampleMemory: boolean;
+}
+
+export interface BenchData {
+  warmup: GeneratedCsv;
+  /** Smallest first; appends use the first and the last. */
+  sizes: BenchSize[];
+}
+
+const APPEND_ROWS = 1000;
+const APPEND_RUNS = 5;
+const SETTLE_MS = 2000;
+
+type Measured = Pick<BenchResults, "ingest" | "memory" | "appendBytes" | "append" | "download">;
+
+export interface Probes {
+  /** The workerd running pubset. */
+  worker(): number;
+  /** wrangler dev's proxy workerd, in front of it (local only). */
+  proxy(): number | null;
+  /** The worker's isolate over DevTools; null when it could not be reached. */
+  inspector: Inspector | null;
+}
+
+interface Sampled<T> {
+  outcome: Outcome<T>;
+  memory: MemoryResult;
+}
+
+async function withRss<T>(probes: Probes, what: string, run: () => Promise<T>): Promise<Sampled<T>> {
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const worker = sampleRss(probes.worker());
+  const proxyPid = probes.proxy();
+  const proxy = proxyPid === null ? null : sampleRss(proxyPid);
+  const heap = probes.inspector === null ? null : sampleHeap(probes.inspector);
+  const outcome = await attempt(what, run);
+  const memory = { worker: worker.stop(), proxy: proxy?.stop() ?? null, heap: (await heap?.stop()) ?? null };
+  return { outcome, memory };
+}
+
+function memoryOutcome(sampled: Sampled<unknown>): Outcome<MemoryResult> {
+  if (sampled.outcome.ok) return { ok: true, value: sampled.memory };
+  return { ok: false, error: `${sampled.outcome.error} (worker RSS growth before it failed: ${mib(sampled.memory.worker.growth)})` };
+}
+
+interface RssLog {
+  probes: Probes;
+  rows: MemoryRow[];
+  goal: boolean;
+}
+
+/** `runs` runs in a row, stopping at the first failure; each RSS-sampled when `rss` is given. */
+async function repeat<T extends { seconds: number }>(
+  what: string,
+  runs: number,
+  run: () => Promise<T>,
+  rss: RssLog | null,
+): Promise<Outcome<{ timing: Timing; first: T }>> {
+  const results: T[] = [];
+  for (let i = 1; i <= runs; i++) {
+    const label = runs > 1 ? `${what} #${i}` : what;
+    let outcome: Outcome<T>;
+    if (rss === null) outcome = await attempt(label, run);
+    else {
+      const sampled = await withRss(rss.probes, label, run);
+      rss.rows.push({ label, outcome: memoryOutcome(sampled), goal: rss.goal });
+      outcome = sampled.outcome;
+    }
+    if (!outcome.ok) return outcome;
+    results.push(outcome.value);
+  }
+  const first = results[0];
+  if (first === undefined) return skipped("no runs");
+  return { ok: true, value: { timing: { seconds: median(results.map((r) => r.seconds)), runs }, first } };
+}
+
+async function ingestOne(client: Client, size: BenchSize, probes: Probes, measured: Measured): Promise<Created | null> {
+  const rss = (goal: boolean): RssLog | null => (size.sampleMemory ? { probes, rows: measured.memory, goal } : null);
+  const creates = await repeat(`create ${size.label}`, size.runs, () => createDataset(client, size.csv.path, `bench ${size.label}`), rss(true));
+  const gzips = await repeat(`CompressionStream('gzip') ${size.label}`, size.runs, () => benchBaseline(client, "gzip", size.csv.path), rss(false));
+  const reads = await repeat(`read and discard ${size.label}`, size.runs, () => benchBaseline(client, "discard", size.csv.path), null);
+  measured.ingest.push({
+    label: size.label,
+    bytes: size.csv.bytes,
+    rows: size.csv.rows,
+    create: creates.ok ? { ok: true, value: creates.value.timing } : creates,
+    baseline: gzips.ok ? { ok: true, value: { ...gzips.value.timing, outputBytes: gzips.value.first.outputBytes } } : gzips,
+    transport: reads.ok ? { ok: true, value: reads.value.timing } : reads,
+  });
+  return creates.ok ? creates.value.first : null;
+}
+
+async function measureAppends(client: Client, targets: Array<{ label: string; bytes: number; created: Created | null }>, measured: Measured): Promise<void> {
+  const batches = Array.from({ length: APPEND_RUNS + 1 }, (_, i) => csvRows(9000 + i, 10_000_000 + i * APPEND_ROWS, APPEND_ROWS));
+  measured.appendBytes = batches[1]?.length ?? 0;
+  const samples = targets.map((): number[] => []);
+  const errors = targets.map((t): string | null => (t.created === null ? `skipped: the ${t.label} create failed` : null));
+  // Run 0 warms both paths up and is not counted; then small and large take turns.
+  for (let run = 0; run <= APPEND_RUNS; run++) {
+    const rows = batches[run] as Uint8Array;
+    for (const [i, target] of targets.entries()) {
+      if (target.created === null || errors[i] !== null) continue;
+      try {
+        const { seconds } = await appendRows(client, target.created.id, rows);
+        if (run > 0) samples[i]?.push(seconds);
+      } catch (error: unknown) {
+        errors[i] = errorText(error);
+        process.stderr.write(`bench: append to ${target.label} failed: ${errors[i]}\n`);
+      }
+    }
+  }
+  measured.append = targets.map((target, i): AppendResult => {
+    const error = errors[i];
+    return { label: `${target.label} dataset`, datasetBytes: target.bytes, seconds: error ? skipped(error) : { ok: true, value: samples[i] ?? [] } };
+  });
+}
+
+async function measureDownloads(client: Client, big: { csv: GeneratedCsv; created: Created | null }, measured: Measured): Promise<void> {
+  const created = big.created;
+  if (created === null) {
+    measured.download.gz = skipped("skipped: the 100 MB create failed");
+    measured.download.csv = skipped("skipped: the 100 MB create failed");
+    return;
+  }
+  measured.download.source = created.source;
+  const expected = await fileSha256(big.csv.path);
+  const fetchChecked = async (path: string, gzipFile: boolean): Promise<DownloadResult> => {
+    const d = await download(client, path, big.csv.bytes, gzipFile);
+    if (d.sha256 !== expected || d.decodedBytes !== big.csv.bytes) throw new Error(`${path}: the decoded content differs from the upload`);
+    return d;
+  };
+  measured.download.gz = await attempt("download .gz", () => fetchChecked(created.source, true));
+  measured.download.csv = await attempt("download .csv", () => fetchChecked(created.source.replace(/\.gz$/, ""), false));
+}
+
+export async function measureAll(client: Client, probes: Probes, data: BenchData): Promise<Measured> {
+  const measured: Measured = {
+    ingest: [],
+    memory: [],
+    appendBytes: 0,
+    append: [],
+    download: { source: "", gz: skipped("not run"), csv: skipped("not run") },
+  };
+  await createDataset(client, data.warmup.path, "bench warm-up");
+  await benchBaseline(client, "gzip", data.warmup.path);
+  await benchBaseline(client, "discard", data.warmup.path);
+  const created: Array<Created | null> = [];
+  for (const size of data.sizes) created.push(await ingestOne(client, size, probes, measured));
+  const small = data.sizes[0];
+  const big = data.sizes[data.sizes.length - 1];
+  if (small === undefined || big === undefined) throw new Error("no bench sizes");
+  await measureAppends(
+    client,
+    [
+      { label: small.label, bytes: small.csv.bytes, created: created[0] ?? null },
+      { label: big.label, bytes: big.csv.bytes, created: created[created.length - 1] ?? null },
+    ],
+    measured,
+  );
+  await measureDownloads(client, { csv: big.csv, created: created[created.length - 1] ?? null }, measured);
+  return measured;
+}

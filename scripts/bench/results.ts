@@ -1,0 +1,99 @@
+// What one bench run measured. Every measurement is an Outcome, so a step that fails (say the
+// 100 MB upload hitting a local workerd limit) is reported with its error instead of ending the run.
+import type { HeapSummary } from "./heap.ts";
+import type { LevelResult } from "./levels.ts";
+import type { RssSummary } from "./rss.ts";
+import { errorText } from "./stats.ts";
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export async function attempt<T>(what: string, run: () => Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { ok: true, value: await run() };
+  } catch (error: unknown) {
+    const message = errorText(error);
+    process.stderr.write(`bench: ${what} failed: ${message}\n`);
+    return { ok: false, error: message };
+  }
+}
+
+export function skipped<T>(reason: string): Outcome<T> {
+  return { ok: false, error: reason };
+}
+
+export interface Timing {
+  /** Median over `runs`. */
+  seconds: number;
+  runs: number;
+}
+
+export interface IngestResult {
+  label: string;
+  bytes: number;
+  rows: number;
+  create: Outcome<Timing>;
+  /** The same bytes through CompressionStream('gzip') in the same workerd. */
+  baseline: Outcome<Timing & { outputBytes: number }>;
+  /** The same bytes only read by the worker: what the local transport allows at most. */
+  transport: Outcome<Timing>;
+}
+
+export interface MemoryResult {
+  /** The workerd running pubset: what a deployed worker would hold. */
+  worker: RssSummary;
+  /** wrangler dev's proxy workerd, which only exists locally. */
+  proxy: RssSummary | null;
+  /** The worker isolate's V8 heap in use plus ArrayBuffers; null without an inspector. */
+  heap: HeapSummary | null;
+}
+
+export interface MemoryRow {
+  label: string;
+  outcome: Outcome<MemoryResult>;
+  /** Whether the 64 MiB goal applies (pubset's own requests, not the baseline). */
+  goal: boolean;
+}
+
+export interface AppendResult {
+  label: string;
+  datasetBytes: number;
+  seconds: Outcome<number[]>;
+}
+
+export interface DownloadResult {
+  /** On the wire, and to the last byte received. */
+  bytes: number;
+  seconds: number;
+  /** After gunzip (checked against the upload), and to the last byte decoded. */
+  decodedBytes: number;
+  decodedSeconds: number;
+  contentEncoding: string;
+}
+
+export interface BenchResults {
+  date: string;
+  machine: string;
+  compressionLevel: number;
+  ingest: IngestResult[];
+  memory: MemoryRow[];
+  appendBytes: number;
+  append: AppendResult[];
+  download: { source: string; gz: Outcome<DownloadResult>; csv: Outcome<DownloadResult> };
+  levels: { label: string; results: Outcome<LevelResult[]> };
+}
+
+export function failures(results: BenchResults): string[] {
+  const all: Array<[string, Outcome<unknown>]> = [
+    ...results.ingest.flatMap((r): Array<[string, Outcome<unknown>]> => [
+      [`create ${r.label}`, r.create],
+      [`CompressionStream ${r.label}`, r.baseline],
+      [`read and discard ${r.label}`, r.transport],
+    ]),
+    ...results.memory.map((r): [string, Outcome<unknown>] => [`memory during ${r.label}`, r.outcome]),
+    ...results.append.map((r): [string, Outcome<unknown>] => [`append to ${r.label}`, r.seconds]),
+    ["download .gz", results.download.gz],
+    ["download .csv", results.download.csv],
+    ["compression levels", results.levels.results],
+  ];
+  return all.filter(([, outcome]) => !outcome.ok).map(([what, outcome]) => `${what}: ${outcome.ok ? "" : outcome.error}`);
+}
