@@ -1,9 +1,10 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-// Two projects: `workers` runs inside workerd with the real local D1 and R2 that wrangler.toml
+// Three projects: `workers` runs inside workerd with the real local D1 and R2 that wrangler.toml
 // declares (migrations applied by test/setup.ts); `node` runs what must live outside the worker:
-// the keys CLI, `npm start` end to end over HTTP, and Node's zlib reading our gzip.
+// the keys CLI, `npm start` end to end over HTTP, and Node's zlib reading our gzip; `browser`
+// drives headless Chromium (/usr/bin/chromium) through the catalog served by `npm start`.
 export default defineConfig({
   test: {
     projects: [
@@ -29,6 +30,15 @@ export default defineConfig({
         test: {
           name: "node",
           include: ["test/node/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        test: {
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 180_000,

@@ -4,11 +4,13 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env.ts";
+import { catalogRoutes } from "./catalog/routes.tsx";
 import { ApiError, problemResponse } from "./errors.ts";
 import { validationHook } from "./http/validation-hook.ts";
 import { httpCacheMiddleware } from "./middleware/http-cache.ts";
 import { idempotencyMiddleware } from "./middleware/idempotency.ts";
 import { signatureMiddleware } from "./middleware/signature.ts";
+import { BENCH_PATH, benchRoutes } from "./routes/bench.ts";
 import { datasetRoutes } from "./routes/datasets.ts";
 import { registerDocs } from "./routes/docs.ts";
 
@@ -37,7 +39,10 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.use("/v1/*", idempotencyMiddleware);
   app.use("/v1/*", httpCacheMiddleware);
   app.route("/v1/dataset", datasetRoutes());
+  // Answers only under `wrangler dev --var BENCH_ENDPOINTS:1` (npm run bench); 404 otherwise.
+  app.route(BENCH_PATH, benchRoutes());
   registerDocs(app);
+  app.route("/", catalogRoutes());
   app.notFound((c) => problemResponse(new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)));
   app.onError((error, c) => {
     const response = toProblem(error);
