@@ -16,6 +16,9 @@ export default defineConfig({
               bindings: {
                 TEST_MIGRATIONS: await readD1Migrations("./migrations"),
                 KEY_ENCRYPTION_KEY: "dGVzdC1vbmx5LWtleS1lbmNyeXB0aW9uLWtleS0zMmI=",
+                // Lower than production so size-limit tests stay fast; see test/ingest.limits.test.ts.
+                MAX_UPLOAD_BYTES: "33554432",
+                MAX_CONTENT_BYTES: "67108864",
               },
             },
           })),

@@ -142,7 +142,11 @@ function gunzip(compressed: ReadableStream<Uint8Array>): ReadableStream<Uint8Arr
     },
     { highWaterMark: 0 },
   );
-  const inflated = tapped.pipeThrough(new DecompressionStream("gzip")).getReader();
+  const decompressor = new DecompressionStream("gzip");
+  // The pipe's own failure reaches the reader below; handling it here keeps an abandoned
+  // upload from surfacing as an unhandled rejection.
+  tapped.pipeTo(decompressor.writable).catch(() => {});
+  const inflated = decompressor.readable.getReader();
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
