@@ -74,7 +74,7 @@ describe("GET /datasets/:id (catalog dataset page)", () => {
     const d = await createDataset(key, "a\n1\n", { name: "Page snippet", visibility: "public" }, "snip.csv");
     const shown = await page(`/datasets/${d.id}`);
     const pre = /<pre tabindex="0"[^>]*><code>([\s\S]*?)<\/code><\/pre>/.exec(shown.html)?.[1] ?? "";
-    expect(pre).toContain(`pubset download ${d.id} --file snip.csv -o snip.csv --url https://pubset.test`);
+    expect(pre).toContain(`pubset download ${d.id} -o snip.csv --url https://pubset.test`);
     expect(pre).toContain(`curl -fL --compressed -o snip.csv https://pubset.test/v1/dataset/${d.id}/latest/snip.csv`);
   });
 

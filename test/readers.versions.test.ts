@@ -2,7 +2,7 @@
 // fields, keyset pagination with Link, and the dataset's visibility rules.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createKey, type TestKey } from "./helpers/keys.ts";
-import { appendRows, collectionPart, createDataset, csvPart, expectProblem, send, write } from "./helpers/http.ts";
+import { appendRows, collectionPart, createDataset, csvPart, expectProblem, gunzipText, send, write } from "./helpers/http.ts";
 
 let owner: TestKey;
 let teammate: TestKey;
@@ -20,6 +20,8 @@ interface Summary {
   rows: number;
   bytes: number;
   columns: string[];
+  file: string;
+  source: string;
 }
 
 async function versions(path: string, key?: TestKey) {
@@ -35,7 +37,7 @@ async function newVersion(response: Response): Promise<string> {
 }
 
 describe("GET /v1/dataset/:id/versions", () => {
-  it("lists every version newest first with version, created, rows, bytes, columns", async () => {
+  it("lists every version newest first with version, created, rows, bytes, columns, file, source", async () => {
     const d = await createDataset(owner, "city,pop\nOslo,700000\n", { name: "chain", visibility: "public" });
     const v2 = await newVersion(await appendRows(owner, d.id, "Bergen,290000\nTrondheim,210000"));
     const v3 = await newVersion(await appendRows(owner, d.id, "Stavanger,145000\n"));
@@ -46,14 +48,15 @@ describe("GET /v1/dataset/:id/versions", () => {
     expect(response.headers.get("link")).toBeNull();
     expect(body.results.map((r) => r.version)).toEqual([v5, v4, v3, v2, d.version]);
     for (const r of body.results) {
-      expect(Object.keys(r)).toEqual(["version", "created", "rows", "bytes", "columns"]);
+      expect(Object.keys(r)).toEqual(["version", "created", "rows", "bytes", "columns", "file", "source"]);
+      expect(r.source).toBe(`/v1/dataset/${d.id}/${r.version}/${r.file}.gz`);
       expect(r.created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     }
     const created1 = "city,pop\nOslo,700000\n".length;
     const appended1 = "Bergen,290000\nTrondheim,210000".length;
     const appended2 = "Stavanger,145000\n".length;
     const replaced = "a,b,c\r\n1,2,3\r\n".length;
-    const expected: Array<Omit<Summary, "version" | "created">> = [
+    const expected: Array<Pick<Summary, "rows" | "bytes" | "columns">> = [
       { rows: 1, bytes: replaced, columns: ["a", "b", "c"] },
       { rows: 1, bytes: replaced, columns: ["a", "b", "c"] },
       // "…Trondheim,210000" had no final line break, so the second append inserted one.
@@ -68,6 +71,29 @@ describe("GET /v1/dataset/:id/versions", () => {
     expect(body.results[4]?.created).toBe(record.created);
     expect(response.headers.get("cache-control")).toBe("public, max-age=60, stale-while-revalidate=300");
     expect((await send("GET", `/v1/dataset/${d.id}/versions`, { key: owner })).headers.get("cache-control")).toBe("private, no-store");
+  });
+
+  it("names each version's own file, so a replace under a new name keeps old versions downloadable", async () => {
+    const d = await createDataset(owner, "city\nOslo\n", { name: "renamed file", visibility: "public" }, "cities.csv");
+    const replaced = await newVersion(await write("PUT", `/v1/dataset/${d.id}`, owner, [csvPart("town\nBergen\n", "towns 2026.csv")]));
+    const { body } = await versions(`/v1/dataset/${d.id}/versions`);
+    expect(body.results.map((r) => [r.version, r.file])).toEqual([
+      [replaced, "towns_2026.csv"],
+      [d.version, "cities.csv"],
+    ]);
+    expect(body.results[1]?.source).toBe(d.source);
+    const contents = [];
+    for (const r of body.results) {
+      const gzip = await send("GET", r.source);
+      expect(gzip.status).toBe(200);
+      const csv = await send("GET", `/v1/dataset/${d.id}/${r.version}/${r.file}`, { headers: { "Accept-Encoding": "identity" } });
+      expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      contents.push([await gunzipText(gzip), await csv.text()]);
+    }
+    expect(contents).toEqual([
+      ["town\nBergen\n", "town\nBergen\n"],
+      ["city\nOslo\n", "city\nOslo\n"],
+    ]);
   });
 
   it("paginates with limit, an opaque cursor and Link: rel=next until the chain ends", async () => {

@@ -6,7 +6,6 @@ import { sourcePath } from "../datasets/shapes.ts";
 import { readableVersion } from "../datasets/versions.ts";
 import { ApiError } from "../errors.ts";
 import { decodeSeqCursor, encodeSeqCursor } from "../http/cursor.ts";
-import { versionFileNames } from "../storage/catalog-db.ts";
 import { getVersionSegmentsWithParts, type DatasetRow, type VersionRow } from "../storage/datasets-db.ts";
 import { joinedGzipLength } from "../storage/gzip-join.ts";
 import { openSegment } from "../storage/segment-store.ts";
@@ -71,11 +70,7 @@ export async function loadDatasetPage(
     maxChars: PREVIEW_MAX_CHARS,
   });
   const page = history.slice(0, VERSIONS_PAGE_SIZE);
-  const fileNames = await versionFileNames(env.DB, dataset.id, page.map((v) => v.id));
-  const versions = page.map((v) => {
-    const fileName = fileNames.get(v.id) ?? version.fileName;
-    return { ...v, csvPath: csvPath(dataset.id, v.id, fileName), gzipPath: sourcePath(dataset.id, v.id, fileName) };
-  });
+  const versions = page.map((v) => ({ ...v, csvPath: csvPath(dataset.id, v.id, v.fileName), gzipPath: sourcePath(dataset.id, v.id, v.fileName) }));
   const last = versions[versions.length - 1];
   return {
     dataset,

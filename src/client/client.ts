@@ -1,6 +1,7 @@
 // PubsetClient: every endpoint of the v1 dataset API (SPEC A, C) as typed methods. Signs with
 // RFC 9421 when given a key, gzips uploads client-side, retries safely. fetch + WebCrypto only,
 // so it runs in Node ≥ 22, browsers and Workers.
+import { PubsetError } from "./errors.ts";
 import { download, sourcePath, type Download, type DownloadOptions, type DownloadTarget } from "./download.ts";
 import { DEFAULT_GZIP_LEVEL, type GzipLevel } from "./gzip-stream.ts";
 import { paginate } from "./paginate.ts";
@@ -118,9 +119,24 @@ export class PubsetClient {
     await response.body?.cancel();
   }
 
-  /** A version's content as a stream: gzip as stored, or CSV (`format: "csv"`). */
-  download(target: DownloadTarget, options: DownloadOptions = {}): Promise<Download> {
-    return download(this.transport, this.baseUrl + sourcePath(target), options);
+  /** A version's content as a stream: gzip as stored, or CSV (`format: "csv"`). Given an id
+   * without a file name, the version's `source` is looked up in its versions list first. */
+  async download(target: DownloadTarget, options: DownloadOptions = {}): Promise<Download> {
+    let path: string;
+    if ("source" in target) path = sourcePath(target);
+    else if (target.file !== undefined) path = sourcePath({ ...target, file: target.file });
+    else path = await this.versionSource(target.id, target.version, options);
+    return download(this.transport, this.baseUrl + path, options);
+  }
+
+  /** The download path of one version (`latest` when absent), from `GET …/versions`. */
+  async versionSource(id: string, version = "latest", options: CallOptions = {}): Promise<string> {
+    const latest = version === "latest";
+    for await (const entry of this.versions(id, { ...options, limit: latest ? 1 : 1000 })) {
+      if (latest || entry.version === version) return entry.source;
+    }
+    const problem = { type: "about:blank", title: "Not Found", status: 404, code: "not_found", detail: `Dataset ${id} has no version ${version}.` };
+    throw new PubsetError(problem);
   }
 
   private async write<T>(method: "POST" | "PUT", path: string[], collection: Collection | undefined, content: UploadInput | undefined, options: UploadOptions): Promise<T> {

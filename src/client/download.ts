@@ -4,8 +4,10 @@ import { countingStream } from "./progress.ts";
 import type { Transport } from "./transport.ts";
 import type { ProgressCallback } from "./types.ts";
 
-/** A `source` path from create/update, or the parts of one. */
-export type DownloadTarget = { source: string } | { id: string; version?: string; file: string };
+/** A `source` path (from create/update or a versions entry), or a dataset id with an optional
+ * version (default latest) and file name (default: looked up in the dataset's versions). */
+export type DownloadTarget = { source: string } | { id: string; version?: string; file?: string };
+export type ResolvedTarget = { source: string } | { id: string; version?: string; file: string };
 
 export interface DownloadOptions {
   /** `gzip` (default): the stored gzip bytes as served; `csv`: decompressed as they arrive. */
@@ -24,7 +26,7 @@ export interface Download {
   path: string;
 }
 
-export function sourcePath(target: DownloadTarget): string {
+export function sourcePath(target: ResolvedTarget): string {
   if ("source" in target) return target.source.endsWith(".gz") ? target.source : `${target.source}.gz`;
   const file = target.file.endsWith(".gz") ? target.file : `${target.file}.gz`;
   const parts = [target.id, target.version ?? "latest", file].map(encodeURIComponent);

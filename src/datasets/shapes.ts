@@ -45,8 +45,18 @@ export function appendedRecord(dataset: DatasetRow, version: VersionRow) {
   return { id: dataset.id, name: version.name, version: version.id, owner: dataset.ownerId, team: dataset.teamId, visibility: version.visibility };
 }
 
-export function versionSummary(row: VersionSummaryRow) {
-  return { version: row.id, created: row.created, rows: row.rowCount, bytes: row.rawBytes, columns: row.columns };
+/** A `/versions` entry: SPEC C's fields, then `file` and `source` so a client can download any
+ * version knowing only the dataset id (GET by id has no `source` in SPEC A's field set). */
+export function versionSummary(datasetId: string, row: VersionSummaryRow) {
+  return {
+    version: row.id,
+    created: row.created,
+    rows: row.rowCount,
+    bytes: row.rawBytes,
+    columns: row.columns,
+    file: row.fileName,
+    source: sourcePath(datasetId, row.id, row.fileName),
+  };
 }
 
 export function versionRecord(dataset: DatasetRow, version: VersionRow) {

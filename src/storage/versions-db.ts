@@ -8,6 +8,8 @@ export interface VersionSummaryRow {
   columns: string[];
   rowCount: number;
   rawBytes: number;
+  /** The stored file name (`cities.csv`); a replace may change it from one version to the next. */
+  fileName: string;
 }
 
 interface VersionSummaryRecord {
@@ -17,6 +19,7 @@ interface VersionSummaryRecord {
   columns: string;
   row_count: number;
   raw_bytes: number;
+  file_name: string;
 }
 
 /** Versions of one dataset with `seq` below `beforeSeq` (all when absent), highest `seq` first. */
@@ -29,13 +32,13 @@ export async function listVersions(
     page.beforeSeq === undefined
       ? db
           .prepare(
-            `SELECT id, seq, created, columns, row_count, raw_bytes FROM versions
+            `SELECT id, seq, created, columns, row_count, raw_bytes, file_name FROM versions
              WHERE dataset_id = ? ORDER BY seq DESC LIMIT ?`,
           )
           .bind(datasetId, page.limit)
       : db
           .prepare(
-            `SELECT id, seq, created, columns, row_count, raw_bytes FROM versions
+            `SELECT id, seq, created, columns, row_count, raw_bytes, file_name FROM versions
              WHERE dataset_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
           )
           .bind(datasetId, page.beforeSeq, page.limit);
@@ -47,5 +50,6 @@ export async function listVersions(
     columns: JSON.parse(r.columns) as string[],
     rowCount: r.row_count,
     rawBytes: r.raw_bytes,
+    fileName: r.file_name,
   }));
 }

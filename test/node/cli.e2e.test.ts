@@ -68,7 +68,7 @@ describe("pubset against a running server", () => {
     const appended = json<{ version: string }>(await ok(["append", id, join(dir, "more.csv"), "--json"]));
     expect(appended.version).not.toBe(created.version);
 
-    const saved = json<{ file: string; bytes: number }>(await ok(["download", id, "--file", "cities.csv", "-o", join(dir, "out.csv.gz"), "--json"]));
+    const saved = json<{ file: string; bytes: number }>(await ok(["download", id, "-o", join(dir, "out.csv.gz"), "--json"]));
     const gz = readFileSync(join(dir, "out.csv.gz"));
     expect(saved).toMatchObject({ file: join(dir, "out.csv.gz"), bytes: gz.length });
     const served = Buffer.from(await (await fetch(`${server.url}/v1/dataset/${id}/latest/cities.csv.gz`)).arrayBuffer());
@@ -76,7 +76,12 @@ describe("pubset against a running server", () => {
     expect(gunzipSync(gz).toString("utf8")).toBe(expected);
     await ok(["download", `/v1/dataset/${id}/${appended.version}/cities.csv.gz`, "-o", join(dir, "out.csv")]);
     expect(readFileSync(join(dir, "out.csv"), "utf8")).toBe(expected);
+    expect((await ok(["download", id, "latest", "-o", "-"])).stdout).toBe(expected);
+    expect((await ok(["download", id, created.version, "-o", "-"])).stdout).toBe(lines.join("\n") + "\n");
     expect((await ok(["download", id, "latest", "--file", "cities.csv", "-o", "-"])).stdout).toBe(expected);
+    const noSuchVersion = await pubset(["download", id, crypto.randomUUID(), "-o", "-"], signedEnv);
+    expect(noSuchVersion.code).toBe(2);
+    expect(noSuchVersion.stderr).toContain("not_found");
 
     const rows = json<{ rows: string[][]; total: number }>(await ok(["rows", id, "--offset", "2", "--limit", "2", "--json"]));
     expect(rows).toMatchObject({ rows: [["Shanghai, Pudong", "China", "25582000"], ["Lagos", "Nigeria", "15388000"]], total: 4 });
@@ -128,7 +133,7 @@ describe("pubset against a running server", () => {
     expect(missing.stderr).toContain("not_found");
     writeFileSync(join(dir, "ok.csv"), "a,b\n1,2\n");
     const created = json<{ id: string }>(await ok(["create", join(dir, "ok.csv"), "--name", "For an I/O error", "--json"]));
-    const ioError = await pubsetProcess(["download", created.id, "--file", "ok.csv", "-o", join(dir, "missing-dir", "x.gz")], signedEnv);
+    const ioError = await pubsetProcess(["download", created.id, "-o", join(dir, "missing-dir", "x.gz")], signedEnv);
     expect(ioError.code).toBe(3);
     expect(ioError.stderr).toContain("ENOENT");
   });

@@ -38,7 +38,7 @@ describe("help and usage errors", () => {
     [["rows", "id", "--limit", "0"], "--limit must be a whole number ≥ 1"],
     [["update", "id", "--public", "--private"], "exclude each other"],
     [["update", "id"], "update needs at least one"],
-    [["download", "id"], "needs --file NAME"],
+    [["download", "/v1/dataset/x/latest/a.csv.gz", "v1"], "either a source path or ID [VERSION]"],
     [["login"], "login needs --key-id and --secret"],
   ])("pubset %j exits 1", async (args, message) => {
     const run = await runInProcess(args, env);

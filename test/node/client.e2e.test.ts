@@ -55,7 +55,7 @@ describe("a dataset's life through the client", () => {
     const expected = original + more;
 
     const downloadEvents: Progress[] = [];
-    const gz = await client.download({ id: created.id, file: "cities.csv" }, { onProgress: (p) => downloadEvents.push(p) });
+    const gz = await client.download({ id: created.id }, { onProgress: (p) => downloadEvents.push(p) });
     expect(gz.fileName).toBe("cities.csv.gz");
     const gzBytes = await readAllBytes(gz.stream);
     expect(gz.compressedBytes).toBe(gzBytes.length);
@@ -65,6 +65,10 @@ describe("a dataset's life through the client", () => {
     expect(Buffer.compare(gzBytes, direct)).toBe(0);
     const csv = await client.download({ source: `/v1/dataset/${created.id}/${appended.version}/cities.csv.gz` }, { format: "csv" });
     expect(new TextDecoder().decode(await readAllBytes(csv.stream))).toBe(expected);
+    const first = await client.download({ id: created.id, version: created.version }, { format: "csv" });
+    expect(first.path).toBe(`/v1/dataset/${created.id}/${created.version}/cities.csv.gz`);
+    expect(new TextDecoder().decode(await readAllBytes(first.stream))).toBe(original);
+    await expectProblem(client.download({ id: created.id, version: crypto.randomUUID() }), 404, "not_found");
 
     const rows = await client.rows(created.id, { offset: 2999, limit: 5 });
     expect(rows).toEqual({ columns: ["id", "city", "population"], rows: [["3000", "City 3000, Region 10", String((3000 * 7919) % 1_000_000)], ["3001", "Lagos", "15388000"], ["3002", "Osaka", "19059856"]], offset: 2999, total: 3002 });

@@ -14,7 +14,7 @@ export interface GetTheDataProps {
 export function GetTheData({ datasetId, fileName, downloads, origin }: GetTheDataProps) {
   const latestCsv = `${origin}/v1/dataset/${datasetId}/latest/${fileName}`;
   const commands = [
-    `pubset download ${datasetId} --file ${fileName} -o ${fileName} --url ${origin}`,
+    `pubset download ${datasetId} -o ${fileName} --url ${origin}`,
     `curl -fL --compressed -o ${fileName} ${latestCsv}`,
   ].join("\n");
   return (

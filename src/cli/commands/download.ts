@@ -1,6 +1,5 @@
 // `pubset download`: a version's content to a file or stdout, as the stored gzip or as CSV.
-// The API exposes a version's file name only in `source` (create/update responses), so a
-// download by ID needs --file, or the `source` path itself.
+// By ID the client looks the version's file name up in `/versions`; a `source` path works too.
 import { rename, rm } from "node:fs/promises";
 import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
@@ -17,10 +16,7 @@ function target(first: string, version: string | undefined, file: string | undef
     if (version !== undefined) throw new UsageError("give either a source path or ID [VERSION], not both");
     return { source: first.startsWith("/") ? first : new URL(first).pathname };
   }
-  if (file === undefined) {
-    throw new UsageError("download by ID needs --file NAME (the file name in the `source` that create/update printed), or pass that source path");
-  }
-  return { id: first, version, file };
+  return file === undefined ? { id: first, version } : { id: first, version, file };
 }
 
 function wantsCsv(values: OptionValues, output: string | undefined): boolean {
@@ -33,10 +29,10 @@ function wantsCsv(values: OptionValues, output: string | undefined): boolean {
 
 export const download: Command = {
   name: "download",
-  synopsis: "download ID [VERSION] --file NAME [-o FILE] [--csv|--gzip]  |  download SOURCE [-o FILE]",
+  synopsis: "download ID [VERSION] [-o FILE] [--csv|--gzip]  |  download SOURCE [-o FILE]",
   summary: "save a version's content (default: the stored .gz under its own name)",
   details: [
-    "--file NAME   the stored file name, e.g. cities.csv (from `source`)",
+    "--file NAME   skip the file name lookup: the stored name, e.g. cities.csv",
     "-o FILE       where to write; `-` is stdout (CSV). FILE ending in .gz keeps gzip, else CSV",
     "--csv|--gzip  force the format",
   ],
