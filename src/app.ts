@@ -4,7 +4,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env.ts";
-import { catalogRoutes } from "./catalog/routes.tsx";
+import { catalogNotFound, catalogRoutes } from "./catalog/routes.tsx";
 import { ApiError, problemResponse } from "./errors.ts";
 import { validationHook } from "./http/validation-hook.ts";
 import { httpCacheMiddleware } from "./middleware/http-cache.ts";
@@ -43,7 +43,9 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.route(BENCH_PATH, benchRoutes());
   registerDocs(app);
   app.route("/", catalogRoutes());
-  app.notFound((c) => problemResponse(new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)));
+  app.notFound(
+    (c) => catalogNotFound(c.req.raw) ?? problemResponse(new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)),
+  );
   app.onError((error, c) => {
     const response = toProblem(error);
     response.headers.set("Access-Control-Allow-Origin", "*");

@@ -140,4 +140,27 @@ describe("GET /datasets/:id (catalog dataset page)", () => {
     expect((await send("DELETE", `/v1/dataset/${gone.id}`, { key })).status).toBe(204);
     expect((await page(`/datasets/${gone.id}`)).status).toBe(404);
   });
+
+  it("redirects hand-typed variants and answers unknown pages with an HTML 404 for browsers", async () => {
+    const d = await createDataset(key, "a\n1\n", { name: "Page slash", visibility: "public" });
+    const slash = await send("GET", `/datasets/${d.id}/?versions=abc`, { redirect: "manual" });
+    expect(slash.status).toBe(301);
+    expect(slash.headers.get("location")).toBe(`/datasets/${d.id}?versions=abc`);
+    const list = await send("GET", "/datasets", { redirect: "manual" });
+    expect([list.status, list.headers.get("location")]).toEqual([301, "/"]);
+
+    const browser = { headers: { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" } };
+    for (const path of [`/datasets/${d.id}/extra`, "/no-such-page", "/datasets/a/b/c"]) {
+      const shown = await page(path, browser);
+      expect(shown.status).toBe(404);
+      expectCatalogHeaders(shown.headers);
+      expect(shown.html).toContain("<h1>Page not found</h1>");
+      expect(linkHref(shown.html, "Browse public datasets")).toBe("/");
+    }
+    const api = await send("GET", "/no-such-page");
+    expect(api.status).toBe(404);
+    expect(api.headers.get("content-type")).toBe("application/problem+json");
+    const underApi = await send("GET", "/v1/nothing", browser);
+    expect(underApi.headers.get("content-type")).toBe("application/problem+json");
+  });
 });

@@ -8,7 +8,7 @@ import { loadDatasetPage } from "./dataset-data.ts";
 import { homeQuery, loadHome } from "./home-data.ts";
 import { htmlResponse } from "./html-response.ts";
 import { DatasetPage } from "./pages/dataset-page.tsx";
-import { ErrorPage } from "./pages/error-page.tsx";
+import { ErrorPage, PAGE_NOT_FOUND } from "./pages/error-page.tsx";
 import { HomePage } from "./pages/home-page.tsx";
 
 export function catalogRoutes(): Hono<AppEnv> {
@@ -18,6 +18,10 @@ export function catalogRoutes(): Hono<AppEnv> {
     const data = await loadHome(c.env.DB, homeQuery(new URL(c.req.url)));
     return htmlResponse(<HomePage data={data} />, data.problem === null ? 200 : 400);
   });
+
+  // Links people type or paste by hand: `/datasets` and `/datasets/<id>/` mean the obvious pages.
+  app.get("/datasets", (c) => c.redirect("/", 301));
+  app.get("/datasets/:id/", (c) => c.redirect(`/datasets/${encodeURIComponent(c.req.param("id"))}${new URL(c.req.url).search}`, 301));
 
   app.get("/datasets/:id", async (c) => {
     const url = new URL(c.req.url);
@@ -36,4 +40,13 @@ export function catalogRoutes(): Hono<AppEnv> {
   });
 
   return app;
+}
+
+/** A path nobody serves, asked for by a browser outside the API: the catalog's HTML 404 page
+ * (with a way back home) rather than a problem+json document. */
+export function catalogNotFound(request: Request): Promise<Response> | null {
+  const path = new URL(request.url).pathname;
+  const isPageRequest = request.method === "GET" || request.method === "HEAD";
+  if (!isPageRequest || path.startsWith("/v1/") || !(request.headers.get("accept") ?? "").includes("text/html")) return null;
+  return htmlResponse(<ErrorPage status={404} message={PAGE_NOT_FOUND} />, 404);
 }

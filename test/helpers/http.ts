@@ -52,6 +52,8 @@ export interface SendOptions {
   body?: Uint8Array;
   /** Applied to the signed headers before sending, to test tampering. */
   tamper?: (headers: Headers) => void;
+  /** `manual` to see a 3xx itself; the worker's fetch follows redirects by default. */
+  redirect?: "follow" | "manual";
 }
 
 export async function send(method: string, path: string, options: SendOptions = {}): Promise<Response> {
@@ -61,7 +63,7 @@ export async function send(method: string, path: string, options: SendOptions = 
     headers = await signRequest({ method, url, headers, body: options.body }, { keyId: options.key.keyId, secret: options.key.secret });
   }
   options.tamper?.(headers);
-  return exports.default.fetch(new Request(url, { method, headers, body: options.body }));
+  return exports.default.fetch(new Request(url, { method, headers, body: options.body, redirect: options.redirect }));
 }
 
 /** A signed multipart write. */
