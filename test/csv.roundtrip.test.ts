@@ -3,23 +3,12 @@
 // same bytes and stats, equal to the input minus BOM and trailing blank lines.
 import { describe, expect, it } from "vitest";
 import { CsvError, CsvScanner, parseCsvRecords, type CsvLimits, type CsvMode, type CsvStats } from "../src/csv/index.ts";
+import { mulberry32 } from "./helpers/random.ts";
 
 const LIMITS: CsvLimits = { maxColumns: 64, maxFieldBytes: 4096, maxHeaderBytes: 65536 };
 const SEEDS = 200;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/** mulberry32: a tiny deterministic PRNG returning floats in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Random = () => number;
 const int = (random: Random, lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo + 1));

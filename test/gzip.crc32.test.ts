@@ -2,16 +2,7 @@
 // reference, and crc32Combine against the CRC of the concatenation.
 import { describe, expect, it } from "vitest";
 import { crc32, crc32Combine, crc32Update } from "../src/storage/crc32.ts";
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "./helpers/random.ts";
 
 function randomBytes(random: () => number, length: number): Uint8Array {
   const out = new Uint8Array(length);

@@ -4,16 +4,7 @@ import { inflateSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { crc32 } from "../src/storage/crc32.ts";
 import { SegmentCompressor, compressSegment, segmentCompressorStream } from "../src/storage/deflate-segment.ts";
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "./helpers/random.ts";
 
 /** Seeded bytes drawn from an alphabet of `alphabet` symbols: 1 is a run, 256 is noise. */
 function seededBytes(seed: number, length: number, alphabet: number): Uint8Array {

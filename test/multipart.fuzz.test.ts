@@ -5,7 +5,8 @@
 
 import { describe, expect, it } from "vitest";
 import { MultipartError } from "../src/http/multipart.ts";
-import { chunkedStream, concat, encode, mulberry32, readParts, rejectionOf } from "./multipart.helpers.ts";
+import { mulberry32 } from "./helpers/random.ts";
+import { chunkedStream, concat, encode, readParts, rejectionOf } from "./multipart.helpers.ts";
 import type { ReadPart } from "./multipart.helpers.ts";
 
 type Random = () => number;

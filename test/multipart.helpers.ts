@@ -1,20 +1,8 @@
-// Shared by the multipart tests: a seeded PRNG, byte streams cut into chosen chunks, and a
+// Shared by the multipart tests: byte streams cut into chosen chunks, and a
 // consumer that reads every part of a parse into plain data to compare.
 
 import { parseMultipart } from "../src/http/multipart.ts";
 import type { MultipartLimits, MultipartPart } from "../src/http/multipart.ts";
-
-/** mulberry32: a tiny deterministic PRNG returning floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 

@@ -4,7 +4,8 @@
 
 import { expect, it } from "vitest";
 import { parseMultipart } from "../src/http/multipart.ts";
-import { encode, mulberry32 } from "./multipart.helpers.ts";
+import { mulberry32 } from "./helpers/random.ts";
+import { encode } from "./multipart.helpers.ts";
 
 const BOUNDARY = "----WebKitFormBoundary7MA4YWxkTrZu0gW";
 const CHUNK = 64 * 1024;
