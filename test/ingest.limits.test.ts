@@ -46,6 +46,22 @@ describe("streamed ingest at size", () => {
     await expectProblem(await write("POST", `/v1/dataset/${body.id}`, key, [csvPart(bad, "more.gz")]), 422, "column_count_mismatch");
   });
 
+  it("a corrupt or truncated gzip dataset part gets 400 and creates nothing", async () => {
+    const key = await createKey("ingest-team", "badgz");
+    const valid = gzipSync(new TextEncoder().encode("a,b\n".repeat(10_000)));
+    const garbage = Uint8Array.from([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xff, ...new TextEncoder().encode("not deflate data at all")]);
+    const truncated = valid.slice(0, Math.floor(valid.length / 2));
+    const before = await objectCount();
+    for (const bytes of [garbage, truncated]) {
+      const response = await write("POST", "/v1/dataset", key, [collectionPart({ name: "badgz" }), csvPart(bytes, "data.csv.gz", "application/gzip")]);
+      const problem = await expectProblem(response, 400, "invalid_request");
+      expect(problem.detail).toMatch(/gzip/);
+    }
+    expect(await objectCount()).toBe(before);
+    const listed = await send("GET", "/v1/dataset?owner=badgz", { key });
+    expect(((await listed.json()) as { results: unknown[] }).results).toEqual([]);
+  });
+
   it("a decompression bomb gets 413 and stores nothing", async () => {
     const key = await createKey("ingest-team", "bomb");
     const zeros = new Uint8Array(80 * 1024 * 1024).fill(0x31);

@@ -138,7 +138,12 @@ function gunzip(compressed: ReadableStream<Uint8Array>): ReadableStream<Uint8Arr
           throw error;
         }
       },
-      cancel: (reason) => source.cancel(reason),
+      // workerd's pipeTo cancels `tapped` for a failed decompressor only once its pending read
+      // settles, and when readUpload gives up on corrupt gzip that read fails because the parser
+      // errors the unfinished part (MultipartParser.close). Cancelling the now-errored part
+      // rejects with that error, and the pipe leaves the rejection unhandled. The same error
+      // already reached the pull above and readUpload's own catch, so it is dropped here.
+      cancel: (reason) => source.cancel(reason).catch(() => {}),
     },
     { highWaterMark: 0 },
   );
