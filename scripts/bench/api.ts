@@ -119,6 +119,15 @@ export async function download(client: Client, path: string, expectedBytes: numb
   };
 }
 
+/** A signed `GET …/latest/rows` window; the total tells the bench where the last page starts. */
+export async function readRows(client: Client, id: string, offset: number, limit: number): Promise<{ seconds: number; total: number; rows: number }> {
+  const url = `${client.origin}/v1/dataset/${id}/latest/rows?offset=${offset}&limit=${limit}`;
+  const headers = await signedHeaders("GET", url, client.key);
+  const result = await explained(client.log, () => exchange({ method: "GET", url, headers, timeoutMs: timeoutFor(0), keepBody: true }));
+  const page = expectJson<{ total: number; rows: unknown[] }>(result, 200, `rows of ${id} at ${offset}`);
+  return { seconds: result.seconds, total: page.total, rows: page.rows.length };
+}
+
 /** sha-256 of a file, to check a downloaded CSV against what was uploaded. */
 export async function fileSha256(path: string): Promise<string> {
   const hash = createHash("sha256");

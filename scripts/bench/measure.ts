@@ -1,9 +1,9 @@
 // The measurements against a running worker, in an order that keeps them fair: warm-up first,
 // creates before their CompressionStream baselines (so the first 100 MB create meets the
 // least-grown heap), appends to the small and large dataset interleaved.
-import { appendRows, benchBaseline, createDataset, download, fileSha256, type Client, type Created } from "./api.ts";
+import { appendRows, benchBaseline, createDataset, download, fileSha256, readRows, type Client, type Created } from "./api.ts";
 import { csvRows, type GeneratedCsv } from "./csv-gen.ts";
-import { attempt, skipped, type AppendResult, type BenchResults, type DownloadResult, type MemoryResult, type MemoryRow, type Outcome, type Timing } from "./results.ts";
+import { attempt, skipped, type AppendResult, type BenchResults, type DownloadResult, type RowsResult, type MemoryResult, type MemoryRow, type Outcome, type Timing } from "./results.ts";
 import { sampleHeap, type Inspector } from "./heap.ts";
 import { sampleRss } from "./rss.ts";
 import { errorText, median, mib } from "./stats.ts";
@@ -26,7 +26,10 @@ const APPEND_ROWS = 1000;
 const APPEND_RUNS = 5;
 const SETTLE_MS = 2000;
 
-type Measured = Pick<BenchResults, "ingest" | "memory" | "appendBytes" | "append" | "download">;
+type Measured = Pick<BenchResults, "ingest" | "memory" | "appendBytes" | "append" | "download" | "rows">;
+
+const ROWS_LIMIT = 100;
+const ROWS_RUNS = 5;
 
 export interface Probes {
   /** The workerd running pubset. */
@@ -148,6 +151,37 @@ async function measureDownloads(client: Client, big: { csv: GeneratedCsv; create
   measured.download.csv = await attempt("download .csv", () => fetchChecked(created.source.replace(/\.gz$/, ""), false));
 }
 
+/** 100-row windows at the start, middle and end of the big dataset: a deep offset should cost
+ * about what the first page does, since segments are made of separately readable parts. */
+async function measureRows(client: Client, created: Created | null, measured: Measured): Promise<void> {
+  const labels = ["first page", "middle", "last page"];
+  if (created === null) {
+    measured.rows = labels.map((label): RowsResult => ({ label, offset: 0, seconds: skipped("skipped: the 100 MB create failed") }));
+    return;
+  }
+  const probe = await attempt("rows total", () => readRows(client, created.id, 0, 1));
+  if (!probe.ok) {
+    measured.rows = labels.map((label): RowsResult => ({ label, offset: 0, seconds: probe }));
+    return;
+  }
+  const total = probe.value.total;
+  const offsets = [0, Math.floor(total / 2), Math.max(0, total - ROWS_LIMIT)];
+  measured.rows = [];
+  for (const [i, offset] of offsets.entries()) {
+    const label = labels[i] ?? String(offset);
+    const seconds = await attempt(`rows at ${label}`, async () => {
+      const samples: number[] = [];
+      for (let run = 0; run <= ROWS_RUNS; run++) {
+        const page = await readRows(client, created.id, offset, ROWS_LIMIT);
+        if (page.rows !== Math.min(ROWS_LIMIT, total - offset)) throw new Error(`rows at ${offset}: got ${page.rows} rows`);
+        if (run > 0) samples.push(page.seconds);
+      }
+      return samples;
+    });
+    measured.rows.push({ label, offset, seconds });
+  }
+}
+
 export async function measureAll(client: Client, probes: Probes, data: BenchData): Promise<Measured> {
   const measured: Measured = {
     ingest: [],
@@ -155,6 +189,7 @@ export async function measureAll(client: Client, probes: Probes, data: BenchData
     appendBytes: 0,
     append: [],
     download: { source: "", gz: skipped("not run"), csv: skipped("not run") },
+    rows: [],
   };
   await createDataset(client, data.warmup.path, "bench warm-up");
   await benchBaseline(client, "gzip", data.warmup.path);
@@ -173,5 +208,6 @@ export async function measureAll(client: Client, probes: Probes, data: BenchData
     measured,
   );
   await measureDownloads(client, { csv: big.csv, created: created[created.length - 1] ?? null }, measured);
+  await measureRows(client, created[created.length - 1] ?? null, measured);
   return measured;
 }

@@ -1,7 +1,7 @@
 // Renders a bench run as the markdown printed to stdout, written to bench/out/latest.md and
 // pasted into the README's Performance section. Failed steps show their error in place.
 import type { LevelResult } from "./levels.ts";
-import type { AppendResult, BenchResults, IngestResult, MemoryResult, Outcome } from "./results.ts";
+import type { AppendResult, BenchResults, IngestResult, MemoryResult, Outcome, RowsResult } from "./results.ts";
 import { MB, MIB, mbPerSecond, median, mib } from "./stats.ts";
 
 const MEMORY_GOAL_BYTES = 64 * MIB;
@@ -71,6 +71,14 @@ function downloadRows(results: BenchResults): string[][] {
   });
 }
 
+function rowsRows(rows: RowsResult[]): string[][] {
+  return rows.map((r) => [
+    `${r.label} (offset ${r.offset.toLocaleString("en")})`,
+    r.seconds.ok ? `**${seconds(median(r.seconds.value))}**` : failed(r.seconds),
+    r.seconds.ok ? r.seconds.value.map(seconds).join(", ") : "—",
+  ]);
+}
+
 function levelRows(levels: LevelResult[], chosen: number): string[][] {
   return levels.map((l) => {
     const label = l.level === chosen ? `**${l.level}** (chosen)` : String(l.level);
@@ -116,6 +124,10 @@ export function renderReport(results: BenchResults): string {
           "The `.csv` came as the stored gzip with `Content-Encoding: gzip`: workerd hands every request to a worker with `Accept-Encoding: br, gzip` (the client's own header is in `request.cf.clientAcceptEncoding`), so the worker never inflates; Cloudflare's edge decodes for clients that cannot.",
         ]
       : []),
+    "",
+    "**Rows**: signed `GET …/latest/rows?offset=N&limit=100` on the 100 MB dataset (after the appends), median of 5 after one warm-up each:",
+    "",
+    table(["window", "median", "runs"], rowsRows(results.rows)),
     "",
     `**Compression levels** (${results.levels.label}); workerd column measured separately in workerd on a 10 MB CSV:`,
     "",

@@ -60,6 +60,13 @@ export interface AppendResult {
   seconds: Outcome<number[]>;
 }
 
+export interface RowsResult {
+  /** Where the window starts, e.g. "first page", "last page". */
+  label: string;
+  offset: number;
+  seconds: Outcome<number[]>;
+}
+
 export interface DownloadResult {
   /** On the wire, and to the last byte received. */
   bytes: number;
@@ -79,6 +86,8 @@ export interface BenchResults {
   appendBytes: number;
   append: AppendResult[];
   download: { source: string; gz: Outcome<DownloadResult>; csv: Outcome<DownloadResult> };
+  /** 100-row windows of the 100 MB dataset's latest version, at its start, middle and end. */
+  rows: RowsResult[];
   levels: { label: string; results: Outcome<LevelResult[]> };
 }
 
@@ -93,6 +102,7 @@ export function failures(results: BenchResults): string[] {
     ...results.append.map((r): [string, Outcome<unknown>] => [`append to ${r.label}`, r.seconds]),
     ["download .gz", results.download.gz],
     ["download .csv", results.download.csv],
+    ...results.rows.map((r): [string, Outcome<unknown>] => [`rows at ${r.label}`, r.seconds]),
     ["compression levels", results.levels.results],
   ];
   return all.filter(([, outcome]) => !outcome.ok).map(([what, outcome]) => `${what}: ${outcome.ok ? "" : outcome.error}`);
