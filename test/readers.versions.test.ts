@@ -20,8 +20,6 @@ interface Summary {
   rows: number;
   bytes: number;
   columns: string[];
-  file: string;
-  source: string;
 }
 
 async function versions(path: string, key?: TestKey) {
@@ -37,7 +35,7 @@ async function newVersion(response: Response): Promise<string> {
 }
 
 describe("GET /v1/dataset/:id/versions", () => {
-  it("lists every version newest first with version, created, rows, bytes, columns, file, source", async () => {
+  it("lists every version newest first with version, created, rows, bytes, columns", async () => {
     const d = await createDataset(owner, "city,pop\nOslo,700000\n", { name: "chain", visibility: "public" });
     const v2 = await newVersion(await appendRows(owner, d.id, "Bergen,290000\nTrondheim,210000"));
     const v3 = await newVersion(await appendRows(owner, d.id, "Stavanger,145000\n"));
@@ -48,8 +46,7 @@ describe("GET /v1/dataset/:id/versions", () => {
     expect(response.headers.get("link")).toBeNull();
     expect(body.results.map((r) => r.version)).toEqual([v5, v4, v3, v2, d.version]);
     for (const r of body.results) {
-      expect(Object.keys(r)).toEqual(["version", "created", "rows", "bytes", "columns", "file", "source"]);
-      expect(r.source).toBe(`/v1/dataset/${d.id}/${r.version}/${r.file}.gz`);
+      expect(Object.keys(r)).toEqual(["version", "created", "rows", "bytes", "columns"]);
       expect(r.created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     }
     const created1 = "city,pop\nOslo,700000\n".length;
@@ -73,20 +70,22 @@ describe("GET /v1/dataset/:id/versions", () => {
     expect((await send("GET", `/v1/dataset/${d.id}/versions`, { key: owner })).headers.get("cache-control")).toBe("private, no-store");
   });
 
-  it("names each version's own file, so a replace under a new name keeps old versions downloadable", async () => {
+  it("links each version's record to its own file, so a replace under a new name keeps old versions downloadable", async () => {
     const d = await createDataset(owner, "city\nOslo\n", { name: "renamed file", visibility: "public" }, "cities.csv");
     const replaced = await newVersion(await write("PUT", `/v1/dataset/${d.id}`, owner, [csvPart("town\nBergen\n", "towns 2026.csv")]));
-    const { body } = await versions(`/v1/dataset/${d.id}/versions`);
-    expect(body.results.map((r) => [r.version, r.file])).toEqual([
-      [replaced, "towns_2026.csv"],
-      [d.version, "cities.csv"],
-    ]);
-    expect(body.results[1]?.source).toBe(d.source);
+    const enclosure = (response: Response) => /^<([^>]+)>; rel="enclosure"; type="application\/gzip"$/.exec(response.headers.get("link") ?? "")?.[1];
+    const latest = await send("GET", `/v1/dataset/${d.id}`);
+    expect(enclosure(latest)).toBe(`/v1/dataset/${d.id}/${replaced}/towns_2026.csv.gz`);
+    expect(Object.keys(await latest.json()).sort()).toEqual(["created", "id", "name", "properties", "version", "visibility"]);
+    expect(enclosure(await send("GET", `/v1/dataset/${d.id}/latest`))).toBe(`/v1/dataset/${d.id}/${replaced}/towns_2026.csv.gz`);
+    const first = await send("GET", `/v1/dataset/${d.id}/${d.version}`, { key: owner });
+    expect(enclosure(first)).toBe(d.source);
     const contents = [];
-    for (const r of body.results) {
-      const gzip = await send("GET", r.source);
+    for (const version of [replaced, d.version]) {
+      const path = enclosure(await send("GET", `/v1/dataset/${d.id}/${version}`)) ?? "";
+      const gzip = await send("GET", path);
       expect(gzip.status).toBe(200);
-      const csv = await send("GET", `/v1/dataset/${d.id}/${r.version}/${r.file}`, { headers: { "Accept-Encoding": "identity" } });
+      const csv = await send("GET", path.replace(/\.gz$/, ""), { headers: { "Accept-Encoding": "identity" } });
       expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
       contents.push([await gunzipText(gzip), await csv.text()]);
     }

@@ -1,7 +1,7 @@
 // PubsetClient: every endpoint of the v1 dataset API (SPEC A, C) as typed methods. Signs with
 // RFC 9421 when given a key, gzips uploads client-side, retries safely. fetch + WebCrypto only,
 // so it runs in Node ≥ 22, browsers and Workers.
-import { PubsetError } from "./errors.ts";
+import { linkTarget } from "./link-header.ts";
 import { download, sourcePath, type Download, type DownloadOptions, type DownloadTarget } from "./download.ts";
 import { DEFAULT_GZIP_LEVEL, type GzipLevel } from "./gzip-stream.ts";
 import { paginate } from "./paginate.ts";
@@ -120,7 +120,7 @@ export class PubsetClient {
   }
 
   /** A version's content as a stream: gzip as stored, or CSV (`format: "csv"`). Given an id
-   * without a file name, the version's `source` is looked up in its versions list first. */
+   * without a file name, the version's record is fetched first for its content link. */
   async download(target: DownloadTarget, options: DownloadOptions = {}): Promise<Download> {
     let path: string;
     if ("source" in target) path = sourcePath(target);
@@ -129,14 +129,13 @@ export class PubsetClient {
     return download(this.transport, this.baseUrl + path, options);
   }
 
-  /** The download path of one version (`latest` when absent), from `GET …/versions`. */
+  /** The download path of one version (`latest` when absent): its record's `Link: rel="enclosure"`. */
   async versionSource(id: string, version = "latest", options: CallOptions = {}): Promise<string> {
-    const latest = version === "latest";
-    for await (const entry of this.versions(id, { ...options, limit: latest ? 1 : 1000 })) {
-      if (latest || entry.version === version) return entry.source;
-    }
-    const problem = { type: "about:blank", title: "Not Found", status: 404, code: "not_found", detail: `Dataset ${id} has no version ${version}.` };
-    throw new PubsetError(problem);
+    const response = await this.transport.send({ method: "GET", url: this.url([id, version]), signal: options.signal });
+    await response.body?.cancel();
+    const target = linkTarget(response.headers.get("link"), "enclosure");
+    if (target === null) throw new TypeError(`GET ${id}/${version} sent no Link rel="enclosure"; is the server older than this client?`);
+    return new URL(target, response.url || this.baseUrl).pathname;
   }
 
   private async write<T>(method: "POST" | "PUT", path: string[], collection: Collection | undefined, content: UploadInput | undefined, options: UploadOptions): Promise<T> {

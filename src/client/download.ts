@@ -4,8 +4,8 @@ import { countingStream } from "./progress.ts";
 import type { Transport } from "./transport.ts";
 import type { ProgressCallback } from "./types.ts";
 
-/** A `source` path (from create/update or a versions entry), or a dataset id with an optional
- * version (default latest) and file name (default: looked up in the dataset's versions). */
+/** A `source` path (from create/update), or a dataset id with an optional version (default
+ * latest) and file name (default: read from the record's `Link: rel="enclosure"`). */
 export type DownloadTarget = { source: string } | { id: string; version?: string; file?: string };
 export type ResolvedTarget = { source: string } | { id: string; version?: string; file: string };
 

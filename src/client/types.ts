@@ -65,10 +65,6 @@ export interface VersionSummary {
   /** Uncompressed content bytes. */
   bytes: number;
   columns: string[];
-  /** The version's stored file name, e.g. `cities.csv`. */
-  file: string;
-  /** Path of the version's gzip download (as `source` in create/update responses). */
-  source: string;
 }
 
 /** `GET /v1/dataset/:id/:version/rows`. */

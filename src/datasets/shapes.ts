@@ -45,18 +45,14 @@ export function appendedRecord(dataset: DatasetRow, version: VersionRow) {
   return { id: dataset.id, name: version.name, version: version.id, owner: dataset.ownerId, team: dataset.teamId, visibility: version.visibility };
 }
 
-/** A `/versions` entry: SPEC C's fields, then `file` and `source` so a client can download any
- * version knowing only the dataset id (GET by id has no `source` in SPEC A's field set). */
-export function versionSummary(datasetId: string, row: VersionSummaryRow) {
-  return {
-    version: row.id,
-    created: row.created,
-    rows: row.rowCount,
-    bytes: row.rawBytes,
-    columns: row.columns,
-    file: row.fileName,
-    source: sourcePath(datasetId, row.id, row.fileName),
-  };
+export function versionSummary(row: VersionSummaryRow) {
+  return { version: row.id, created: row.created, rows: row.rowCount, bytes: row.rawBytes, columns: row.columns };
+}
+
+/** RFC 8288 `Link` to a version's content, sent with its record: GET's body has no `source`
+ * (SPEC A's exact field set), yet a client holding only an id must find the file to download. */
+export function contentLink(dataset: DatasetRow, version: VersionRow): string {
+  return `<${sourcePath(dataset.id, version.id, version.fileName)}>; rel="enclosure"; type="application/gzip"`;
 }
 
 export function versionRecord(dataset: DatasetRow, version: VersionRow) {

@@ -22,6 +22,10 @@ const responseHeaders = {
   ETag: { description: "Strong entity tag; send it back in If-None-Match for a 304.", schema: { type: "string" } },
   "Cache-Control": { description: "`public, max-age=60, stale-while-revalidate=300` for unsigned reads of public data, else `private, no-store`.", schema: { type: "string" } },
   Link: { description: 'Present when more results exist: `<…&cursor=…>; rel="next"`.', schema: { type: "string" } },
+  "Link (record)": {
+    description: 'The version\'s gzip content, the `source` of create/update: `</v1/dataset/{id}/{version}/{file}.gz>; rel="enclosure"; type="application/gzip"`.',
+    schema: { type: "string" },
+  },
   Location: { description: "The created dataset or version.", schema: { type: "string" } },
 };
 
@@ -33,8 +37,16 @@ function addParameters(operation: Json, parameters: Json[]): void {
 function addResponseHeaders(response: Json | undefined, names: Array<keyof typeof responseHeaders>): void {
   if (!response) return;
   const headers = (response.headers as Json | undefined) ?? {};
-  for (const name of names) headers[name] = responseHeaders[name];
+  // "Link (record)" documents the same header name with the record's meaning.
+  for (const name of names) headers[name.replace(/ \(.*\)$/, "")] = responseHeaders[name];
   response.headers = headers;
+}
+
+/** Lists page with `rel="next"`; a record points at its content with `rel="enclosure"`. */
+function readLinkHeader(path: string): Array<keyof typeof responseHeaders> {
+  if (path === "/v1/dataset" || path.endsWith("/versions")) return ["Link"];
+  if (path === "/v1/dataset/{id}" || path === "/v1/dataset/{id}/{version}") return ["Link (record)"];
+  return [];
 }
 
 function decorateOperation(path: string, method: string, operation: Json): void {
@@ -53,7 +65,7 @@ function decorateOperation(path: string, method: string, operation: Json): void 
     responses["409"] ??= problem("Concurrent write with the same Idempotency-Key, or too many concurrent writers");
   } else {
     addParameters(operation, [header("If-None-Match", "An ETag from an earlier response; 304 when it still matches.")]);
-    addResponseHeaders(responses["200"], path === "/v1/dataset" || path.endsWith("/versions") ? ["ETag", "Cache-Control", "Link"] : ["ETag", "Cache-Control"]);
+    addResponseHeaders(responses["200"], ["ETag", "Cache-Control", ...readLinkHeader(path)]);
     responses["304"] ??= { description: "Not modified (If-None-Match matched)" };
     responses["401"] ??= problem("A signature was sent and does not verify");
   }

@@ -1,8 +1,9 @@
-// GET /v1/dataset/:id[/:version] — one version's record (SPEC A row 6).
+// GET /v1/dataset/:id[/:version] — one version's record (SPEC A row 6), with a `Link` to its
+// content, the one way to find the file name from an id alone.
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env.ts";
-import { versionRecord } from "../datasets/shapes.ts";
+import { contentLink, versionRecord } from "../datasets/shapes.ts";
 import { cacheControlFor, readableVersion } from "../datasets/versions.ts";
 import { IdParamsSchema, VersionParamsSchema, VersionRecordSchema, problemResponse } from "./schemas.ts";
 
@@ -33,6 +34,7 @@ async function respond(c: Context<AppEnv>, id: string, versionRef: string) {
   const caller = c.get("caller");
   const { dataset, version } = await readableVersion(c.env.DB, id, versionRef, caller);
   c.header("Cache-Control", cacheControlFor(dataset, caller));
+  c.header("Link", contentLink(dataset, version));
   return c.json(versionRecord(dataset, version), 200);
 }
 

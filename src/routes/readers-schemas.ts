@@ -23,8 +23,6 @@ export const VersionSummarySchema = z
     rows: z.number().int().openapi({ description: "Data rows (the header not counted)." }),
     bytes: z.number().int().openapi({ description: "Uncompressed content bytes." }),
     columns: z.array(z.string()).openapi({ description: "The header's cells, in order." }),
-    file: z.string().openapi({ description: "The version's stored file name, e.g. `cities.csv`; `GET …/{version}/{file}` downloads it as CSV." }),
-    source: z.string().openapi({ description: "Path of the version's gzip download, as `source` in create/update responses." }),
   })
   .openapi("DatasetVersionSummary");
 export const VersionsResponseSchema = z.object({ results: z.array(VersionSummarySchema) }).openapi("DatasetVersionList");

@@ -37,6 +37,6 @@ export function registerVersions(app: OpenAPIHono<AppEnv>): void {
     const last = page[page.length - 1];
     if (rows.length > limit && last) c.header("Link", nextLink(c.req.url, encodeSeqCursor(last.seq)));
     c.header("Cache-Control", cacheControlFor(dataset, caller));
-    return c.json({ results: page.map((row) => versionSummary(dataset.id, row)) }, 200);
+    return c.json({ results: page.map(versionSummary) }, 200);
   });
 }

@@ -1,5 +1,6 @@
 // `pubset download`: a version's content to a file or stdout, as the stored gzip or as CSV.
-// By ID the client looks the version's file name up in `/versions`; a `source` path works too.
+// By ID the client reads the file name from the version's record (its `Link: rel="enclosure"`);
+// a `source` path works too.
 import { rename, rm } from "node:fs/promises";
 import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";

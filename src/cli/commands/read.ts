@@ -53,8 +53,8 @@ export const versions: Command = {
     for await (const version of context.client().versions(id)) results.push(version);
     context.print({ results }, () =>
       formatTable(
-        ["VERSION", "CREATED", "ROWS", "SIZE", "COLUMNS", "FILE"],
-        results.map((v) => [v.version, v.created, String(v.rows), formatBytes(v.bytes), String(v.columns.length), v.file]),
+        ["VERSION", "CREATED", "ROWS", "SIZE", "COLUMNS"],
+        results.map((v) => [v.version, v.created, String(v.rows), formatBytes(v.bytes), String(v.columns.length)]),
       ),
     );
   },
