@@ -42,6 +42,21 @@ describe("GET /docs", () => {
     const response = await send("GET", "/docs");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/html");
-    expect(await response.text()).toContain('data-url="/openapi.json"');
+    const html = await response.text();
+    expect(html).toContain('data-url="/openapi.json"');
+    expect(html).toMatch(/<script src="https:\/\/cdn\.jsdelivr\.net\/npm\/@scalar\/api-reference@[\d.]+" onload="[^"]*static-reference[^"]*hidden = true"><\/script>/);
+  });
+
+  it("is a readable reference without JavaScript: every operation, its parameters and answers, and the signing scheme", async () => {
+    const doc = await document();
+    const html = await (await send("GET", "/docs")).text();
+    expect(html.startsWith("<!doctype html>")).toBe(true);
+    expect(html).toContain('<div id="static-reference">');
+    const headings = [...html.matchAll(/<h2 id="op-\d+"><code>([A-Z]+) ([^<]+)<\/code><\/h2>/g)].map((m) => `${m[1]?.toLowerCase()} ${m[2]}`);
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`));
+    expect(headings.sort()).toEqual(operations.sort());
+    for (const name of ["Signature-Input", "Content-Digest", "Idempotency-Key", "If-Match", "If-None-Match"]) expect(html).toContain(`<code>${name}</code>`);
+    expect(html).toContain("Signing requests (RFC 9421, hmac-sha256)");
+    expect(html).toContain("<code>412</code>");
   });
 });

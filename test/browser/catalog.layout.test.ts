@@ -65,6 +65,28 @@ describeInChromium("catalog layout in Chromium", () => {
 
   const page = pagePerTest(() => browser.context);
 
+  it("the API reference (/docs) reads as plain HTML at phone width when Scalar's CDN is out of reach", async () => {
+    const operations = Object.values(((await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, object> }).paths)
+      .map((item) => Object.keys(item).length)
+      .reduce((a, b) => a + b, 0);
+    // Its own tab: the aborted CDN script is an expected console error here.
+    const p = await browser.context.newPage();
+    try {
+      await p.route("https://cdn.jsdelivr.net/**", (route) => route.abort());
+      await p.setViewportSize({ width: 390, height: 844 });
+      await p.goto(`${server.url}/docs`);
+      await expect.poll(() => p.locator("#static-reference").isVisible()).toBe(true);
+      expect(await p.locator("h1").textContent()).toBe("pubset API reference");
+      expect(await p.locator("#static-reference h2").count()).toBe(operations);
+      expect(await p.getByText("Signing requests (RFC 9421, hmac-sha256)").count()).toBe(1);
+      const widths = await p.evaluate(() => ({ viewport: window.innerWidth, document: document.documentElement.scrollWidth }));
+      expect(widths.document).toBeLessThanOrEqual(widths.viewport);
+      if (keepScreenshots()) await screenshot(p, "docs-390");
+    } finally {
+      await p.close();
+    }
+  });
+
   for (const size of WIDTHS) {
     it(`home page at ${size.name} width (${size.width}px) fits without sideways scrolling`, async () => {
       const p = page();
