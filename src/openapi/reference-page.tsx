@@ -22,14 +22,14 @@ interface Operation {
   summary: string;
   parameters: Parameter[];
   requestTypes: string[];
-  responses: Array<{ status: string; description: string }>;
+  responses: Array<{ status: string; description: string; headers: string[] }>;
 }
 
 const METHODS = ["get", "head", "post", "put", "patch", "delete"];
 
 const CSS = `body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1b1b1f;background:#fff}
-pre{white-space:pre-wrap;background:#f3f4f6;padding:.75rem;border-radius:4px}code{font-size:.95em;overflow-wrap:anywhere}
-td,pre,h2{overflow-wrap:anywhere}
+pre{white-space:pre-wrap;background:#f3f4f6;padding:.75rem;border-radius:4px}code{font-size:.95em}
+td,pre,h2,li{overflow-wrap:anywhere}td.short{white-space:nowrap;overflow-wrap:normal}
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem}th,td{text-align:left;vertical-align:top;padding:.25rem .5rem;border-bottom:1px solid #d4d4d8}
 h2{margin-top:2rem;font-size:1.15rem}h2 code{font-size:1rem}
 @media (prefers-color-scheme:dark){body{color:#ececf1;background:#17171b}pre{background:#26262c}th,td{border-color:#3f3f46}a{color:#8ab4ff}}`;
@@ -56,10 +56,19 @@ function operationsOf(document: Json): Operation[] {
         summary: text(operation.summary),
         parameters: parametersOf(operation),
         requestTypes: Object.keys(body ?? {}),
-        responses: Object.entries(responses).map(([status, response]) => ({ status, description: text(response.description) })),
+        responses: Object.entries(responses).map(([status, response]) => ({
+          status,
+          description: text(response.description),
+          headers: Object.keys((response.headers as Json | undefined) ?? {}),
+        })),
       };
     }),
   );
+}
+
+/** The documents' descriptions mark code with backticks; show those spans as code. */
+function Inline({ value }: { value: string }) {
+  return <>{value.split("`").map((piece, i) => (i % 2 === 1 ? <code>{piece}</code> : piece))}</>;
 }
 
 function OperationSection({ operation, index }: { operation: Operation; index: number }) {
@@ -70,7 +79,9 @@ function OperationSection({ operation, index }: { operation: Operation; index: n
           {operation.method} {operation.path}
         </code>
       </h2>
-      <p>{operation.summary}</p>
+      <p>
+        <Inline value={operation.summary} />
+      </p>
       {operation.parameters.length > 0 ? (
         <table aria-label={`Parameters of ${operation.method} ${operation.path}`}>
           <thead>
@@ -87,9 +98,11 @@ function OperationSection({ operation, index }: { operation: Operation; index: n
                 <td>
                   <code>{p.name}</code>
                 </td>
-                <td>{p.in}</td>
-                <td>{p.required ? "yes" : "no"}</td>
-                <td>{p.description}</td>
+                <td class="short">{p.in}</td>
+                <td class="short">{p.required ? "yes" : "no"}</td>
+                <td>
+                  <Inline value={p.description} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -103,7 +116,19 @@ function OperationSection({ operation, index }: { operation: Operation; index: n
       <ul>
         {operation.responses.map((r) => (
           <li>
-            <code>{r.status}</code> {r.description}
+            <code>{r.status}</code> <Inline value={r.description} />
+            {r.headers.length > 0 ? (
+              <>
+                {" "}
+                (headers: {r.headers.map((h, i) => (
+                  <>
+                    {i > 0 ? ", " : ""}
+                    <code>{h}</code>
+                  </>
+                ))}
+                )
+              </>
+            ) : null}
           </li>
         ))}
       </ul>

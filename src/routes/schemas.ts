@@ -9,7 +9,7 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0
 export const DatasetIdSchema = z
   .string()
   .regex(UUID_PATTERN, "must be a lowercase UUID v4")
-  .openapi({ param: { name: "id", in: "path" }, example: "5b1c3f0e-8f5a-4c8e-9a57-2a8d7f0c1e42" });
+  .openapi({ param: { name: "id", in: "path" }, description: "The dataset's id, a lowercase UUID v4.", example: "5b1c3f0e-8f5a-4c8e-9a57-2a8d7f0c1e42" });
 
 export const VersionRefSchema = z
   .string()
