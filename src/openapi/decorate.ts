@@ -79,6 +79,8 @@ export function decorateDocument<T extends object>(document: T): T {
   const doc = document as Json;
   const paths = (doc.paths as Record<string, Record<string, Json>>) ?? {};
   for (const [path, item] of Object.entries(paths)) {
+    // Only the API is signed, cached by ETag and answers problems; the pages (pages.ts) are not.
+    if (!path.startsWith("/v1/")) continue;
     for (const [method, operation] of Object.entries(item)) decorateOperation(path, method, operation);
   }
   const components = (doc.components as Json) ?? {};

@@ -4,6 +4,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { decorateDocument } from "../openapi/decorate.ts";
 import { API_DESCRIPTION, API_TITLE, API_VERSION } from "../openapi/info.ts";
+import { documentPages } from "../openapi/pages.ts";
 import { referencePageHtml } from "../openapi/reference-page.tsx";
 
 
@@ -17,6 +18,7 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string) {
 }
 
 export function registerDocs(app: OpenAPIHono<AppEnv>): void {
+  documentPages(app);
   app.get("/openapi.json", (c) => {
     c.header("Cache-Control", "public, max-age=300");
     return c.json(openApiDocument(app, new URL(c.req.url).origin));
