@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
 // Three projects: `workers` runs inside workerd with the real local D1 and R2 that wrangler.toml
 // declares (migrations applied by test/setup.ts); `node` runs what must live outside the worker:
 // the keys CLI, `npm start` end to end over HTTP, and Node's zlib reading our gzip; `browser`
-// drives headless Chromium (/usr/bin/chromium) through the catalog served by `npm start`.
+// drives headless Chromium (/usr/bin/chromium) through the catalog and the TypeScript client,
+// both against `npm start`.
 export default defineConfig({
   test: {
     projects: [

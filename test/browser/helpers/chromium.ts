@@ -53,8 +53,13 @@ export interface Chromium {
   close(): Promise<void>;
 }
 
+export interface LaunchOptions {
+  /** Run the pages' JavaScript (default: no — the catalog must work without it). */
+  javaScript?: boolean;
+}
+
 /** A fresh browser with its own throw-away profile directory (`--user-data-dir`). */
-export async function launchChromium(): Promise<Chromium> {
+export async function launchChromium(options: LaunchOptions = {}): Promise<Chromium> {
   const profile = mkdtempSync(join(tmpdir(), "pubset-chromium-"));
   try {
     const context = await chromium.launchPersistentContext(profile, {
@@ -63,8 +68,8 @@ export async function launchChromium(): Promise<Chromium> {
       args: ARGS,
       viewport: { width: 1280, height: 900 },
       acceptDownloads: true,
-      // The catalog must work without JavaScript, so the browser runs none of the page's.
-      javaScriptEnabled: false,
+      // The catalog must work without JavaScript, so by default the browser runs none of the page's.
+      javaScriptEnabled: options.javaScript ?? false,
     });
     return {
       context,

@@ -1,10 +1,15 @@
 // A fresh tab for every test: console errors (a CSP violation, a failed sub-resource) fail
 // the test, and a failing test leaves a full-page screenshot in test/browser/screenshots/.
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, ConsoleMessage, Page } from "playwright-core";
 import { afterEach, beforeEach, expect } from "vitest";
 import { screenshot } from "./screenshots.ts";
 
-export function pagePerTest(context: () => BrowserContext): () => Page {
+export interface PagePerTestOptions {
+  /** True for a console error the test provokes on purpose; keep it as narrow as possible. */
+  expectedError?: (message: ConsoleMessage) => boolean;
+}
+
+export function pagePerTest(context: () => BrowserContext, options: PagePerTestOptions = {}): () => Page {
   let page: Page | undefined;
   let problems: string[] = [];
   beforeEach(async () => {
@@ -15,6 +20,7 @@ export function pagePerTest(context: () => BrowserContext): () => Page {
       if (message.type() !== "error") return;
       // A 404 page is an expected status of the document itself, not a problem on it.
       if (message.text().startsWith("Failed to load resource") && message.location().url === tab.url()) return;
+      if (options.expectedError?.(message)) return;
       problems.push(`${message.text()} (${message.location().url})`);
     });
     page.on("pageerror", (error) => problems.push(error.message));
