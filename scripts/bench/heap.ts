@@ -54,7 +54,7 @@ export class Inspector {
     });
   }
 
-  #call(method: string): Promise<unknown> {
+  #call(method: string, params?: object): Promise<unknown> {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -65,7 +65,7 @@ export class Inspector {
         clearTimeout(timer);
         resolve(result);
       });
-      this.#socket.send(JSON.stringify({ id, method }));
+      this.#socket.send(JSON.stringify(params === undefined ? { id, method } : { id, method, params }));
     });
   }
 
@@ -74,9 +74,49 @@ export class Inspector {
     return { used: result?.usedSize ?? 0, backing: result?.backingStorageSize ?? 0 };
   }
 
+  /** A full, blocking V8 collection in the isolate, so the next reading counts live memory only. */
+  async collectGarbage(): Promise<void> {
+    await this.#call("HeapProfiler.collectGarbage");
+  }
+
   close(): void {
     this.#socket.close();
   }
+}
+
+/**
+ * Live memory: every `intervalMs`, a forced full collection, then heap usage (used + backing).
+ * What the isolate really holds at that moment; the collections slow the request a little, so
+ * this runs on a request of its own whose time is not counted.
+ */
+export function sampleLiveHeap(inspector: Inspector, intervalMs = 500): { stop(): Promise<HeapSummary> } {
+  let running = true;
+  let baseline = Number.NaN;
+  let peak = 0;
+  let samples = 0;
+  const read = async () => {
+    await inspector.collectGarbage();
+    const usage = await inspector.heapUsage();
+    return usage.used + usage.backing;
+  };
+  const loop = (async () => {
+    while (running) {
+      const total = await read().catch(() => null);
+      if (total !== null) {
+        if (samples === 0) baseline = total;
+        peak = Math.max(peak, total);
+        samples++;
+      }
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return { baseline, peak, samples };
+    },
+  };
 }
 
 /** Polls heap usage (used + backing) back to back, at most every `intervalMs`, until `stop()`. */

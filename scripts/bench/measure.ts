@@ -4,7 +4,7 @@
 import { appendRows, benchBaseline, createDataset, download, fileSha256, readRows, type Client, type Created } from "./api.ts";
 import { csvRows, type GeneratedCsv } from "./csv-gen.ts";
 import { attempt, skipped, type AppendResult, type BenchResults, type DownloadResult, type RowsResult, type MemoryResult, type MemoryRow, type Outcome, type Timing } from "./results.ts";
-import { sampleHeap, type Inspector } from "./heap.ts";
+import { sampleHeap, sampleLiveHeap, type Inspector } from "./heap.ts";
 import { sampleRss } from "./rss.ts";
 import { errorText, median, mib } from "./stats.ts";
 
@@ -26,7 +26,7 @@ const APPEND_ROWS = 1000;
 const APPEND_RUNS = 5;
 const SETTLE_MS = 2000;
 
-type Measured = Pick<BenchResults, "ingest" | "memory" | "appendBytes" | "append" | "download" | "rows">;
+type Measured = Pick<BenchResults, "ingest" | "memory" | "liveMemory" | "appendBytes" | "append" | "download" | "rows">;
 
 const ROWS_LIMIT = 100;
 const ROWS_RUNS = 5;
@@ -105,7 +105,25 @@ async function ingestOne(client: Client, size: BenchSize, probes: Probes, measur
     baseline: gzips.ok ? { ok: true, value: { ...gzips.value.timing, outputBytes: gzips.value.first.outputBytes } } : gzips,
     transport: reads.ok ? { ok: true, value: reads.value.timing } : reads,
   });
+  if (size.sampleMemory) await measureLiveMemory(client, size, probes, measured);
   return creates.ok ? creates.value.first : null;
+}
+
+/** One more create of the same size, with the isolate's live memory read after forced GCs. */
+async function measureLiveMemory(client: Client, size: BenchSize, probes: Probes, measured: Measured): Promise<void> {
+  const label = `create ${size.label}`;
+  const inspector = probes.inspector;
+  if (inspector === null) {
+    measured.liveMemory = { label, outcome: skipped("no inspector connection") };
+    return;
+  }
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const live = sampleLiveHeap(inspector);
+  const outcome = await attempt(`${label}, live memory`, () => createDataset(client, size.csv.path, `bench ${size.label} live`));
+  const summary = await live.stop();
+  if (!outcome.ok) measured.liveMemory = { label, outcome };
+  else if (summary.samples === 0) measured.liveMemory = { label, outcome: skipped("the inspector answered no forced-GC reading") };
+  else measured.liveMemory = { label, outcome: { ok: true, value: summary } };
 }
 
 async function measureAppends(client: Client, targets: Array<{ label: string; bytes: number; created: Created | null }>, measured: Measured): Promise<void> {
@@ -186,6 +204,7 @@ export async function measureAll(client: Client, probes: Probes, data: BenchData
   const measured: Measured = {
     ingest: [],
     memory: [],
+    liveMemory: { label: "", outcome: skipped("not run") },
     appendBytes: 0,
     append: [],
     download: { source: "", gz: skipped("not run"), csv: skipped("not run") },

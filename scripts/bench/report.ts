@@ -40,6 +40,15 @@ function memoryRow(label: string, outcome: Outcome<MemoryResult>, goal: boolean)
   return [label, `${mib(worker.baseline)} → ${mib(worker.peak)}`, `**${mib(worker.growth)}**`, verdict, isolate, proxy === null ? "—" : mib(proxy.growth)];
 }
 
+function liveMemoryLine(results: BenchResults): string {
+  const { label, outcome } = results.liveMemory;
+  const head = `**Live isolate memory** during one more ${label} (V8 heap + ArrayBuffers read right after a forced full collection, every 0.5 s; this request's time is not counted):`;
+  if (!outcome.ok) return `${head} ${failed(outcome)}`;
+  const { baseline, peak, samples } = outcome.value;
+  const verdict = peak < MEMORY_GOAL_BYTES ? "under" : "**over**";
+  return `${head} ${mib(baseline)} before, peak **${mib(peak)}** over ${samples} readings, ${verdict} 64 MiB.`;
+}
+
 function appendRows(rows: AppendResult[]): string[][] {
   const medians = rows.map((r) => (r.seconds.ok ? median(r.seconds.value) : Number.NaN));
   const out = rows.map((r, i) => [
@@ -110,6 +119,8 @@ export function renderReport(results: BenchResults): string {
       ["request", "workerd RSS before → peak", "RSS growth", "goal", "isolate: V8 heap + ArrayBuffers, before → peak", "dev proxy RSS growth"],
       results.memory.map((r) => memoryRow(r.label, r.outcome, r.goal)),
     ),
+    "",
+    liveMemoryLine(results),
     "",
     `**Append** ${results.appendBytes.toLocaleString("en")} bytes (1,000 rows) as a new version; the cost must not depend on the dataset's size:`,
     "",

@@ -83,6 +83,8 @@ export interface BenchResults {
   compressionLevel: number;
   ingest: IngestResult[];
   memory: MemoryRow[];
+  /** The isolate's live memory (after forced collections) during one more 100 MB create. */
+  liveMemory: { label: string; outcome: Outcome<HeapSummary> };
   appendBytes: number;
   append: AppendResult[];
   download: { source: string; gz: Outcome<DownloadResult>; csv: Outcome<DownloadResult> };
@@ -99,6 +101,7 @@ export function failures(results: BenchResults): string[] {
       [`read and discard ${r.label}`, r.transport],
     ]),
     ...results.memory.map((r): [string, Outcome<unknown>] => [`memory during ${r.label}`, r.outcome]),
+    [`live memory during ${results.liveMemory.label}`, results.liveMemory.outcome],
     ...results.append.map((r): [string, Outcome<unknown>] => [`append to ${r.label}`, r.seconds]),
     ["download .gz", results.download.gz],
     ["download .csv", results.download.csv],
