@@ -10,6 +10,7 @@ import type { AppEnv } from "../app-env.ts";
 import { PUBLIC_CACHE_CONTROL } from "../datasets/versions.ts";
 import { acceptsGzip, clientAcceptEncoding } from "../http/accept-encoding.ts";
 import { etagOf, ifNoneMatchHits, notModified } from "../http/etag.ts";
+import { copyResponse } from "../http/response-copy.ts";
 import { catalogGeneration, datasetCacheState } from "../storage/cache-state-db.ts";
 
 const LIST_PATH = /^\/v1\/dataset\/?$/;
@@ -54,13 +55,13 @@ async function withEtag(response: Response): Promise<Response> {
 }
 
 function forEdgeCache(response: Response, snapshot: boolean): Response {
-  const stored = new Response(response.body, response);
+  const stored = copyResponse(response);
   if (snapshot) stored.headers.set("Cache-Control", SNAPSHOT_EDGE_CACHE_CONTROL);
   return stored;
 }
 
 function fromEdgeCache(response: Response): Response {
-  const served = new Response(response.body, response);
+  const served = copyResponse(response);
   served.headers.set("Cache-Control", PUBLIC_CACHE_CONTROL);
   return served;
 }

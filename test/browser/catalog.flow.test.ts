@@ -55,9 +55,14 @@ describeInChromium("catalog in Chromium", () => {
   it("downloads the CSV and the gzip from the dataset page", async () => {
     const p = page();
     await p.goto(`${server.url}/datasets/${rivers.id}`);
-    const [csv] = await Promise.all([p.waitForEvent("download"), p.getByRole("link", { name: /^Download CSV/ }).click()]);
-    expect(csv.suggestedFilename()).toBe("rivers.csv");
-    expect(await readFile(await csv.path(), "utf8")).toBe(CSV);
+    // Clicked more than once: the second and later downloads come from the worker's cache,
+    // which once sent them gzip inside gzip (issue 10).
+    for (let click = 1; click <= 3; click++) {
+      const [csv] = await Promise.all([p.waitForEvent("download"), p.getByRole("link", { name: /^Download CSV/ }).click()]);
+      expect(csv.suggestedFilename()).toBe("rivers.csv");
+      expect(await readFile(await csv.path(), "utf8"), `click ${click}`).toBe(CSV);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const [gzip] = await Promise.all([p.waitForEvent("download"), p.getByRole("link", { name: /^Download gzip/ }).click()]);
     expect(gzip.suggestedFilename()).toBe("rivers.csv.gz");
     expect(new URL(gzip.url()).pathname).toBe(rivers.source);
