@@ -1,5 +1,6 @@
 // The Hono environment shared by middleware and routes: bindings plus per-request variables.
 import type { Caller } from "./datasets/access.ts";
+import type { IdempotencyHold } from "./datasets/write.ts";
 
 export interface AppEnv {
   Bindings: Env;
@@ -8,5 +9,7 @@ export interface AppEnv {
     caller: Caller | null;
     /** The request body behind the size limit and the Content-Digest check; null without one. */
     body: ReadableStream<Uint8Array> | null;
+    /** The Idempotency-Key this write holds; the write stores its answer with its commit. */
+    idempotency: IdempotencyHold | null;
   };
 }

@@ -1,5 +1,7 @@
 // Every limit and tunable in one place. Operators change them as wrangler.toml [vars];
 // the defaults here apply when a var is absent.
+import type { MergePolicy } from "./storage/compaction-plan.ts";
+import type { StorageTimings } from "./storage/timings.ts";
 
 export interface Limits {
   maxUploadBytes: number;
@@ -10,7 +12,14 @@ export interface Limits {
   signatureWindowSeconds: number;
   nonceTtlSeconds: number;
   compressionLevel: number;
-  compactAfterSegments: number;
+  /** Tiered compaction (src/storage/compaction-plan.ts): segments per tier, list bound, size cap. */
+  compactionFanIn: number;
+  compactionMaxSegments: number;
+  compactionMaxMergedBytes: number;
+  /** Longer than any write takes; an upload's unclaimed objects are collected after it. */
+  writeGraceSeconds: number;
+  /** Longer than any download takes; replaced and deleted objects are kept this long. */
+  readGraceSeconds: number;
   /** How long a completed write is replayed for its Idempotency-Key. */
   idempotencyTtlSeconds: number;
   /** How long an unanswered request holds its Idempotency-Key (a request that died mid-way). */
@@ -26,7 +35,11 @@ export const DEFAULT_LIMITS: Limits = {
   signatureWindowSeconds: 300,
   nonceTtlSeconds: 600,
   compressionLevel: 3,
-  compactAfterSegments: 64,
+  compactionFanIn: 4,
+  compactionMaxSegments: 16,
+  compactionMaxMergedBytes: 1024 * 1024 * 1024,
+  writeGraceSeconds: 6 * 60 * 60,
+  readGraceSeconds: 60 * 60,
   idempotencyTtlSeconds: 24 * 60 * 60,
   idempotencyLeaseSeconds: 15 * 60,
 };
@@ -65,8 +78,21 @@ export function limitsFrom(env: object): Limits {
     signatureWindowSeconds: positiveInt(env, "SIGNATURE_WINDOW_SECONDS", d.signatureWindowSeconds),
     nonceTtlSeconds: positiveInt(env, "NONCE_TTL_SECONDS", d.nonceTtlSeconds),
     compressionLevel: Math.min(9, positiveInt(env, "COMPRESSION_LEVEL", d.compressionLevel)),
-    compactAfterSegments: positiveInt(env, "COMPACT_AFTER_SEGMENTS", d.compactAfterSegments),
+    compactionFanIn: Math.max(2, positiveInt(env, "COMPACTION_FAN_IN", d.compactionFanIn)),
+    compactionMaxSegments: Math.max(2, positiveInt(env, "COMPACTION_MAX_SEGMENTS", d.compactionMaxSegments)),
+    // R2 takes at most 5 GiB in one put; merges are single streamed puts.
+    compactionMaxMergedBytes: Math.min(5 * 1024 ** 3, positiveInt(env, "COMPACTION_MAX_MERGED_BYTES", d.compactionMaxMergedBytes)),
+    writeGraceSeconds: positiveInt(env, "WRITE_GRACE_SECONDS", d.writeGraceSeconds),
+    readGraceSeconds: positiveInt(env, "READ_GRACE_SECONDS", d.readGraceSeconds),
     idempotencyTtlSeconds: positiveInt(env, "IDEMPOTENCY_TTL_SECONDS", d.idempotencyTtlSeconds),
     idempotencyLeaseSeconds: positiveInt(env, "IDEMPOTENCY_LEASE_SECONDS", d.idempotencyLeaseSeconds),
   };
+}
+
+export function mergePolicyFrom(limits: Limits): MergePolicy {
+  return { fanIn: limits.compactionFanIn, maxSegments: limits.compactionMaxSegments, maxMergedBytes: limits.compactionMaxMergedBytes };
+}
+
+export function storageTimingsFrom(limits: Limits): StorageTimings {
+  return { writeGraceMs: limits.writeGraceSeconds * 1000, readGraceMs: limits.readGraceSeconds * 1000 };
 }

@@ -3,6 +3,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { appendRows, collectionPart, createDataset, expectProblem, send, write } from "./helpers/http.ts";
+import { runCleanup } from "../src/maintenance/cleanup.ts";
+import { TIMINGS } from "./helpers/storage.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 
 let alice: TestKey;
@@ -42,7 +44,8 @@ describe("DELETE /v1/dataset/:id", () => {
     expect(appended.status).toBe(201);
     const v2 = ((await appended.json()) as { version: string }).version;
     expect((await write("PUT", `/v1/dataset/${created.id}`, alice, [collectionPart({ name: "Delwords renamed" })])).status).toBe(200);
-    expect((await objectKeys(created.id)).length).toBeGreaterThanOrEqual(2);
+    const objectsBefore = await objectKeys(created.id);
+    expect(objectsBefore.length).toBeGreaterThanOrEqual(2);
     const before = await send("GET", `/v1/dataset?q=delwords`);
     expect(((await before.json()) as { results: Array<{ id: string }> }).results.map((r) => r.id)).toContain(created.id);
 
@@ -80,6 +83,10 @@ describe("DELETE /v1/dataset/:id", () => {
     await expectProblem(await appendRows(alice, id, "Genf,203000\n"), 404, "not_found");
     await expectProblem(await write("PUT", `/v1/dataset/${id}`, alice, [collectionPart({ name: "back" })]), 404, "not_found");
     expect(await rowCounts(id)).toEqual({ datasets: 0, versions: 0, segments: 0, versionSegments: 0, search: 0 });
+    // Objects are recorded for the clean-up, which deletes them once downloads under way have ended.
+    const recorded = await env.DB.prepare("SELECT key FROM pending_objects WHERE dataset_id = ? AND reason = 'deleted'").bind(id).all<{ key: string }>();
+    expect(recorded.results.map((r) => r.key).sort()).toEqual(objectsBefore.sort());
+    await runCleanup(env, Date.now() + TIMINGS.readGraceMs + 60_000);
     expect(await objectKeys(id)).toEqual([]);
   });
 

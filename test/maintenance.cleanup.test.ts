@@ -1,21 +1,24 @@
-// The scheduled clean-up (SPEC B7): unreachable R2 objects and segment rows go once they are an
-// hour old, nothing a committed version references is touched, expired nonces and idempotency
-// records are purged, and the worker's scheduled handler runs it.
+// The scheduled clean-up (SPEC B7, src/storage/README.md): it deletes exactly what the intent
+// log says nothing needs — unclaimed uploads after the write grace, replaced and deleted objects
+// after the read grace — never anything a version references, never by listing the bucket; a
+// commit that comes after its upload was collected fails cleanly; expired nonces and idempotency
+// records go; the worker's scheduled handler runs it.
 import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { signRequest } from "../src/auth/sign.ts";
 import worker from "../src/index.ts";
-import { ORPHAN_MIN_AGE_MS, runCleanup } from "../src/maintenance/cleanup.ts";
+import { runCleanup } from "../src/maintenance/cleanup.ts";
 import { compactVersion } from "../src/maintenance/compaction.ts";
+import { DEFAULT_MERGE_POLICY } from "../src/storage/compaction-plan.ts";
 import { getVersionSegments } from "../src/storage/datasets-db.ts";
-import { deleteDatasetRows } from "../src/storage/delete-db.ts";
-import { newSegmentKey } from "../src/storage/segment-store.ts";
-import { appendRows, createDataset, send } from "./helpers/http.ts";
+import { ORIGIN, appendRows, collectionPart, createDataset, csvPart, expectProblem, multipart, send, write } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
-import { mulberry32 } from "./helpers/random.ts";
+import { NO_AUTO_COMPACTION, TIMINGS, appendWith, objectExists, pendingRows, untrackedObjects, wrapBinding } from "./helpers/storage.ts";
 
 const TEAM = "team-cleanup";
-const LATER = () => Date.now() + ORPHAN_MIN_AGE_MS + 60_000;
+const AFTER_WRITE_GRACE = () => Date.now() + TIMINGS.writeGraceMs + 60_000;
+const AFTER_READ_GRACE = () => Date.now() + TIMINGS.readGraceMs + 60_000;
 
 interface Snapshot {
   key: TestKey;
@@ -34,7 +37,7 @@ async function datasetWithVersions(key: TestKey, appends: number): Promise<Snaps
   const created = await createDataset(key, "n,v\n0,a\n", { name: "kept" });
   const ids = [created.version];
   for (let i = 1; i <= appends; i++) {
-    const response = await appendRows(key, created.id, `${i},b${i}\n`);
+    const response = await appendWith(NO_AUTO_COMPACTION, key, created.id, `${i},b${i}\n`);
     ids.push(((await response.json()) as { version: string }).version);
   }
   const versions = [];
@@ -46,85 +49,133 @@ async function expectUnchanged(snapshots: Snapshot[]) {
   for (const s of snapshots) for (const v of s.versions) expect(await gz(s.key, s.id, v.id)).toEqual(v.gz);
 }
 
-async function putOrphan(datasetId: string = crypto.randomUUID()): Promise<string> {
-  const key = newSegmentKey(datasetId);
-  const random = mulberry32(key.length);
-  await env.CONTENT.put(key, Uint8Array.from({ length: 64 }, () => Math.floor(random() * 256)));
-  return key;
-}
-
-async function exists(key: string): Promise<boolean> {
-  return (await env.CONTENT.head(key)) !== null;
-}
-
-async function segmentRowExists(key: string): Promise<boolean> {
-  return (await env.DB.prepare("SELECT 1 AS x FROM segments WHERE key = ?").bind(key).first()) !== null;
+/** An append refused after its rows reached R2 (a bad `collection` part after them): an unclaimed upload. */
+async function refusedUpload(key: TestKey, id: string): Promise<string> {
+  const parts = [csvPart("9,z\n"), collectionPart({ visiblity: "public" })];
+  await expectProblem(await write("POST", `/v1/dataset/${id}`, key, parts), 400, "invalid_request");
+  const uploads = (await pendingRows(id)).filter((r) => r.reason === "upload");
+  expect(uploads).toHaveLength(1);
+  expect(await objectExists(uploads[0]!.key)).toBe(true);
+  return uploads[0]!.key;
 }
 
 describe("runCleanup", { timeout: 60_000 }, () => {
-  it("deletes orphans older than an hour, keeps young ones and everything referenced", async () => {
+  it("collects a refused write's upload after the write grace, not before, and nothing referenced", async () => {
     const key = await createKey(TEAM, "alice");
-    const snapshots = [await datasetWithVersions(key, 3), await datasetWithVersions(key, 0)];
-    const strangers = [await putOrphan(), await putOrphan(snapshots[0]!.id)];
+    const snapshot = await datasetWithVersions(key, 3);
+    const other = await datasetWithVersions(key, 0);
+    const upload = await refusedUpload(key, snapshot.id);
     await env.CONTENT.put("elsewhere/not-ours", "x");
 
-    const now = await runCleanup(env, Date.now());
-    expect(now).toMatchObject({ orphansDeleted: 0, failed: [] });
-    for (const k of strangers) expect(await exists(k)).toBe(true);
+    expect(await runCleanup(env, Date.now())).toMatchObject({ objectsDeleted: 0, failed: [] });
+    expect(await objectExists(upload)).toBe(true);
 
-    const later = await runCleanup(env, LATER());
-    expect(later).toMatchObject({ orphansDeleted: 2, failed: [] });
-    for (const k of strangers) expect(await exists(k)).toBe(false);
-    expect(await exists("elsewhere/not-ours")).toBe(true);
-    const { results } = await env.DB.prepare("SELECT key FROM segments").all<{ key: string }>();
-    for (const { key: k } of results) expect(await exists(k)).toBe(true);
-    await expectUnchanged(snapshots);
+    const later = await runCleanup(env, AFTER_WRITE_GRACE());
+    expect(later.failed).toEqual([]);
+    expect(later.objectsDeleted).toBeGreaterThanOrEqual(1);
+    expect(await objectExists(upload)).toBe(false);
+    expect(await pendingRows(snapshot.id)).toEqual([]);
+    expect(await objectExists("elsewhere/not-ours")).toBe(true);
+    const { results } = await env.DB.prepare("SELECT segment_key FROM version_segments").all<{ segment_key: string }>();
+    for (const { segment_key } of results) expect(await objectExists(segment_key)).toBe(true);
+    await expectUnchanged([snapshot, other]);
+    expect(await untrackedObjects(snapshot.id)).toEqual([]);
   });
 
-  it("removes segments compaction left unreferenced, an hour after that compaction", async () => {
+  it("collects what a compaction replaced after the read grace, with its rows", async () => {
     const key = await createKey(TEAM, "bob");
-    const snapshot = await datasetWithVersions(key, 6);
-    const latest = snapshot.versions[6]!.id;
+    const snapshot = await datasetWithVersions(key, 4);
+    const latest = snapshot.versions[4]!.id;
     const before = await getVersionSegments(env.DB, latest);
-    expect(await compactVersion(env, snapshot.id, latest)).toBe("compacted");
-    // The last segment was in the latest version's list only; the others stay in older lists.
-    const dropped = before[before.length - 1]!.key;
-    await env.DB.prepare("UPDATE segments SET created = ? WHERE key = ?").bind("2000-01-01T00:00:00.000Z", dropped).run();
+    expect(await compactVersion(env, snapshot.id, latest, DEFAULT_MERGE_POLICY, TIMINGS)).toBe("compacted");
+    const replaced = (await pendingRows(snapshot.id)).filter((r) => r.reason === "replaced").map((r) => r.key);
+    expect(replaced.length).toBeGreaterThan(0);
 
-    expect(await runCleanup(env, Date.now())).toMatchObject({ unreferencedSegmentsDeleted: 0, failed: [] });
-    expect(await segmentRowExists(dropped)).toBe(true);
-    expect(await exists(dropped)).toBe(true);
+    await runCleanup(env, Date.now());
+    for (const k of replaced) expect(await objectExists(k)).toBe(true);
 
-    expect(await runCleanup(env, LATER())).toMatchObject({ unreferencedSegmentsDeleted: 1, failed: [] });
-    expect(await segmentRowExists(dropped)).toBe(false);
-    expect(await exists(dropped)).toBe(false);
-    for (const s of before.slice(0, -1)) expect(await exists(s.key)).toBe(true);
+    await runCleanup(env, AFTER_READ_GRACE());
+    for (const k of replaced) {
+      expect(await objectExists(k)).toBe(false);
+      expect(await env.DB.prepare("SELECT 1 AS x FROM segments WHERE key = ?").bind(k).first()).toBeNull();
+    }
+    for (const s of before) if (!replaced.includes(s.key)) expect(await objectExists(s.key)).toBe(true);
     await expectUnchanged([snapshot]);
     expect((await appendRows(key, snapshot.id, "7,b7\n")).status).toBe(201);
   });
 
-  it("removes the objects of a deleted dataset that the delete left behind", async () => {
+  it("collects a deleted dataset's objects after the read grace; other datasets untouched", async () => {
     const key = await createKey(TEAM, "carol");
     const gone = await datasetWithVersions(key, 2);
     const kept = await datasetWithVersions(key, 1);
     const goneKeys = (await env.CONTENT.list({ prefix: `datasets/${gone.id}/` })).objects.map((o) => o.key);
     expect(goneKeys.length).toBe(3);
-    expect(await deleteDatasetRows(env.DB, gone.id)).toBe(true);
+    expect((await send("DELETE", `/v1/dataset/${gone.id}`, { key })).status).toBe(204);
+    expect((await pendingRows(gone.id)).map((r) => r.reason)).toEqual(["deleted", "deleted", "deleted"]);
 
-    await runCleanup(env, LATER());
-    for (const k of goneKeys) expect(await exists(k)).toBe(false);
+    await runCleanup(env, Date.now());
+    for (const k of goneKeys) expect(await objectExists(k)).toBe(true);
+    await runCleanup(env, AFTER_READ_GRACE());
+    for (const k of goneKeys) expect(await objectExists(k)).toBe(false);
+    expect(await pendingRows(gone.id)).toEqual([]);
     await expectUnchanged([kept]);
   });
 
-  it("compacts a latest version whose list is past the bound (a compaction the append missed)", async () => {
+  it("never lists the bucket", async () => {
+    const key = await createKey(TEAM, "dave");
+    const snapshot = await datasetWithVersions(key, 1);
+    await refusedUpload(key, snapshot.id);
+    const bucket = wrapBinding(env.CONTENT, {
+      list: () => {
+        throw new Error("the clean-up listed the bucket");
+      },
+    });
+    expect(await runCleanup({ ...env, CONTENT: bucket }, AFTER_WRITE_GRACE())).toMatchObject({ failed: [] });
+    expect(await pendingRows(snapshot.id)).toEqual([]);
+  });
+
+  it("a write whose upload was collected before it committed fails with 409 and changes nothing", async () => {
     const key = await createKey(TEAM, "erin");
-    const snapshot = await datasetWithVersions(key, 6);
-    const latest = snapshot.versions[6]!.id;
-    // Only this dataset's latest version (7 segments) is past a bound of 5 in this file.
-    const lowBound: Env = Object.assign({}, env, { COMPACT_AFTER_SEGMENTS: "5" });
-    expect(await runCleanup(lowBound, Date.now())).toMatchObject({ versionsCompacted: 1, failed: [] });
-    expect(await getVersionSegments(env.DB, latest)).toHaveLength(1);
-    expect(await getVersionSegments(env.DB, snapshot.versions[5]!.id)).toHaveLength(6);
+    const snapshot = await datasetWithVersions(key, 1);
+    const url = `${ORIGIN}/v1/dataset/${snapshot.id}`;
+    const { body, contentType } = multipart([csvPart("2,late\n")]);
+    const headers = await signRequest({ method: "POST", url, headers: { "Content-Type": contentType }, body }, key);
+    // The body arrives in two halves; between them the clean-up runs as if the write grace had passed.
+    let sendRest: () => void = () => {};
+    const rest = new Promise<void>((resolve) => (sendRest = resolve));
+    const stream = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        const split = new TextDecoder().decode(body).indexOf("\r\n\r\n") + 6;
+        controller.enqueue(body.subarray(0, split));
+        await rest;
+        controller.enqueue(body.subarray(split));
+        controller.close();
+      },
+    });
+    const pending = worker.fetch(new Request(url, { method: "POST", headers, body: stream, duplex: "half" } as RequestInit), env, {
+      waitUntil: () => {},
+      passThroughOnException: () => {},
+      props: {},
+    } as unknown as ExecutionContext);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await pendingRows(snapshot.id)).filter((r) => r.reason === "upload")).toHaveLength(1);
+    await runCleanup(env, AFTER_WRITE_GRACE());
+    sendRest();
+    await expectProblem(await pending, 409, "conflict");
+    const versions = (await (await send("GET", `/v1/dataset/${snapshot.id}/versions`, { key })).json()) as { results: unknown[] };
+    expect(versions.results).toHaveLength(2);
+    await expectUnchanged([snapshot]);
+  });
+
+  it("compacts a latest version whose list outgrew the bound (compactions the appends missed)", async () => {
+    const key = await createKey(TEAM, "frank");
+    const snapshot = await datasetWithVersions(key, 20);
+    const latest = snapshot.versions[20]!.id;
+    expect(await getVersionSegments(env.DB, latest)).toHaveLength(21);
+    const summary = await runCleanup(env, Date.now());
+    expect(summary.failed).toEqual([]);
+    expect(summary.versionsCompacted).toBeGreaterThanOrEqual(1);
+    expect((await getVersionSegments(env.DB, latest)).length).toBeLessThanOrEqual(DEFAULT_MERGE_POLICY.maxSegments);
     await expectUnchanged([snapshot]);
   });
 
@@ -150,12 +201,12 @@ describe("runCleanup", { timeout: 60_000 }, () => {
 
 describe("scheduled handler", { timeout: 60_000 }, () => {
   it("runs the clean-up at the controller's scheduled time", async () => {
-    const key = await createKey(TEAM, "dave");
+    const key = await createKey(TEAM, "grace");
     const snapshot = await datasetWithVersions(key, 1);
-    const orphan = await putOrphan();
-    const controller = createScheduledController({ scheduledTime: LATER(), cron: "*/30 * * * *" });
+    const upload = await refusedUpload(key, snapshot.id);
+    const controller = createScheduledController({ scheduledTime: AFTER_WRITE_GRACE(), cron: "*/30 * * * *" });
     await worker.scheduled(controller, env);
-    expect(await exists(orphan)).toBe(false);
+    expect(await objectExists(upload)).toBe(false);
     await expectUnchanged([snapshot]);
   });
 });

@@ -1,173 +1,208 @@
-// SPEC B7 compaction: a long segment list becomes one object of the same bytes, after the
-// append's response; the content, CRC and `.gz` bytes never change; running it twice, twice
-// at once, or beside an append is safe; and appends after it keep working.
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+// SPEC B7 tiered compaction: after each append the list is in the merge policy's shape, a merge
+// copies only the trailing run of small segments and is shared by every version that holds that
+// run, the content, CRC and `.gz` bytes never change, and running it twice, at once, beside
+// appends, beside a delete or with R2 failing is safe.
 import { env } from "cloudflare:workers";
-import { describe, expect, it, vi } from "vitest";
-import { signRequest } from "../src/auth/sign.ts";
-import worker from "../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_MERGE_POLICY, planMerge } from "../src/storage/compaction-plan.ts";
 import { compactVersion } from "../src/maintenance/compaction.ts";
 import { getVersion, getVersionSegments } from "../src/storage/datasets-db.ts";
-import { datasetPrefix } from "../src/storage/segment-store.ts";
-import { ORIGIN, appendRows, createDataset, csvPart, multipart, send } from "./helpers/http.ts";
+import { createDataset, send } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
+import { MERGE_ALL, NO_AUTO_COMPACTION, TIMINGS, appendWith, pendingRows, untrackedObjects, wrapBinding } from "./helpers/storage.ts";
 
 const TEAM = "team-compaction";
 
-/** A private dataset of `1 + appends` versions; every fourth append leaves no final line break. */
-async function buildDataset(key: TestKey, appends: number) {
-  const created = await createDataset(key, "id,text\n0,zero\n", { name: "compaction" });
-  const versions = [{ id: created.version, content: "id,text\n0,zero\n" }];
-  let content = versions[0]!.content;
-  for (let i = 1; i <= appends; i++) {
-    const rows = i % 4 === 0 ? `${i},"multi\nline ${i}"` : `${i},row ${i}\n`;
-    const response = await appendRows(key, created.id, rows);
-    expect(response.status).toBe(201);
-    content = joined(content, rows);
-    versions.push({ id: ((await response.json()) as { version: string }).version, content });
-  }
+interface Built {
+  id: string;
+  versions: { id: string; content: string }[];
+}
+
+/** A created table far larger than one appended row, as real datasets are. */
+const BIG = "id,text\n" + Array.from({ length: 2000 }, (_, i) => `${-i - 1},created row ${(i * 7919) % 10007}`).join("\n") + "\n";
+
+/** `1 + appends` versions; every fourth append leaves no final line break. */
+async function buildDataset(key: TestKey, appends: number, workerEnv: Env = NO_AUTO_COMPACTION, created_csv = BIG): Promise<Built> {
+  const created = await createDataset(key, created_csv, { name: "compaction" });
+  const versions = [{ id: created.version, content: created_csv }];
+  for (let i = 1; i <= appends; i++) await appendTo(key, { id: created.id, versions }, i % 4 === 0 ? `${i},"multi\nline ${i}"` : `${i},row ${i}\n`, workerEnv);
   return { id: created.id, versions };
 }
 
-/** Appended rows follow a line break, inserted when the content does not end in one (SPEC B2). */
-function joined(content: string, rows: string): string {
-  return content + (content.endsWith("\n") ? "" : "\n") + rows;
+async function appendTo(key: TestKey, built: Built, rows: string, workerEnv: Env = NO_AUTO_COMPACTION): Promise<string> {
+  const response = await appendWith(workerEnv, key, built.id, rows);
+  expect(response.status).toBe(201);
+  const version = ((await response.json()) as { version: string }).version;
+  const parent = built.versions[built.versions.length - 1]!.content;
+  built.versions.push({ id: version, content: parent + (parent.endsWith("\n") ? "" : "\n") + rows });
+  return version;
 }
 
-async function gz(key: TestKey, id: string, version: string): Promise<{ bytes: Uint8Array; length: string | null }> {
+async function gz(key: TestKey, id: string, version: string): Promise<Uint8Array> {
   const response = await send("GET", `/v1/dataset/${id}/${version}/data.csv.gz`, { key });
   expect(response.status).toBe(200);
-  return { length: response.headers.get("content-length"), bytes: new Uint8Array(await response.arrayBuffer()) };
+  return new Uint8Array(await response.arrayBuffer());
 }
 
 async function gunzip(bytes: Uint8Array): Promise<string> {
   return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
 }
 
-async function expectAllVersions(key: TestKey, id: string, versions: { id: string; content: string }[]) {
-  for (const v of versions) expect(await gunzip((await gz(key, id, v.id)).bytes)).toBe(v.content);
+async function expectAllVersions(key: TestKey, built: Built) {
+  for (const v of built.versions) expect(await gunzip(await gz(key, built.id, v.id))).toBe(v.content);
 }
 
-async function objectCount(id: string): Promise<number> {
-  return (await env.CONTENT.list({ prefix: datasetPrefix(id) })).objects.length;
-}
+const sizes = async (version: string) => (await getVersionSegments(env.DB, version)).map((s) => s.compressedBytes);
 
-describe("compactVersion", { timeout: 60_000 }, () => {
-  it("swaps a long list for one segment holding the same bytes: .gz, length and CRC unchanged", async () => {
+describe("compaction after each append", { timeout: 120_000 }, () => {
+  it("keeps every list in the policy's shape and every version byte-identical", async () => {
     const key = await createKey(TEAM, "alice");
-    const { id, versions } = await buildDataset(key, 20);
-    const latest = versions[versions.length - 1]!;
-    const before = await gz(key, id, latest.id);
-    const segmentsBefore = await getVersionSegments(env.DB, latest.id);
-    const rowBefore = await getVersion(env.DB, id, latest.id);
-    const rowsPath = `/v1/dataset/${id}/${latest.id}/rows?offset=3&limit=1000`;
-    const rowsBefore = await (await send("GET", rowsPath, { key })).json();
-    expect(rowsBefore).toMatchObject({ offset: 3, total: 21 });
-    expect(segmentsBefore.length).toBe(25); // 21 row segments + 4 line breaks
-
-    expect(await compactVersion(env, id, latest.id)).toBe("compacted");
-
-    const segmentsAfter = await getVersionSegments(env.DB, latest.id);
-    expect(segmentsAfter).toHaveLength(1);
-    const sum = (pick: (s: (typeof segmentsBefore)[number]) => number) => segmentsBefore.reduce((n, s) => n + pick(s), 0);
-    expect(segmentsAfter[0]).toMatchObject({
-      compressedBytes: sum((s) => s.compressedBytes),
-      rawBytes: sum((s) => s.rawBytes),
-      rowCount: sum((s) => s.rowCount),
-    });
-    expect((await env.CONTENT.head(segmentsAfter[0]!.key))?.size).toBe(sum((s) => s.compressedBytes));
-    expect(await getVersion(env.DB, id, latest.id)).toEqual(rowBefore);
-    const after = await gz(key, id, latest.id);
-    expect(after.length).toBe(before.length);
-    expect(after.bytes).toEqual(before.bytes);
-    expect(await gunzip(after.bytes)).toBe(latest.content);
-    expect(await (await send("GET", rowsPath, { key })).json()).toEqual(rowsBefore);
-    // Older versions keep their own lists and objects.
-    expect(await getVersionSegments(env.DB, versions[10]!.id)).toHaveLength(13);
-    await expectAllVersions(key, id, versions);
-  });
-
-  it("leaves a short list alone and is a no-op the second time", async () => {
-    const key = await createKey(TEAM, "bob");
-    const { id, versions } = await buildDataset(key, 3);
-    expect(await compactVersion(env, id, versions[0]!.id)).toBe("unchanged");
-    const latest = versions[3]!.id;
-    expect(await compactVersion(env, id, latest)).toBe("compacted");
-    const objects = await objectCount(id);
-    expect(await compactVersion(env, id, latest)).toBe("unchanged");
-    expect(await objectCount(id)).toBe(objects);
-    await expectAllVersions(key, id, versions);
-  });
-
-  it("two compactions at once: one applies, the other discards its object", async () => {
-    const key = await createKey(TEAM, "carol");
-    const { id, versions } = await buildDataset(key, 8);
-    const latest = versions[versions.length - 1]!.id;
-    const objects = await objectCount(id);
-    const outcomes = await Promise.all([compactVersion(env, id, latest), compactVersion(env, id, latest)]);
-    expect(outcomes.sort()).toEqual(["compacted", "superseded"]);
-    expect(await objectCount(id)).toBe(objects + 1);
-    expect(await getVersionSegments(env.DB, latest)).toHaveLength(1);
-    await expectAllVersions(key, id, versions);
-  });
-
-  it("is safe beside appends, and appends after it keep the order of every later version", async () => {
-    const key = await createKey(TEAM, "dave");
-    const built = await buildDataset(key, 8);
-    const versions = [...built.versions];
-    for (let round = 0; round < 4; round++) {
-      const parent = versions[versions.length - 1]!;
-      const rows = `${100 + round},raced ${round}\n`;
-      const [, response] = await Promise.all([compactVersion(env, built.id, parent.id), appendRows(key, built.id, rows)]);
-      expect(response.status).toBe(201);
-      versions.push({ id: ((await response.json()) as { version: string }).version, content: joined(parent.content, rows) });
-      const after = `${200 + round},after ${round}\n`;
-      const next = await appendRows(key, built.id, after);
-      expect(next.status).toBe(201);
-      versions.push({ id: ((await next.json()) as { version: string }).version, content: joined(parent.content, rows) + after });
+    const built = await buildDataset(key, 0);
+    let merged = false;
+    for (let i = 1; i <= 40; i++) {
+      const version = await appendTo(key, built, `${i},appended row ${i}\n`, env);
+      const list = await sizes(version);
+      expect(planMerge(list, DEFAULT_MERGE_POLICY), `after append ${i}: ${list.join(" ")}`).toBeNull();
+      expect(list.length).toBeLessThanOrEqual(DEFAULT_MERGE_POLICY.maxSegments);
+      merged ||= list.length < i + 1;
     }
-    await expectAllVersions(key, built.id, versions);
+    expect(merged).toBe(true);
+    await expectAllVersions(key, built);
+    const rows = (await (await send("GET", `/v1/dataset/${built.id}/latest/rows?offset=2037&limit=5`, { key })).json()) as { rows: string[][] };
+    expect(rows.rows).toEqual([["38", "appended row 38"], ["39", "appended row 39"], ["40", "appended row 40"]]);
+    expect(await untrackedObjects(built.id)).toEqual([]);
   });
 });
 
-describe("compaction after an append", { timeout: 120_000 }, () => {
-  it("the append that passes the bound (64) compacts its version after the response", async () => {
-    const key = await createKey(TEAM, "erin");
-    const { id, versions } = await buildDataset(key, 47); // 48 row segments + 11 line breaks
-    for (const rows of ["48,x\n", "49,y\n"]) expect((await appendRows(key, id, rows)).status).toBe(201);
-    const latest = (await (await send("GET", `/v1/dataset/${id}`, { key })).json()) as { version: string };
-    expect(await getVersionSegments(env.DB, latest.version)).toHaveLength(61);
-    for (const rows of ["50,x\n", "51,x\n", "52,x\n"]) expect((await appendRows(key, id, rows)).status).toBe(201);
-    const full = (await (await send("GET", `/v1/dataset/${id}`, { key })).json()) as { version: string };
-    expect(await getVersionSegments(env.DB, full.version)).toHaveLength(64); // at the bound: not compacted
+describe("compactVersion", { timeout: 60_000 }, () => {
+  it("merges only the trailing run: the first segment is never copied, .gz, length, CRC and rows unchanged", async () => {
+    const key = await createKey(TEAM, "bob");
+    const built = await buildDataset(key, 12);
+    const latest = built.versions[12]!.id;
+    const before = await getVersionSegments(env.DB, latest);
+    const rowBefore = await getVersion(env.DB, built.id, latest);
+    const gzBefore = await gz(key, built.id, latest);
+    const rowsPath = `/v1/dataset/${built.id}/${latest}/rows?offset=3&limit=1000`;
+    const rowsBefore = await (await send("GET", rowsPath, { key })).json();
 
-    const url = `${ORIGIN}/v1/dataset/${id}`;
-    const { body, contentType } = multipart([csvPart("53,over the bound\n")]);
-    const headers = await signRequest({ method: "POST", url, headers: { "Content-Type": contentType }, body }, key);
-    const ctx = createExecutionContext();
-    const response = await worker.fetch(new Request(url, { method: "POST", headers, body }), env, ctx);
-    expect(response.status).toBe(201);
-    const { version } = (await response.json()) as { version: string };
-    await waitOnExecutionContext(ctx);
+    expect(await compactVersion(env, built.id, latest, DEFAULT_MERGE_POLICY, TIMINGS)).toBe("compacted");
 
-    expect(await getVersionSegments(env.DB, version)).toHaveLength(1);
-    expect(await getVersionSegments(env.DB, full.version)).toHaveLength(64);
-    const expected = versions[versions.length - 1]!.content + "48,x\n49,y\n50,x\n51,x\n52,x\n53,over the bound\n";
-    expect(await gunzip((await gz(key, id, version)).bytes)).toBe(expected);
-    const next = await appendRows(key, id, "54,after\n");
-    const nextVersion = ((await next.json()) as { version: string }).version;
-    expect(await getVersionSegments(env.DB, nextVersion)).toHaveLength(2);
-    expect(await gunzip((await gz(key, id, nextVersion)).bytes)).toBe(expected + "54,after\n");
+    const after = await getVersionSegments(env.DB, latest);
+    expect(after.length).toBeLessThan(before.length);
+    expect(after[0]!.key).toBe(before[0]!.key);
+    expect(planMerge(after.map((s) => s.compressedBytes))).toBeNull();
+    const total = (list: typeof before, pick: (s: (typeof before)[number]) => number) => list.reduce((n, s) => n + pick(s), 0);
+    expect(total(after, (s) => s.compressedBytes)).toBe(total(before, (s) => s.compressedBytes));
+    expect(total(after, (s) => s.rowCount)).toBe(total(before, (s) => s.rowCount));
+    for (const s of after) expect((await env.CONTENT.head(s.key))?.size).toBe(s.compressedBytes);
+    expect(await getVersion(env.DB, built.id, latest)).toEqual(rowBefore);
+    expect(await gz(key, built.id, latest)).toEqual(gzBefore);
+    expect(await (await send("GET", rowsPath, { key })).json()).toEqual(rowsBefore);
+    await expectAllVersions(key, built);
   });
 
-  it("70 appends in a row: every version stays byte-identical while compactions race the appends", async () => {
+  it("a merged run is shared by every version holding it, later ones included; objects still in use are not collected", async () => {
+    const key = await createKey(TEAM, "carol");
+    const built = await buildDataset(key, 0);
+    for (let i = 1; i <= 6; i++) await appendTo(key, built, `${i},appended ${i}\n`);
+    const lists = [];
+    for (const v of built.versions) lists.push((await getVersionSegments(env.DB, v.id)).map((s) => s.key));
+    const [, a1, a2, a3, a4] = lists[6]!;
+    // Compact version 5 ([created, a1..a4]): versions 5, 6 and 7 hold the run a1..a4.
+    expect(await compactVersion(env, built.id, built.versions[4]!.id, DEFAULT_MERGE_POLICY, TIMINGS)).toBe("compacted");
+    const after = [];
+    for (const v of built.versions) after.push((await getVersionSegments(env.DB, v.id)).map((s) => s.key));
+    const merged = after[4]![1]!;
+    expect(after[4]).toEqual([lists[0]![0], merged]);
+    expect(after[5]).toEqual([lists[0]![0], merged, lists[5]![5]]);
+    expect(after[6]).toEqual([lists[0]![0], merged, lists[6]![5], lists[6]![6]]);
+    for (let v = 0; v < 4; v++) expect(after[v]).toEqual(lists[v]);
+    // a1..a3 are still used by versions 2..4; a4 by none now.
+    const replaced = (await pendingRows(built.id)).filter((r) => r.reason === "replaced").map((r) => r.key);
+    expect(replaced).toEqual([a4]);
+    expect([a1, a2, a3].some((k) => replaced.includes(k!))).toBe(false);
+    for (const row of await pendingRows(built.id)) expect(row.collect_after).toBeGreaterThan(Date.now() + TIMINGS.readGraceMs - 60_000);
+    await expectAllVersions(key, built);
+  });
+
+  it("a well-shaped list is left alone, and the second run is a no-op", async () => {
+    const key = await createKey(TEAM, "dave");
+    const built = await buildDataset(key, 3);
+    const latest = built.versions[3]!.id;
+    expect(await compactVersion(env, built.id, latest, DEFAULT_MERGE_POLICY, TIMINGS)).toBe("unchanged");
+    expect(await compactVersion(env, built.id, latest, MERGE_ALL, TIMINGS)).toBe("compacted");
+    const objects = (await env.CONTENT.list({ prefix: `datasets/${built.id}/` })).objects.length;
+    expect(await compactVersion(env, built.id, latest, MERGE_ALL, TIMINGS)).toBe("unchanged");
+    expect((await env.CONTENT.list({ prefix: `datasets/${built.id}/` })).objects.length).toBe(objects);
+    await expectAllVersions(key, built);
+  });
+
+  it("two compactions at once: one applies, the loser's object stays an unclaimed intent", async () => {
+    const key = await createKey(TEAM, "erin");
+    const built = await buildDataset(key, 8);
+    const latest = built.versions[8]!.id;
+    const outcomes = await Promise.all([
+      compactVersion(env, built.id, latest, MERGE_ALL, TIMINGS),
+      compactVersion(env, built.id, latest, MERGE_ALL, TIMINGS),
+    ]);
+    expect(outcomes).toContain("compacted");
+    expect(await getVersionSegments(env.DB, latest)).toHaveLength(1);
+    const used = new Set((await getVersionSegments(env.DB, latest)).map((s) => s.key));
+    const unclaimed = (await pendingRows(built.id)).filter((r) => r.reason === "upload");
+    for (const row of unclaimed) expect(used.has(row.key)).toBe(false);
+    expect(await untrackedObjects(built.id)).toEqual([]);
+    await expectAllVersions(key, built);
+  });
+
+  it("is safe beside appends: every later version keeps its order", async () => {
     const key = await createKey(TEAM, "frank");
-    const { id, versions } = await buildDataset(key, 70);
-    const latest = versions[versions.length - 1]!;
-    await vi.waitFor(async () => expect((await getVersionSegments(env.DB, latest.id)).length).toBeLessThanOrEqual(64), {
-      timeout: 10_000,
-      interval: 100,
+    const built = await buildDataset(key, 8);
+    for (let round = 0; round < 4; round++) {
+      const parent = built.versions[built.versions.length - 1]!;
+      const rows = `${100 + round},raced ${round}\n`;
+      const [, response] = await Promise.all([
+        compactVersion(env, built.id, parent.id, MERGE_ALL, TIMINGS),
+        appendWith(NO_AUTO_COMPACTION, key, built.id, rows),
+      ]);
+      expect(response.status).toBe(201);
+      const joined = parent.content + (parent.content.endsWith("\n") ? "" : "\n") + rows;
+      built.versions.push({ id: ((await response.json()) as { version: string }).version, content: joined });
+      await appendTo(key, built, `${200 + round},after ${round}\n`);
+    }
+    await expectAllVersions(key, built);
+  });
+
+  it("a failed R2 write changes nothing: lists as they were, the half-made object only an intent", async () => {
+    const key = await createKey(TEAM, "grace");
+    const built = await buildDataset(key, 6);
+    const latest = built.versions[6]!.id;
+    const before = await getVersionSegments(env.DB, latest);
+    const failingBucket = wrapBinding(env.CONTENT, {
+      put: async () => {
+        throw new Error("injected: R2 put failed");
+      },
     });
-    await expectAllVersions(key, id, versions);
+    const broken = { DB: env.DB, CONTENT: failingBucket };
+    await expect(compactVersion(broken, built.id, latest, MERGE_ALL, TIMINGS)).rejects.toThrow("injected");
+    expect(await getVersionSegments(env.DB, latest)).toEqual(before);
+    expect((await pendingRows(built.id)).filter((r) => r.reason === "upload")).toHaveLength(1);
+    await expectAllVersions(key, built);
+  });
+
+  it("racing a delete: the merge does not apply, and the dataset stays deleted", async () => {
+    const key = await createKey(TEAM, "heidi");
+    const built = await buildDataset(key, 6);
+    const latest = built.versions[6]!.id;
+    const deletingBucket = wrapBinding(env.CONTENT, {
+      put: async (...args: Parameters<R2Bucket["put"]>) => {
+        const stored = await env.CONTENT.put(...args);
+        expect((await send("DELETE", `/v1/dataset/${built.id}`, { key })).status).toBe(204);
+        return stored;
+      },
+    });
+    expect(await compactVersion({ DB: env.DB, CONTENT: deletingBucket }, built.id, latest, MERGE_ALL, TIMINGS)).toBe("superseded");
+    expect((await send("GET", `/v1/dataset/${built.id}`, { key })).status).toBe(404);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM version_segments WHERE version_id = ?").bind(latest).first<{ n: number }>()).toEqual({ n: 0 });
+    expect(await untrackedObjects(built.id)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getVersionSegments } from "../src/storage/datasets-db.ts";
+import { NO_AUTO_COMPACTION, appendWith } from "./helpers/storage.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { appendRows, collectionPart, createDataset, expectProblem, send, write } from "./helpers/http.ts";
 
@@ -51,9 +52,10 @@ beforeAll(async () => {
   teammate = await createKey("rr-team", "rr-mate");
   outsider = await createKey("rr-other", "rr-outsider");
   multi = await createDataset(owner, 'id,name,note\n1,"Smith, John","line1\nline2"\n2,plain,"say ""hi"""\n', { name: "segments", visibility: "public" });
-  await appended(await appendRows(owner, multi.id, '3,c,\n4,d,"multi\r\nline, with comma"'));
-  await appended(await appendRows(owner, multi.id, '5,,e\n'));
-  multiLatest = await appended(await appendRows(owner, multi.id, '6,f,z\n7,Zürich 😀,w\n8,h,""""\n'));
+  // Without compaction after the appends, so the list keeps the shape described above.
+  await appended(await appendWith(NO_AUTO_COMPACTION, owner, multi.id, '3,c,\n4,d,"multi\r\nline, with comma"'));
+  await appended(await appendWith(NO_AUTO_COMPACTION, owner, multi.id, '5,,e\n'));
+  multiLatest = await appended(await appendWith(NO_AUTO_COMPACTION, owner, multi.id, '6,f,z\n7,Zürich 😀,w\n8,h,""""\n'));
 });
 
 describe("GET /v1/dataset/:id/:version/rows", () => {

@@ -1,23 +1,20 @@
-// The scheduled clean-up (cron in wrangler.toml): removes what no committed version reaches,
-// purges expired nonces and idempotency records, and compacts versions whose compaction after
-// the append did not happen. Each step runs even when another fails; the summary is logged.
-import { limitsFrom } from "../config.ts";
+// The scheduled clean-up (cron in wrangler.toml): deletes what the intent log says no version
+// needs (src/maintenance/collect.ts), purges expired nonces and idempotency records, and
+// compacts latest versions whose lists grew past the bound when an append's own compaction did
+// not run. Each step runs even when another fails; the summary is logged.
+import { limitsFrom, mergePolicyFrom, storageTimingsFrom } from "../config.ts";
 import { purgeExpiredIdempotencyRecords } from "../storage/idempotency-db.ts";
 import { purgeExpiredNonces } from "../storage/keys-db.ts";
 import { longLatestVersions } from "../storage/maintenance-db.ts";
+import { collectPendingObjects } from "./collect.ts";
 import { compactVersion } from "./compaction.ts";
-import { deleteOrphanObjects, deleteUnreferencedSegmentRows } from "./orphans.ts";
-
-/** How long unreachable content is kept: longer than any write or download takes. */
-export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
 
 /** At most this many compactions per run; the next run takes the rest. */
 const COMPACTIONS_PER_RUN = 10;
 
 export interface CleanupSummary {
-  objectsScanned: number;
-  orphansDeleted: number;
-  unreferencedSegmentsDeleted: number;
+  pendingChecked: number;
+  objectsDeleted: number;
   versionsCompacted: number;
   noncesPurged: number;
   idempotencyRecordsPurged: number;
@@ -31,16 +28,8 @@ export interface CleanupSummary {
  * aborts them (README "Maintenance").
  */
 export async function runCleanup(env: Env, now: number): Promise<CleanupSummary> {
-  const summary: CleanupSummary = {
-    objectsScanned: 0,
-    orphansDeleted: 0,
-    unreferencedSegmentsDeleted: 0,
-    versionsCompacted: 0,
-    noncesPurged: 0,
-    idempotencyRecordsPurged: 0,
-    failed: [],
-  };
-  const cutoff = new Date(now - ORPHAN_MIN_AGE_MS);
+  const summary: CleanupSummary = { pendingChecked: 0, objectsDeleted: 0, versionsCompacted: 0, noncesPurged: 0, idempotencyRecordsPurged: 0, failed: [] };
+  const limits = limitsFrom(env);
   const nowSeconds = Math.floor(now / 1000);
   const step = async (name: string, run: () => Promise<void>) => {
     try {
@@ -51,18 +40,15 @@ export async function runCleanup(env: Env, now: number): Promise<CleanupSummary>
     }
   };
   await step("compaction", async () => {
-    const bound = limitsFrom(env).compactAfterSegments;
-    for (const { datasetId, versionId } of await longLatestVersions(env.DB, bound, COMPACTIONS_PER_RUN)) {
-      if ((await compactVersion(env, datasetId, versionId, bound)) === "compacted") summary.versionsCompacted++;
+    const policy = mergePolicyFrom(limits);
+    for (const { datasetId, versionId } of await longLatestVersions(env.DB, policy.maxSegments, COMPACTIONS_PER_RUN)) {
+      if ((await compactVersion(env, datasetId, versionId, policy, storageTimingsFrom(limits))) === "compacted") summary.versionsCompacted++;
     }
   });
-  await step("unreferenced_segments", async () => {
-    summary.unreferencedSegmentsDeleted = await deleteUnreferencedSegmentRows(env, cutoff);
-  });
-  await step("orphan_objects", async () => {
-    const { scanned, deleted } = await deleteOrphanObjects(env, cutoff);
-    summary.objectsScanned = scanned;
-    summary.orphansDeleted = deleted;
+  await step("pending_objects", async () => {
+    const { checked, deleted } = await collectPendingObjects(env, now);
+    summary.pendingChecked = checked;
+    summary.objectsDeleted = deleted;
   });
   await step("nonces", async () => {
     summary.noncesPurged = await purgeExpiredNonces(env.DB, nowSeconds);

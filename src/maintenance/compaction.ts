@@ -1,69 +1,85 @@
-// Compaction (SPEC B7): a version whose segment list grew long gets one R2 object holding its
-// segments' bytes back to back (still no recompression, parts kept), so a download needs one R2 read.
-// Safe to run twice, concurrently, or beside a new append: the swap in D1 is guarded.
+// Tiered compaction (SPEC B7, src/storage/README.md): after an append, the trailing run of small
+// segments that the merge policy picks (src/storage/compaction-plan.ts) is copied into one new
+// object, byte for byte with its parts kept, and swapped in for that run in every version that
+// holds it. Nothing is recompressed, so every version's `.gz` stays identical. Safe to run twice,
+// concurrently, or beside appends: the swap in D1 is guarded, and a merged object that loses is
+// an unclaimed intent the clean-up removes.
 import { PART_RAW_BYTES } from "../config.ts";
+import { planMerge, type MergePolicy } from "../storage/compaction-plan.ts";
 import { getVersionSegmentsWithParts, type SegmentRow } from "../storage/datasets-db.ts";
 import { concatSegmentStreams } from "../storage/gzip-join.ts";
 import { commitCompaction } from "../storage/maintenance-db.ts";
 import type { SegmentPart } from "../storage/parted-segment.ts";
+import { recordUploadIntents } from "../storage/pending-objects-db.ts";
 import { partsOf } from "../storage/segment-parts-db.ts";
-import { deleteObjects, newSegmentKey, openSegment } from "../storage/segment-store.ts";
-
-/** `superseded`: the list changed while its bytes were copied (another compaction won). */
-export type CompactionOutcome = "compacted" | "unchanged" | "superseded";
+import { newSegmentKey, openSegment } from "../storage/segment-store.ts";
+import type { StorageTimings } from "../storage/timings.ts";
 
 export interface ContentBindings {
   DB: D1Database;
   CONTENT: R2Bucket;
 }
 
+/** `superseded`: another compaction or a delete changed the list while its bytes were copied. */
+export type CompactionOutcome = "compacted" | "unchanged" | "superseded";
+
+/** At most this many merges in one pass; a cascade (4 → 16 → 64 …) rarely needs more than three. */
+const MERGES_PER_PASS = 8;
+
 /**
- * Concatenates the version's segments into one new object and points the version at it. The
- * content, its length and CRC-32 do not change, nor does the `.gz` download by one byte. The
- * old objects stay: older versions still use them, and the clean-up removes the rest.
+ * Merges what the policy asks for in the version's list, one run at a time, until the list is
+ * in shape. "compacted" when at least one merge applied.
  */
 export async function compactVersion(
   env: ContentBindings,
   datasetId: string,
   versionId: string,
-  longerThan = 1,
+  policy: MergePolicy,
+  timings: StorageTimings,
 ): Promise<CompactionOutcome> {
-  const segments = await getVersionSegmentsWithParts(env.DB, versionId);
-  const first = segments[0];
-  const last = segments[segments.length - 1];
-  if (segments.length <= Math.max(1, longerThan) || !first || !last) return "unchanged";
+  let merged = 0;
+  for (let pass = 0; pass < MERGES_PER_PASS; pass++) {
+    const segments = await getVersionSegmentsWithParts(env.DB, versionId);
+    const run = planMerge(segments.map((s) => s.compressedBytes), policy);
+    if (!run) break;
+    if (!(await mergeRun(env, datasetId, segments.slice(run.start, run.end), timings))) {
+      return merged > 0 ? "compacted" : "superseded";
+    }
+    merged++;
+  }
+  return merged > 0 ? "compacted" : "unchanged";
+}
+
+/** Copies the run into one object (intent first), then swaps it in; true when the swap applied. */
+async function mergeRun(env: ContentBindings, datasetId: string, run: SegmentRow[], timings: StorageTimings): Promise<boolean> {
   const merged: SegmentRow = { key: newSegmentKey(datasetId), compressedBytes: 0, rawBytes: 0, rowCount: 0 };
   const parts: SegmentPart[] = [];
-  for (const s of segments) {
+  for (const s of run) {
     for (const p of partsOf(s)) addPart(parts, { ...p, compressedOffset: merged.compressedBytes + p.compressedOffset });
     merged.compressedBytes += s.compressedBytes;
     merged.rawBytes += s.rawBytes;
     merged.rowCount += s.rowCount;
   }
   merged.parts = parts;
-  let applied = false;
-  try {
-    const bytes = concatSegmentStreams(segments.map((s) => () => openSegment(env.CONTENT, s.key)));
-    // R2 needs the length of a streamed put up front; FixedLengthStream also fails the put
-    // if the segments' bytes do not add up to what D1 says.
-    await env.CONTENT.put(merged.key, bytes.pipeThrough(new FixedLengthStream(merged.compressedBytes)));
-    applied = await commitCompaction(env.DB, {
-      datasetId,
-      versionId,
-      expected: { count: segments.length, firstKey: first.key, lastKey: last.key },
-      segment: merged,
-      created: new Date().toISOString(),
-    });
-  } finally {
-    if (!applied) await discard(env.CONTENT, merged.key);
-  }
-  return applied ? "compacted" : "superseded";
+  const now = Date.now();
+  await recordUploadIntents(env.DB, datasetId, [merged.key], now + timings.writeGraceMs);
+  const bytes = concatSegmentStreams(run.map((s) => () => openSegment(env.CONTENT, s.key)));
+  // R2 needs the length of a streamed put up front; FixedLengthStream also fails the put if the
+  // segments' bytes do not add up to what D1 says.
+  await env.CONTENT.put(merged.key, bytes.pipeThrough(new FixedLengthStream(merged.compressedBytes)));
+  return commitCompaction(env.DB, {
+    datasetId,
+    run: run.map((s) => s.key),
+    segment: merged,
+    created: new Date().toISOString(),
+    collectReplacedAfter: Date.now() + timings.readGraceMs,
+  });
 }
 
 /**
- * Appends a source part to the compacted object's list, shifted to where it lands. Adjacent
- * parts each start at a block boundary with no reference before it, so small ones (appends)
- * join into one part up to PART_RAW_BYTES: a page then needs one range read, not one each.
+ * Appends a source part to the merged object's list, shifted to where it lands. Adjacent parts
+ * each start at a block boundary with no reference before it, so small ones (appends) join into
+ * one part up to PART_RAW_BYTES: a page then needs one range read, not one each.
  */
 function addPart(parts: SegmentPart[], part: SegmentPart): void {
   const last = parts[parts.length - 1];
@@ -76,21 +92,19 @@ function addPart(parts: SegmentPart[], part: SegmentPart): void {
   }
 }
 
-async function discard(bucket: R2Bucket, key: string): Promise<void> {
-  try {
-    await deleteObjects(bucket, [key]);
-  } catch {
-    // Left for the scheduled clean-up: no segment row names it, so it is an orphan.
-  }
-}
-
 /**
- * Run after an append's response (ctx.waitUntil): compacts the new version when its list is
- * longer than `bound`. Never rejects; a failure only leaves the list long until the next try.
+ * Run after an append's response (ctx.waitUntil). Never rejects: a failure only leaves the list
+ * as it is until the next append or the scheduled clean-up plans again.
  */
-export async function compactIfLong(env: ContentBindings, datasetId: string, versionId: string, bound: number): Promise<void> {
+export async function compactInBackground(
+  env: ContentBindings,
+  datasetId: string,
+  versionId: string,
+  policy: MergePolicy,
+  timings: StorageTimings,
+): Promise<void> {
   try {
-    const outcome = await compactVersion(env, datasetId, versionId, bound);
+    const outcome = await compactVersion(env, datasetId, versionId, policy, timings);
     if (outcome !== "unchanged") console.log(JSON.stringify({ event: "compaction", datasetId, versionId, outcome }));
   } catch (error: unknown) {
     console.error(JSON.stringify({ event: "compaction_failed", datasetId, versionId, error: String(error) }));

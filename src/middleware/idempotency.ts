@@ -75,6 +75,7 @@ async function claimKey(c: Context<AppEnv>, scope: IdempotencyScope, fingerprint
 /** Runs the write; stores a 2xx answer, and frees the key after any other outcome. */
 async function runReserved(c: Context<AppEnv>, next: () => Promise<void>, scope: IdempotencyScope, token: string): Promise<void> {
   const db = c.env.DB;
+  c.set("idempotency", { scope, token, expiresSeconds: nowSeconds() + limitsFrom(c.env).idempotencyTtlSeconds });
   try {
     await next();
   } catch (error: unknown) {
@@ -86,6 +87,8 @@ async function runReserved(c: Context<AppEnv>, next: () => Promise<void>, scope:
     await release(db, scope, token);
     return;
   }
+  // A write through src/datasets/write.ts stored this answer in the batch that committed it;
+  // storing it again here is the same row written twice, and covers any other 2xx.
   try {
     const headers: Record<string, string> = {};
     for (const name of REPLAYED_HEADERS) {

@@ -1,10 +1,11 @@
-// What every write route needs before its own logic: the verified caller, the `If-Match`
-// precondition (SPEC B3) and clean-up of R2 objects when a write does not commit.
+// What every write route hands the write protocol (src/datasets/write.ts): the verified caller,
+// the `If-Match` precondition (SPEC B3), the body, the Idempotency-Key this request holds, and
+// a way to run work after the response.
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import type { Caller } from "../datasets/access.ts";
+import type { WriteAnswer, WriteKind, WriteRequest, WriteResult } from "../datasets/write.ts";
 import { ApiError } from "../errors.ts";
-import { deleteObjects } from "../storage/segment-store.ts";
 
 export function requireCaller(c: Context<AppEnv>): Caller {
   const caller = c.get("caller");
@@ -21,24 +22,38 @@ export function ifMatchVersion(c: Context<AppEnv>): string | null {
   return match[1];
 }
 
-/** Tracks R2 objects a write created; unless the write commits, they are deleted. */
-export class PendingObjects {
-  private readonly keys: string[] = [];
-  private readonly bucket: R2Bucket;
+function deferrer(c: Context<AppEnv>): (work: Promise<void>) => void {
+  return (work) => {
+    try {
+      c.executionCtx.waitUntil(work);
+    } catch {
+      // No execution context (the app run outside a worker): the work runs on unawaited.
+      void work;
+    }
+  };
+}
 
-  constructor(bucket: R2Bucket) {
-    this.bucket = bucket;
-  }
+export function writeRequest<Body extends object>(
+  c: Context<AppEnv>,
+  kind: WriteKind,
+  datasetId: string,
+  answer: (result: WriteResult) => WriteAnswer<Body>,
+): WriteRequest<Body> {
+  return {
+    kind,
+    datasetId,
+    caller: requireCaller(c),
+    ifMatch: kind === "create" ? null : ifMatchVersion(c),
+    contentType: c.req.header("content-type") ?? null,
+    body: c.get("body"),
+    answer,
+    idempotency: c.get("idempotency") ?? null,
+    defer: deferrer(c),
+  };
+}
 
-  add(key: string): void {
-    this.keys.push(key);
-  }
-
-  committed(): void {
-    this.keys.length = 0;
-  }
-
-  async discard(): Promise<void> {
-    if (this.keys.length > 0) await deleteObjects(this.bucket, this.keys.splice(0));
-  }
+/** The headers of a committed write's answer, as stored for Idempotency-Key replays; the route sends the body. */
+export function answerHeaders(c: Context<AppEnv>, answer: WriteAnswer): void {
+  if (answer.location !== null) c.header("Location", answer.location);
+  c.header("Cache-Control", "private, no-store");
 }

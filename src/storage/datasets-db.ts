@@ -2,6 +2,7 @@
 // Writes go through `commitVersion`, one D1 batch (a transaction): the single point that makes
 // a version and its R2 segments reachable (SPEC B7).
 import type { SegmentPart } from "./parted-segment.ts";
+import { claimableCondition, claimStatement } from "./pending-objects-db.ts";
 import { indexStatements, searchFields } from "./search-db.ts";
 import { getVersionParts, insertPartsStatement } from "./segment-parts-db.ts";
 
@@ -120,6 +121,26 @@ export async function getVersion(db: D1Database, datasetId: string, versionId: s
   return row ? toVersion(row) : null;
 }
 
+/** The dataset and its latest version in one round trip (a batch of two reads). */
+export async function getLatestState(db: D1Database, datasetId: string): Promise<{ dataset: DatasetRow; version: VersionRow } | null> {
+  const [datasets, versions] = await db.batch([
+    db.prepare("SELECT * FROM datasets WHERE id = ?").bind(datasetId),
+    db.prepare("SELECT v.* FROM datasets d JOIN versions v ON v.id = d.latest_version WHERE d.id = ?").bind(datasetId),
+  ]);
+  const dataset = (datasets?.results[0] as DatasetRecord | undefined) ?? null;
+  const version = (versions?.results[0] as VersionRecord | undefined) ?? null;
+  return dataset && version ? { dataset: toDataset(dataset), version: toVersion(version) } : null;
+}
+
+/** Whether a version is committed: the read-back after a commit whose answer was lost. */
+export async function versionExists(db: D1Database, versionId: string): Promise<boolean> {
+  return (await db.prepare("SELECT 1 AS found FROM versions WHERE id = ?").bind(versionId).first<{ found: number }>()) !== null;
+}
+
+export async function datasetExists(db: D1Database, datasetId: string): Promise<boolean> {
+  return (await db.prepare("SELECT 1 AS found FROM datasets WHERE id = ?").bind(datasetId).first<{ found: number }>()) !== null;
+}
+
 export async function getVersionSegments(db: D1Database, versionId: string): Promise<SegmentRow[]> {
   const { results } = await db
     .prepare(
@@ -149,11 +170,17 @@ export interface VersionCommit {
   dataset: { id: string; teamId: string; ownerId: string } | null; // non-null: create the dataset row
   version: Omit<VersionRow, "datasetId"> & { datasetId: string };
   reuseParentSegments: boolean;
+  /** Objects this write uploaded; each must still be an unclaimed intent (pending-objects-db). */
   newSegments: SegmentRow[];
+  /** Statements that commit with the version or not at all (the Idempotency-Key's answer). */
+  alongside: D1PreparedStatement[];
 }
 
-/** `gone`: the dataset was deleted between reading its latest version and committing. */
-export type CommitOutcome = "committed" | "conflict" | "gone";
+/**
+ * `gone`: the dataset was deleted between reading its latest version and committing.
+ * `unclaimable`: an uploaded object's intent was collected (the write outlasted the grace).
+ */
+export type CommitOutcome = "committed" | "conflict" | "gone" | "unclaimable";
 
 /**
  * Commits a version in one transaction. The UNIQUE (dataset_id, seq) constraint is the
@@ -175,9 +202,14 @@ export async function commitVersion(db: D1Database, commit: VersionCommit): Prom
     );
   }
   for (const s of commit.newSegments) {
+    // Inserts nothing once the clean-up has started to collect the object; the version's
+    // reference to it below then fails its foreign key and the whole batch with it.
     statements.push(
       db
-        .prepare("INSERT INTO segments (key, dataset_id, compressed_bytes, raw_bytes, row_count, created) VALUES (?, ?, ?, ?, ?, ?)")
+        .prepare(
+          `INSERT INTO segments (key, dataset_id, compressed_bytes, raw_bytes, row_count, created)
+           SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE ${claimableCondition("?1")}`,
+        )
         .bind(s.key, v.datasetId, s.compressedBytes, s.rawBytes, s.rowCount, now),
     );
     // One part is the whole object, which is what a segment without part rows means.
@@ -225,6 +257,8 @@ export async function commitVersion(db: D1Database, commit: VersionCommit): Prom
     );
   }
   statements.push(...indexStatements(db, v.datasetId, searchFields(v.name, v.properties)));
+  if (commit.newSegments.length > 0) statements.push(claimStatement(db, commit.newSegments.map((s) => s.key)));
+  statements.push(...commit.alongside);
   try {
     await db.batch(statements);
     return "committed";
@@ -232,7 +266,9 @@ export async function commitVersion(db: D1Database, commit: VersionCommit): Prom
     if (error instanceof Error && /UNIQUE constraint failed: versions\.dataset_id, versions\.seq/.test(error.message)) {
       return "conflict";
     }
-    if (error instanceof Error && /FOREIGN KEY constraint failed/.test(error.message)) return "gone";
+    if (error instanceof Error && /FOREIGN KEY constraint failed/.test(error.message)) {
+      return commit.dataset || (await datasetExists(db, v.datasetId)) ? "unclaimable" : "gone";
+    }
     throw error;
   }
 }

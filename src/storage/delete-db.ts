@@ -1,12 +1,14 @@
 // Deleting a dataset from D1 (SPEC C, `DELETE /v1/dataset/:id`): every row of it in one batch
-// (a transaction), children before parents so foreign keys hold at each statement. Once it
-// commits nothing references the dataset's R2 objects; removing them is the caller's job.
+// (a transaction), children before parents so foreign keys hold at each statement. Its R2
+// objects are recorded in the intent log first, for the scheduled clean-up to delete.
+import { recordDatasetObjectsStatement } from "./pending-objects-db.ts";
 import { unindexStatements } from "./search-db.ts";
 import { deleteDatasetPartsStatement } from "./segment-parts-db.ts";
 
 /** Deletes the dataset and everything of it; false when there was no such dataset. */
-export async function deleteDatasetRows(db: D1Database, datasetId: string): Promise<boolean> {
+export async function deleteDatasetRows(db: D1Database, datasetId: string, collectObjectsAfter: number): Promise<boolean> {
   const results = await db.batch([
+    recordDatasetObjectsStatement(db, datasetId, collectObjectsAfter),
     db
       .prepare("DELETE FROM version_segments WHERE version_id IN (SELECT id FROM versions WHERE dataset_id = ?)")
       .bind(datasetId),

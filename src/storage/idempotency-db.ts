@@ -81,13 +81,26 @@ export async function completeIdempotencyKey(
   response: StoredResponse,
   expiresSeconds: number,
 ): Promise<void> {
-  await db
+  await completeIdempotencyStatement(db, scope, token, response, expiresSeconds).run();
+}
+
+/**
+ * The same as one statement, so a write can store its answer in the batch that commits it: a
+ * committed write then always has its answer stored, even if the worker dies right after.
+ */
+export function completeIdempotencyStatement(
+  db: D1Database,
+  scope: IdempotencyScope,
+  token: string,
+  response: StoredResponse,
+  expiresSeconds: number,
+): D1PreparedStatement {
+  return db
     .prepare(
       `UPDATE idempotency_keys SET state = 'done', status = ?1, response_headers = ?2, response_body = ?3, expires = ?4
        WHERE key_id = ?5 AND idempotency_key = ?6 AND reservation = ?7`,
     )
-    .bind(response.status, JSON.stringify(response.headers), response.body, expiresSeconds, scope.keyId, scope.idempotencyKey, token)
-    .run();
+    .bind(response.status, JSON.stringify(response.headers), response.body, expiresSeconds, scope.keyId, scope.idempotencyKey, token);
 }
 
 /** Frees the key after a failed request, so the client may retry with the same key. */

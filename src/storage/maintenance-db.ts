@@ -1,105 +1,75 @@
-// D1 queries of compaction and the scheduled clean-up (SPEC B7): the guarded swap of a
-// version's segment list for one compacted segment, and the look-ups that tell which R2
-// objects and segment rows no committed version can reach any more.
+// D1 queries of compaction (SPEC B7): the guarded swap of a run of segments for the one merged
+// segment in every version that holds it, and the look-up of lists the appends left too long.
 import type { SegmentRow } from "./datasets-db.ts";
+import { claimableCondition, claimStatement } from "./pending-objects-db.ts";
 import { insertPartsStatement } from "./segment-parts-db.ts";
 
 export interface CompactionCommit {
   datasetId: string;
-  versionId: string;
-  /** The list as it was read before its bytes were concatenated. */
-  expected: { count: number; firstKey: string; lastKey: string };
+  /** The run as read, in order: the keys the merged segment replaces. */
+  run: readonly string[];
   segment: SegmentRow;
   created: string;
+  /** When the replaced objects may be deleted (ms since the epoch): after any read of them ends. */
+  collectReplacedAfter: number;
 }
 
+/** Versions of the dataset whose list holds the whole run (then contiguously, in order: lists
+ * only grow at the end and compactions replace whole runs, so a list holding every key of a
+ * run holds it as one stretch). */
+const VERSIONS_WITH_RUN = `SELECT vs.version_id FROM version_segments vs
+  WHERE vs.segment_key IN (SELECT value FROM json_each(?1))
+  GROUP BY vs.version_id HAVING COUNT(*) = json_array_length(?1)`;
+
 /**
- * Replaces the version's segment list with the one compacted segment, in one transaction,
- * only if the list is still the one that was read (a concurrent compaction may have won).
- * True when applied. Only this version's rows change: other versions keep their own lists.
+ * Swaps the run for the merged segment in every version that holds it, in one transaction:
+ * the version being compacted, older versions that share the run, and appends committed since.
+ * Applies only while the merged object is still an unclaimed intent and some version holds the
+ * run (a concurrent compaction may have won); true when applied. The merged segment takes the
+ * position of the run's first segment; positions only order a list, so the gap is harmless.
+ * Replaced objects no version references any more are recorded for the clean-up.
  */
 export async function commitCompaction(db: D1Database, commit: CompactionCommit): Promise<boolean> {
   const s = commit.segment;
+  const run = JSON.stringify(commit.run);
+  const first = commit.run[0] ?? "";
+  const applied = "EXISTS (SELECT 1 FROM segments WHERE key = ?2)";
   const [inserted] = await db.batch([
     db
       .prepare(
         `INSERT INTO segments (key, dataset_id, compressed_bytes, raw_bytes, row_count, created)
-         SELECT ?1, ?2, ?3, ?4, ?5, ?6
-         WHERE EXISTS (SELECT 1 FROM versions WHERE id = ?7 AND dataset_id = ?2)
-           AND (SELECT COUNT(*) FROM version_segments WHERE version_id = ?7) = ?8
-           AND (SELECT segment_key FROM version_segments WHERE version_id = ?7 ORDER BY position LIMIT 1) = ?9
-           AND (SELECT segment_key FROM version_segments WHERE version_id = ?7 ORDER BY position DESC LIMIT 1) = ?10`,
+         SELECT ?2, ?3, ?4, ?5, ?6, ?7
+         WHERE ${claimableCondition("?2")} AND EXISTS (${VERSIONS_WITH_RUN})`,
       )
-      .bind(s.key, commit.datasetId, s.compressedBytes, s.rawBytes, s.rowCount, commit.created, commit.versionId,
-        commit.expected.count, commit.expected.firstKey, commit.expected.lastKey),
-    // The rest apply only when the row above was inserted: its key is fresh, so it exists
-    // exactly when the guard held.
-    db
-      .prepare("DELETE FROM version_segments WHERE version_id = ?1 AND EXISTS (SELECT 1 FROM segments WHERE key = ?2)")
-      .bind(commit.versionId, s.key),
+      .bind(run, s.key, commit.datasetId, s.compressedBytes, s.rawBytes, s.rowCount, commit.created),
     db
       .prepare(
-        `INSERT INTO version_segments (version_id, position, segment_key)
-         SELECT ?1, 0, ?2 WHERE EXISTS (SELECT 1 FROM segments WHERE key = ?2)`,
+        `UPDATE version_segments SET segment_key = ?2
+         WHERE segment_key = ?3 AND ${applied} AND version_id IN (${VERSIONS_WITH_RUN})`,
       )
-      .bind(commit.versionId, s.key),
+      .bind(run, s.key, first),
+    db
+      .prepare(
+        `DELETE FROM version_segments
+         WHERE segment_key IN (SELECT value FROM json_each(?1)) AND ${applied}
+           AND version_id IN (SELECT version_id FROM version_segments WHERE segment_key = ?2)`,
+      )
+      .bind(run, s.key),
     ...(s.parts && s.parts.length > 1 ? [insertPartsStatement(db, s.key, s.parts)] : []),
+    db
+      .prepare(
+        `INSERT INTO pending_objects (key, dataset_id, reason, collect_after)
+         SELECT value, ?3, 'replaced', ?4 FROM json_each(?1)
+         WHERE ${applied} AND NOT EXISTS (SELECT 1 FROM version_segments vs WHERE vs.segment_key = value)
+         ON CONFLICT (key) DO NOTHING`,
+      )
+      .bind(run, s.key, commit.datasetId, commit.collectReplacedAfter),
+    claimStatement(db, [s.key]),
   ]);
   return (inserted?.meta.changes ?? 0) === 1;
 }
 
-/**
- * Of the given object keys, those with a segment row of a dataset that still exists. One
- * bound JSON array instead of one parameter per key keeps under D1's 100-parameter limit.
- */
-export async function liveSegmentKeys(db: D1Database, keys: readonly string[]): Promise<Set<string>> {
-  if (keys.length === 0) return new Set();
-  const { results } = await db
-    .prepare(
-      `SELECT s.key FROM segments s JOIN datasets d ON d.id = s.dataset_id
-       WHERE s.key IN (SELECT value FROM json_each(?1))`,
-    )
-    .bind(JSON.stringify(keys))
-    .all<{ key: string }>();
-  return new Set(results.map((r) => r.key));
-}
-
-/**
- * Segment rows no version references, created before `cutoff` (ISO time), in a dataset that
- * made no segment since then. Segments only become unreferenced when a compaction replaces
- * them, and that compaction's own segment is new: so this waits an hour after the compaction,
- * long enough for any download that read the old list to finish.
- */
-export async function unreferencedSegmentKeys(db: D1Database, cutoff: string, after: string, limit: number): Promise<string[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT s.key FROM segments s
-       WHERE s.key > ?2 AND s.created < ?1
-         AND NOT EXISTS (SELECT 1 FROM version_segments vs WHERE vs.segment_key = s.key)
-         AND NOT EXISTS (SELECT 1 FROM segments r WHERE r.dataset_id = s.dataset_id AND r.created >= ?1)
-       ORDER BY s.key LIMIT ?3`,
-    )
-    .bind(cutoff, after, limit)
-    .all<{ key: string }>();
-  return results.map((r) => r.key);
-}
-
-/**
- * Deletes those of the given segment rows still unreferenced, with their part rows, in one
- * transaction; returns the keys deleted.
- */
-export async function deleteUnreferencedSegments(db: D1Database, keys: readonly string[]): Promise<string[]> {
-  if (keys.length === 0) return [];
-  const unreferenced = `SELECT value FROM json_each(?1)
-       WHERE NOT EXISTS (SELECT 1 FROM version_segments vs WHERE vs.segment_key = value)`;
-  const [, deleted] = await db.batch<{ key: string }>([
-    db.prepare(`DELETE FROM segment_parts WHERE segment_key IN (${unreferenced})`).bind(JSON.stringify(keys)),
-    db.prepare(`DELETE FROM segments WHERE key IN (${unreferenced}) RETURNING key`).bind(JSON.stringify(keys)),
-  ]);
-  return (deleted?.results ?? []).map((r) => r.key);
-}
-
-/** Latest versions whose segment list is longer than `bound`: compaction the append missed. */
+/** Latest versions whose segment list is longer than `bound`: compactions the appends missed. */
 export async function longLatestVersions(db: D1Database, bound: number, limit: number): Promise<{ datasetId: string; versionId: string }[]> {
   const { results } = await db
     .prepare(

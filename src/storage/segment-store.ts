@@ -1,6 +1,6 @@
 // R2 behind a small interface. Key layout: `datasets/{datasetId}/segments/{uuid}` holds one
 // segment (raw DEFLATE ended by a sync flush, SPEC B7). Objects become reachable only when a
-// D1 commit references them; anything else is an orphan for the scheduled clean-up.
+// D1 commit references them; only the scheduled clean-up deletes them (src/storage/README.md).
 
 /** R2 multipart parts must be at least 5 MiB and equal in size but the last. */
 export const PART_SIZE = 5 * 1024 * 1024;
@@ -70,13 +70,15 @@ export class SegmentUpload {
     return this.total;
   }
 
-  /** Leaves nothing behind: aborts a multipart upload or deletes a completed object. */
+  /**
+   * Abandons an unfinished object: aborts its multipart upload. A completed object stays; its
+   * intent row lets the scheduled clean-up, the only deleter, remove it (src/storage/README.md).
+   */
   async abort(): Promise<void> {
     try {
-      if (this.done) await this.bucket.delete(this.key);
-      else if (this.multipart) await this.multipart.abort();
+      if (!this.done && this.multipart) await this.multipart.abort();
     } catch {
-      // The scheduled clean-up removes whatever an abort could not.
+      // An upload left open is aborted by the bucket's lifecycle rule (README "Maintenance").
     }
   }
 }

@@ -1,0 +1,86 @@
+// What a write makes of its parent's content (SPEC B2, B7): a replacement is exactly the new
+// segment; an append is the parent's segments, a one-line-break segment when the parent does not
+// end in one, then the appended segment, with the CRC continued (crc32Combine) so nothing stored
+// is read again; a metadata-only PUT keeps the parent's content as it is.
+import { ApiError } from "../errors.ts";
+import { crc32Combine } from "../storage/crc32.ts";
+import type { SegmentRow, VersionRow } from "../storage/datasets-db.ts";
+import type { IngestedSegment } from "./ingest.ts";
+
+/** The content fields of a version, and how its segment list is built. */
+export interface DerivedContent {
+  content: Pick<VersionRow, "fileName" | "columns" | "rowCount" | "rawBytes" | "crc32" | "eol" | "endsWithNewline">;
+  reuseParentSegments: boolean;
+  newSegments: SegmentRow[];
+}
+
+/** A stored one-line-break segment, made on demand (only appends to content without a final line break need one). */
+export type LineBreakSource = (eol: "\n" | "\r\n") => Promise<{ segment: SegmentRow; crc: number }>;
+
+export function replacedContent(ingested: IngestedSegment, fileName: string): DerivedContent {
+  return {
+    content: {
+      fileName,
+      columns: ingested.stats.header ?? [],
+      rowCount: ingested.stats.rows,
+      rawBytes: ingested.segment.rawBytes,
+      crc32: ingested.crc,
+      eol: ingested.stats.eol,
+      endsWithNewline: ingested.stats.endsWithNewline,
+    },
+    reuseParentSegments: false,
+    newSegments: [ingested.segment],
+  };
+}
+
+export function keptContent(parent: VersionRow): DerivedContent {
+  const { fileName, columns, rowCount, rawBytes, crc32, eol, endsWithNewline } = parent;
+  return { content: { fileName, columns, rowCount, rawBytes, crc32, eol, endsWithNewline }, reuseParentSegments: true, newSegments: [] };
+}
+
+function sameCell(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+/**
+ * Rows were validated against the parent seen when the upload began; a parent replaced since
+ * then (a concurrent PUT) is checked again here, before anything is committed.
+ */
+export async function appendedContent(parent: VersionRow, appended: IngestedSegment, lineBreak: LineBreakSource): Promise<DerivedContent> {
+  if (appended.stats.columns !== parent.columns.length) {
+    throw new ApiError("column_count_mismatch", `Rows must have ${parent.columns.length} fields.`, {
+      row: 1,
+      expected: parent.columns.length,
+      found: appended.stats.columns,
+    });
+  }
+  const first = appended.stats.firstRow ?? [];
+  if (first.length === parent.columns.length && first.every((cell, i) => sameCell(cell, parent.columns[i] ?? ""))) {
+    throw new ApiError("header_row_in_append", "The first appended row repeats the dataset's header.", { row: 1 });
+  }
+  const newSegments: SegmentRow[] = [];
+  let crc = parent.crc32;
+  let rawBytes = parent.rawBytes;
+  if (!parent.endsWithNewline) {
+    const inserted = await lineBreak(parent.eol);
+    newSegments.push(inserted.segment);
+    crc = crc32Combine(crc, inserted.crc, inserted.segment.rawBytes);
+    rawBytes += inserted.segment.rawBytes;
+  }
+  newSegments.push(appended.segment);
+  crc = crc32Combine(crc, appended.crc, appended.segment.rawBytes);
+  rawBytes += appended.segment.rawBytes;
+  return {
+    content: {
+      fileName: parent.fileName,
+      columns: parent.columns,
+      rowCount: parent.rowCount + appended.stats.rows,
+      rawBytes,
+      crc32: crc,
+      eol: parent.eol,
+      endsWithNewline: appended.stats.endsWithNewline,
+    },
+    reuseParentSegments: true,
+    newSegments,
+  };
+}

@@ -1,0 +1,124 @@
+// Test tools for the storage protocol (src/storage/README.md): requests through the worker with
+// a chosen env whose background work is awaited, wrappers around the real D1 and R2 bindings
+// that count or fail calls, and look-ups of the intent log.
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { signRequest } from "../../src/auth/sign.ts";
+import { limitsFrom, storageTimingsFrom } from "../../src/config.ts";
+import worker from "../../src/index.ts";
+import type { MergePolicy } from "../../src/storage/compaction-plan.ts";
+import { ORIGIN, csvPart, multipart, type Part } from "./http.ts";
+import type { TestKey } from "./keys.ts";
+
+export const TIMINGS = storageTimingsFrom(limitsFrom(env));
+
+/** Merges until one segment is left (the old all-in-one compaction), for tests of merging itself. */
+export const MERGE_ALL: MergePolicy = { fanIn: 2, maxSegments: 1, maxMergedBytes: 1024 * 1024 * 1024 };
+
+/** The env with compaction after appends effectively off, so tests control every merge. */
+export const NO_AUTO_COMPACTION: Env = Object.assign({}, env, { COMPACTION_FAN_IN: "100000", COMPACTION_MAX_SEGMENTS: "100000" });
+
+/** A signed request to the worker with `workerEnv`; resolves after its waitUntil work too. */
+export async function signedFetch(
+  workerEnv: Env,
+  method: string,
+  path: string,
+  key: TestKey,
+  options: { parts?: Part[]; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const url = ORIGIN + path;
+  let body: Uint8Array | undefined;
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.parts) {
+    // A fixed boundary: a retry sends the same bytes, as a client retrying a write does.
+    const built = multipart(options.parts, "pubset-test-fixed-boundary");
+    body = built.body;
+    headers["Content-Type"] = built.contentType;
+  }
+  const signed = await signRequest({ method, url, headers, body }, key);
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(url, { method, headers: signed, body }), workerEnv, ctx);
+  const bytes = await response.arrayBuffer();
+  await waitOnExecutionContext(ctx);
+  return new Response(bytes, response);
+}
+
+export async function appendWith(workerEnv: Env, key: TestKey, id: string, rows: string, headers: Record<string, string> = {}): Promise<Response> {
+  return signedFetch(workerEnv, "POST", `/v1/dataset/${id}`, key, { parts: [csvPart(rows)], headers });
+}
+
+/** Forwards everything to the real binding, except what `override` replaces. */
+export function wrapBinding<T extends object>(real: T, override: Partial<Record<keyof T, unknown>>): T {
+  return new Proxy(real, {
+    get(target, property) {
+      if (Object.prototype.hasOwnProperty.call(override, property)) return override[property as keyof T];
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+export interface PendingRow {
+  key: string;
+  reason: string;
+  state: string;
+  collect_after: number;
+}
+
+export async function pendingRows(datasetId: string): Promise<PendingRow[]> {
+  const { results } = await env.DB.prepare("SELECT key, reason, state, collect_after FROM pending_objects WHERE dataset_id = ? ORDER BY key")
+    .bind(datasetId)
+    .all<PendingRow>();
+  return results;
+}
+
+export async function objectExists(key: string): Promise<boolean> {
+  return (await env.CONTENT.head(key)) !== null;
+}
+
+/** Objects under the dataset's prefix that neither a segment row nor the intent log knows: leaks. */
+export async function untrackedObjects(datasetId: string): Promise<string[]> {
+  const listed = (await env.CONTENT.list({ prefix: `datasets/${datasetId}/` })).objects.map((o) => o.key);
+  if (listed.length === 0) return [];
+  const { results } = await env.DB.prepare(
+    `SELECT value AS key FROM json_each(?1) WHERE value NOT IN (SELECT key FROM segments) AND value NOT IN (SELECT key FROM pending_objects)`,
+  )
+    .bind(JSON.stringify(listed))
+    .all<{ key: string }>();
+  return results.map((r) => r.key);
+}
+
+/** Objects in the bucket that the intent log does not mark for collection: what the service keeps. */
+export async function keptObjectCount(): Promise<number> {
+  const listed = (await env.CONTENT.list()).objects.map((o) => o.key);
+  if (listed.length === 0) return 0;
+  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM json_each(?1) WHERE value NOT IN (SELECT key FROM pending_objects)")
+    .bind(JSON.stringify(listed))
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+/** The real D1 binding, counting every round trip (each run/first/all/raw and each batch). */
+export function countingDb(real: D1Database = env.DB): { db: D1Database; calls: string[] } {
+  const calls: string[] = [];
+  const unwrap = new WeakMap<object, D1PreparedStatement>();
+  const wrapStatement = (statement: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    const wrapped = wrapBinding(statement, {
+      bind: (...values: unknown[]) => wrapStatement(statement.bind(...values), sql),
+      first: (...args: [string?]) => (calls.push(sql), statement.first(...(args as [string]))),
+      all: () => (calls.push(sql), statement.all()),
+      run: () => (calls.push(sql), statement.run()),
+      raw: (...args: unknown[]) => (calls.push(sql), (statement.raw as (...a: unknown[]) => unknown)(...args)),
+    });
+    unwrap.set(wrapped, statement);
+    return wrapped;
+  };
+  const db = wrapBinding(real, {
+    prepare: (sql: string) => wrapStatement(real.prepare(sql), sql),
+    batch: (statements: D1PreparedStatement[]) => {
+      calls.push(`batch of ${statements.length}`);
+      return real.batch(statements.map((s) => unwrap.get(s) ?? s));
+    },
+  });
+  return { db, calls };
+}
