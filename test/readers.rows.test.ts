@@ -161,9 +161,10 @@ describe("GET /v1/dataset/:id/:version/rows", () => {
 describe("reads only the segments it needs", () => {
   it("serves rows of one segment with every other segment's object gone, and stops before the next", async () => {
     const d = await createDataset(owner, "n\n0\n1\n2\n", { name: "sparse", visibility: "public" });
-    await appended(await appendRows(owner, d.id, "3\n4\n5\n"));
-    await appended(await appendRows(owner, d.id, "6\n7\n8\n"));
-    const last = await appended(await appendRows(owner, d.id, "9\n10\n11\n"));
+    // No compaction after these appends: it would merge the four segments this test inspects.
+    await appended(await appendWith(NO_AUTO_COMPACTION, owner, d.id, "3\n4\n5\n"));
+    await appended(await appendWith(NO_AUTO_COMPACTION, owner, d.id, "6\n7\n8\n"));
+    const last = await appended(await appendWith(NO_AUTO_COMPACTION, owner, d.id, "9\n10\n11\n"));
     const segments = await getVersionSegments(env.DB, last);
     expect(segments.map((s) => s.rowCount)).toEqual([3, 3, 3, 3]);
     const [s0, s1, s2, s3] = segments;

@@ -6,6 +6,27 @@ import { PART_RAW_BYTES, type Limits } from "../config.ts";
 import { PartedCompressor } from "../storage/parted-segment.ts";
 import { SegmentUpload } from "../storage/segment-store.ts";
 import type { SegmentRow } from "../storage/datasets-db.ts";
+import { ApiError } from "../errors.ts";
+
+/**
+ * D1 keeps a header as one JSON value, and D1 refuses values past 2,000,000 bytes. A header is
+ * checked as soon as it is read, so a too-wide one is refused before the rest of the upload is
+ * processed, not with a 500 at the commit after it.
+ */
+export const MAX_HEADER_JSON_BYTES = 1_900_000;
+
+function checkHeader(header: string[] | null): boolean {
+  if (header === null) return false;
+  const bytes = new TextEncoder().encode(JSON.stringify(header)).length;
+  if (bytes > MAX_HEADER_JSON_BYTES) {
+    throw new ApiError("payload_too_large", `The header takes ${bytes} bytes as JSON; at most ${MAX_HEADER_JSON_BYTES} can be stored.`, {
+      limit: "MAX_HEADER_JSON_BYTES",
+      max: MAX_HEADER_JSON_BYTES,
+      row: 1,
+    });
+  }
+  return true;
+}
 
 const SCAN_SLICE = 256 * 1024;
 
@@ -53,15 +74,18 @@ export async function ingestCsv(
     for (const chunk of ready) await upload.write(chunk);
   };
   const reader = source.getReader();
+  let headerChecked = options.mode.kind !== "table";
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       // Scanned in slices so a part overshoots its target by at most one slice.
       for (let at = 0; at < value.length; at += SCAN_SLICE) pass(scanner.push(value.subarray(at, at + SCAN_SLICE)));
+      headerChecked ||= checkHeader(scanner.stats.header);
       await drain();
     }
     pass(scanner.finish());
+    if (!headerChecked) checkHeader(scanner.stats.header);
     const totals = compressor.finish(scanner.stats.rows - rowsBefore);
     await drain();
     await upload.finish();

@@ -92,7 +92,7 @@ export async function listDatasets(db: D1Database, query: ListQuery): Promise<Li
   params.push(query.limit);
   const sql = `SELECT d.id, d.name, d.latest_version AS version, d.owner_id AS owner, d.team_id AS team, d.visibility,
       v.created, v.properties, d.created AS dataset_created
-    FROM datasets d JOIN versions v ON v.id = d.latest_version
+    FROM datasets d JOIN version_records v ON v.id = d.latest_version
     WHERE ${where.join(" AND ")}
     ORDER BY d.created DESC, d.id DESC
     LIMIT ?`;

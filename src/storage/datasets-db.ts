@@ -115,7 +115,7 @@ export async function getDataset(db: D1Database, id: string): Promise<DatasetRow
 
 export async function getVersion(db: D1Database, datasetId: string, versionId: string): Promise<VersionRow | null> {
   const row = await db
-    .prepare("SELECT * FROM versions WHERE dataset_id = ? AND id = ?")
+    .prepare("SELECT * FROM version_records WHERE dataset_id = ? AND id = ?")
     .bind(datasetId, versionId)
     .first<VersionRecord>();
   return row ? toVersion(row) : null;
@@ -125,7 +125,7 @@ export async function getVersion(db: D1Database, datasetId: string, versionId: s
 export async function getLatestState(db: D1Database, datasetId: string): Promise<{ dataset: DatasetRow; version: VersionRow } | null> {
   const [datasets, versions] = await db.batch([
     db.prepare("SELECT * FROM datasets WHERE id = ?").bind(datasetId),
-    db.prepare("SELECT v.* FROM datasets d JOIN versions v ON v.id = d.latest_version WHERE d.id = ?").bind(datasetId),
+    db.prepare("SELECT v.* FROM datasets d JOIN version_records v ON v.id = d.latest_version WHERE d.id = ?").bind(datasetId),
   ]);
   const dataset = (datasets?.results[0] as DatasetRecord | undefined) ?? null;
   const version = (versions?.results[0] as VersionRecord | undefined) ?? null;
@@ -177,6 +177,18 @@ export interface VersionCommit {
 }
 
 /**
+ * A header or property set is stored once per distinct value, under the SHA-256 of its JSON;
+ * a version row names it (SPEC B7). The insert is part of the commit batch and a no-op when the
+ * value is already stored.
+ */
+async function storedOnce(db: D1Database, table: "headers" | "property_sets", column: "columns" | "properties", json: string) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(json)));
+  const id = "sha256-" + Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  const insert = db.prepare(`INSERT INTO ${table} (id, ${column}) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`).bind(id, json);
+  return { id, insert };
+}
+
+/**
  * `gone`: the dataset was deleted between reading its latest version and committing.
  * `unclaimable`: an uploaded object's intent was collected (the write outlasted the grace).
  */
@@ -215,16 +227,20 @@ export async function commitVersion(db: D1Database, commit: VersionCommit): Prom
     // One part is the whole object, which is what a segment without part rows means.
     if (s.parts && s.parts.length > 1) statements.push(insertPartsStatement(db, s.key, s.parts));
   }
+  const header = await storedOnce(db, "headers", "columns", JSON.stringify(v.columns));
+  const properties = await storedOnce(db, "property_sets", "properties", JSON.stringify(v.properties));
   statements.push(
+    header.insert,
+    properties.insert,
     db
       .prepare(
-        `INSERT INTO versions (id, dataset_id, seq, parent_id, created, name, visibility, properties, file_name,
-           columns, row_count, raw_bytes, crc32, eol, ends_with_newline)
+        `INSERT INTO versions (id, dataset_id, seq, parent_id, created, name, visibility, properties_id, file_name,
+           header_id, row_count, raw_bytes, crc32, eol, ends_with_newline)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .bind(
-        v.id, v.datasetId, v.seq, v.parentId, v.created, v.name, v.visibility, JSON.stringify(v.properties), v.fileName,
-        JSON.stringify(v.columns), v.rowCount, v.rawBytes, v.crc32, v.eol, v.endsWithNewline ? 1 : 0,
+        v.id, v.datasetId, v.seq, v.parentId, v.created, v.name, v.visibility, properties.id, v.fileName,
+        header.id, v.rowCount, v.rawBytes, v.crc32, v.eol, v.endsWithNewline ? 1 : 0,
       ),
   );
   if (commit.reuseParentSegments && v.parentId) {

@@ -58,7 +58,7 @@ export async function searchDatasets(db: D1Database, query: SearchQuery): Promis
     FROM dataset_search
       JOIN search_docs s ON s.doc = dataset_search.rowid
       JOIN datasets d ON d.id = s.dataset_id
-      JOIN versions v ON v.id = d.latest_version
+      JOIN version_records v ON v.id = d.latest_version
     WHERE dataset_search MATCH ? AND ${filter.where.join(" AND ")}
     ORDER BY bm25(dataset_search, ${w.name}, ${w.description}, ${w.keyWords}, ${w.contactName}), d.created DESC, d.id DESC
     LIMIT ? OFFSET ?`;

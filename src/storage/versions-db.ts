@@ -32,13 +32,13 @@ export async function listVersions(
     page.beforeSeq === undefined
       ? db
           .prepare(
-            `SELECT id, seq, created, columns, row_count, raw_bytes, file_name FROM versions
+            `SELECT id, seq, created, columns, row_count, raw_bytes, file_name FROM version_records
              WHERE dataset_id = ? ORDER BY seq DESC LIMIT ?`,
           )
           .bind(datasetId, page.limit)
       : db
           .prepare(
-            `SELECT id, seq, created, columns, row_count, raw_bytes, file_name FROM versions
+            `SELECT id, seq, created, columns, row_count, raw_bytes, file_name FROM version_records
              WHERE dataset_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
           )
           .bind(datasetId, page.beforeSeq, page.limit);
