@@ -69,12 +69,15 @@ function segmentsOf(stateDir: string, datasetId: string): number {
   return row?.n ?? 0;
 }
 
-/** The bytes a version row and its segment list take in D1 (text and blob lengths, 8 per number). */
+/**
+ * The bytes a version row and its segment list take in D1 (text lengths, 8 per number). The
+ * header and properties it names are stored once per distinct value, not per version.
+ */
 function versionRowBytes(stateDir: string, versionId: string): number {
   const [row] = query<{ bytes: number }>(
     stateDir,
     `SELECT (SELECT SUM(length(CAST(value AS BLOB))) FROM json_each(json_array(v.id, v.dataset_id, v.parent_id, v.created, v.name,
-              v.visibility, v.properties, v.file_name, v.columns, v.eol))) + 5 * 8
+              v.visibility, v.properties_id, v.file_name, v.header_id, v.eol))) + 5 * 8
           + (SELECT COALESCE(SUM(length(segment_key) + 2 * 8), 0) FROM version_segments WHERE version_id = v.id) AS bytes
      FROM versions v WHERE v.id = ?`,
     versionId,
@@ -122,7 +125,7 @@ export async function measureStorage(
   const fileName = large.created.source.split("/").pop() ?? "";
   const downloaded = await download(client, `/v1/dataset/${large.created.id}/${lastVersion}/${fileName}`, 0, true);
   const wideVersion = query<{ latest_version: string }>(stateDir, "SELECT latest_version FROM datasets WHERE id = ?", wide.id)[0]?.latest_version ?? "";
-  const wideColumns = JSON.parse(query<{ columns: string }>(stateDir, "SELECT columns FROM versions WHERE id = ?", wideVersion)[0]?.columns ?? "[]") as unknown[];
+  const wideColumns = JSON.parse(query<{ columns: string }>(stateDir, "SELECT columns FROM version_records WHERE id = ?", wideVersion)[0]?.columns ?? "[]") as unknown[];
   return {
     appends,
     appendedBytes,

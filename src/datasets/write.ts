@@ -1,45 +1,30 @@
 // The one owner of the write protocol (src/storage/README.md): create, update (PUT) and append
-// run the same steps. Routes only parse the request, call `writeVersion` and shape its answer.
+// run the same steps. Routes only parse the request, call `writeVersion` and send its answer.
 //
 //   read the dataset and its latest version (one round trip); refuse If-Match before any byte
 //   for each uploaded object: record its intent, then stream it into R2
 //   derive the version from the parent; commit it with the compare-and-swap, the intents'
 //     claim and the Idempotency-Key's answer in one D1 batch
+//     (appends: through the dataset's sequencer, which commits the appends queued at the same
+//     time as consecutive versions in one batch — src/datasets/append-sequencer.ts)
 //   lost the race → read the latest again and derive again (412 instead under If-Match)
 //   ambiguous D1 error → read the version back: committed means committed
 //   append committed → compaction after the response
 import { limitsFrom, mergePolicyFrom, storageTimingsFrom } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import { compactInBackground } from "../maintenance/compaction.ts";
-import { commitVersion, getLatestState, versionExists, type DatasetRow, type VersionRow } from "../storage/datasets-db.ts";
-import { completeIdempotencyStatement, type IdempotencyScope, type StoredResponse } from "../storage/idempotency-db.ts";
+import { getLatestState, type VersionRow } from "../storage/datasets-db.ts";
 import type { Caller } from "./access.ts";
+import { commitQueuedAppend, type AppendSequencerBinding } from "./append-queue.ts";
 import type { Collection } from "./collection-schema.ts";
 import { ingestCsv, type IngestedSegment } from "./ingest.ts";
 import { readUpload } from "./upload.ts";
 import { UploadedObjects } from "./uploaded-objects.ts";
+import { commitOrReadBack, nextVersion } from "./version-commit.ts";
 import { appendedContent, keptContent, replacedContent, type DerivedContent } from "./version-content.ts";
+import type { IdempotencyHold, WriteAnswer, WriteKind, WriteResult } from "./write-types.ts";
 
-export type WriteKind = "create" | "update" | "append";
-
-export interface WriteResult {
-  dataset: DatasetRow;
-  version: VersionRow;
-}
-
-/** The response a route sends for a committed write; stored with the commit for replays. */
-export interface WriteAnswer<Body extends object = object> {
-  status: 200 | 201;
-  location: string | null;
-  body: Body;
-}
-
-/** An Idempotency-Key held by this request (src/middleware/idempotency.ts). */
-export interface IdempotencyHold {
-  scope: IdempotencyScope;
-  token: string;
-  expiresSeconds: number;
-}
+export type { IdempotencyHold, WriteAnswer, WriteKind, WriteResult } from "./write-types.ts";
 
 export interface WriteRequest<Body extends object = object> {
   kind: WriteKind;
@@ -55,7 +40,7 @@ export interface WriteRequest<Body extends object = object> {
   defer: (work: Promise<void>) => void;
 }
 
-type Bindings = { DB: D1Database; CONTENT: R2Bucket } & object;
+export type WriteBindings = { DB: D1Database; CONTENT: R2Bucket; APPEND_SEQUENCER?: AppendSequencerBinding } & object;
 
 interface Contribution {
   collection: Collection | null;
@@ -65,7 +50,7 @@ interface Contribution {
 const MAX_ATTEMPTS = 20;
 
 export async function writeVersion<Body extends object>(
-  env: Bindings,
+  env: WriteBindings,
   request: WriteRequest<Body>,
 ): Promise<{ result: WriteResult; answer: WriteAnswer<Body> }> {
   const limits = limitsFrom(env);
@@ -74,40 +59,60 @@ export async function writeVersion<Body extends object>(
   if (latest) checkIfMatch(request.ifMatch, latest.version);
   const objects = new UploadedObjects(env, request.datasetId, timings);
   const parent = latest?.version ?? null;
-  const upload = await storageFailuresAsUnavailable(readUpload({ contentType: request.contentType, body: request.body }, limits, {
-    onCollection: (collection) => checkCollection(request.kind, collection),
-    onDataset: async (part) => {
-      const key = await objects.reserve();
-      const mode =
-        request.kind === "append" && parent
-          ? { kind: "rows" as const, expectedColumns: parent.columns.length, header: parent.columns }
-          : { kind: "table" as const };
-      return { ingested: await ingestCsv(part.content, { mode, limits, bucket: env.CONTENT, key }), fileName: part.fileName };
-    },
-  }));
+  const upload = await storageFailuresAsUnavailable(
+    readUpload({ contentType: request.contentType, body: request.body }, limits, {
+      onCollection: (collection) => checkCollection(request.kind, collection),
+      onDataset: async (part) => {
+        const key = await objects.reserve();
+        const mode =
+          request.kind === "append" && parent
+            ? { kind: "rows" as const, expectedColumns: parent.columns.length, header: parent.columns }
+            : { kind: "table" as const };
+        return { ingested: await ingestCsv(part.content, { mode, limits, bucket: env.CONTENT, key }), fileName: part.fileName };
+      },
+    }),
+  );
   checkParts(request.kind, upload);
+  const afterCommit = (result: WriteResult) => {
+    if (request.kind === "append") {
+      request.defer(compactInBackground(env, result.dataset.id, result.version.id, mergePolicyFrom(limits), timings));
+    }
+  };
+
+  if (request.kind === "append" && upload.dataset && env.APPEND_SEQUENCER) {
+    const committed = await commitQueuedAppend(env.APPEND_SEQUENCER, {
+      datasetId: request.datasetId,
+      caller: { teamId: request.caller.teamId, userId: request.caller.userId },
+      ifMatch: request.ifMatch,
+      collection: upload.collection,
+      ingested: upload.dataset.ingested,
+      idempotency: request.idempotency,
+    });
+    afterCommit(committed);
+    return { result: committed, answer: request.answer(committed) };
+  }
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const derived = await deriveContent(request.kind, latest?.version ?? null, upload, objects);
-    const result = nextVersion(request, latest, upload.collection, derived);
+    const result = nextVersion(request.datasetId, request.caller, latest, upload.collection, derived);
     const answer = request.answer(result);
-    const outcome = await commitOrReadBack(env.DB, result, latest === null, derived, request.idempotency, answer);
+    const outcome = await commitOrReadBack(env.DB, [{ result, creates: latest === null, derived, idempotency: request.idempotency, answer }]);
     if (outcome === "committed") {
-      if (request.kind === "append") {
-        request.defer(compactInBackground(env, result.dataset.id, result.version.id, mergePolicyFrom(limits), timings));
-      }
+      afterCommit(result);
       return { result, answer };
     }
     if (outcome === "gone") throw new ApiError("not_found", `No dataset ${request.datasetId}.`);
-    if (outcome === "unclaimable") {
-      throw new ApiError("conflict", "The upload took longer than the server keeps unfinished uploads; send it again.");
-    }
+    if (outcome === "unclaimable") throw unclaimable();
     if (request.ifMatch !== null) throw new ApiError("precondition_failed", "Another write committed a newer version first.");
     await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (attempt + 1)));
     latest = await getLatestState(env.DB, request.datasetId);
     if (!latest) throw new ApiError("not_found", `No dataset ${request.datasetId}.`);
   }
   throw new ApiError("conflict", "Too many concurrent writes to this dataset; retry.", {}, { "Retry-After": "1" });
+}
+
+export function unclaimable(): ApiError {
+  return new ApiError("conflict", "The upload took longer than the server keeps unfinished uploads; send it again.");
 }
 
 /** R2 or D1 failing while the upload streams: nothing was committed, so the client may retry. */
@@ -132,7 +137,7 @@ async function writableLatest(db: D1Database, datasetId: string, caller: Caller)
   return latest;
 }
 
-function checkIfMatch(ifMatch: string | null, latest: VersionRow): void {
+export function checkIfMatch(ifMatch: string | null, latest: VersionRow): void {
   if (ifMatch !== null && ifMatch !== latest.id) {
     throw new ApiError("precondition_failed", `If-Match names ${ifMatch} but the latest version is ${latest.id}.`);
   }
@@ -159,69 +164,4 @@ async function deriveContent(kind: WriteKind, parent: VersionRow | null, upload:
   if (upload.dataset) return replacedContent(upload.dataset.ingested, upload.dataset.fileName);
   if (!parent) throw new Error("a write without content needs a parent version");
   return keptContent(parent);
-}
-
-function nextVersion(request: WriteRequest<object>, latest: WriteResult | null, collection: Collection | null, derived: DerivedContent): WriteResult {
-  const parent = latest?.version ?? null;
-  const version: VersionRow = {
-    ...derived.content,
-    id: crypto.randomUUID(),
-    datasetId: request.datasetId,
-    seq: (parent?.seq ?? 0) + 1,
-    parentId: parent?.id ?? null,
-    created: new Date().toISOString(),
-    name: collection?.name ?? parent?.name ?? "",
-    visibility: collection?.visibility ?? parent?.visibility ?? "private",
-    properties: collection?.properties ?? parent?.properties ?? {},
-  };
-  const base = latest?.dataset ?? { id: request.datasetId, teamId: request.caller.teamId, ownerId: request.caller.userId, created: version.created };
-  const dataset: DatasetRow = { ...base, name: version.name, visibility: version.visibility, latestVersion: version.id, latestSeq: version.seq };
-  return { dataset, version };
-}
-
-function storedAnswer(answer: WriteAnswer): StoredResponse {
-  const headers: Record<string, string> = { "Content-Type": "application/json" };
-  if (answer.location !== null) headers.Location = answer.location;
-  return { status: answer.status, headers, body: JSON.stringify(answer.body) };
-}
-
-/**
- * Commits; when D1 fails without saying whether the batch applied, reads the version back
- * before deciding: a committed write always gets its answer.
- */
-async function commitOrReadBack(
-  db: D1Database,
-  { dataset, version }: WriteResult,
-  creates: boolean,
-  derived: DerivedContent,
-  idempotency: IdempotencyHold | null,
-  answer: WriteAnswer,
-) {
-  const alongside = idempotency
-    ? [completeIdempotencyStatement(db, idempotency.scope, idempotency.token, storedAnswer(answer), idempotency.expiresSeconds)]
-    : [];
-  try {
-    return await commitVersion(db, {
-      dataset: creates ? { id: dataset.id, teamId: dataset.teamId, ownerId: dataset.ownerId } : null,
-      version,
-      reuseParentSegments: derived.reuseParentSegments,
-      newSegments: derived.newSegments,
-      alongside,
-    });
-  } catch (error: unknown) {
-    console.error(JSON.stringify({ event: "commit_ambiguous", datasetId: dataset.id, versionId: version.id, error: String(error) }));
-    let committed: boolean;
-    try {
-      committed = await versionExists(db, version.id);
-    } catch {
-      throw new ApiError(
-        "service_unavailable",
-        `The database did not answer; version ${version.id} may or may not exist. GET /v1/dataset/${dataset.id}/versions tells.`,
-        {},
-        { "Retry-After": "1" },
-      );
-    }
-    if (committed) return "committed" as const;
-    throw new ApiError("service_unavailable", "The database did not answer; the request changed nothing. Retry.", {}, { "Retry-After": "1" });
-  }
 }

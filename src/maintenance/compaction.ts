@@ -6,7 +6,7 @@
 // an unclaimed intent the clean-up removes.
 import { PART_RAW_BYTES } from "../config.ts";
 import { planMerge, type MergePolicy } from "../storage/compaction-plan.ts";
-import { getVersionSegmentsWithParts, type SegmentRow } from "../storage/datasets-db.ts";
+import { getVersionSegmentsWithParts, isLatestVersion, type SegmentRow } from "../storage/datasets-db.ts";
 import { concatSegmentStreams } from "../storage/gzip-join.ts";
 import { commitCompaction } from "../storage/maintenance-db.ts";
 import type { SegmentPart } from "../storage/parted-segment.ts";
@@ -104,6 +104,9 @@ export async function compactInBackground(
   timings: StorageTimings,
 ): Promise<void> {
   try {
+    // A newer append holds this list and more, and compacts after its own response: under a
+    // burst, only the newest version's compaction copies anything.
+    if (!(await isLatestVersion(env.DB, datasetId, versionId))) return;
     const outcome = await compactVersion(env, datasetId, versionId, policy, timings);
     if (outcome !== "unchanged") console.log(JSON.stringify({ event: "compaction", datasetId, versionId, outcome }));
   } catch (error: unknown) {

@@ -2,7 +2,7 @@
 // segment plus the parent's list, so the cost depends on the appended bytes only.
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
-import { appendedRecord } from "../datasets/shapes.ts";
+import { appendAnswer } from "../datasets/answers.ts";
 import { writeVersion } from "../datasets/write.ts";
 import { AppendedSchema, IdParamsSchema, MultipartBodyDoc, problemResponse } from "./schemas.ts";
 import { answerHeaders, writeRequest } from "./write-context.ts";
@@ -30,11 +30,7 @@ export function registerAppend(app: OpenAPIHono<AppEnv>): void {
     const { id } = c.req.valid("param");
     const { answer } = await writeVersion(
       c.env,
-      writeRequest(c, "append", id, ({ dataset, version }) => ({
-        status: 201,
-        location: `/v1/dataset/${dataset.id}/${version.id}`,
-        body: appendedRecord(dataset, version),
-      })),
+      writeRequest(c, "append", id, appendAnswer),
     );
     answerHeaders(c, answer);
     return c.json(answer.body, 201);

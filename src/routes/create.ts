@@ -1,7 +1,7 @@
 // POST /v1/dataset — create a dataset from `collection` + `dataset` parts (SPEC A row 3, B2).
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
-import { createdRecord } from "../datasets/shapes.ts";
+import { createAnswer } from "../datasets/answers.ts";
 import { writeVersion } from "../datasets/write.ts";
 import { CreatedSchema, MultipartBodyDoc, problemResponse } from "./schemas.ts";
 import { answerHeaders, writeRequest } from "./write-context.ts";
@@ -26,11 +26,7 @@ export function registerCreate(app: OpenAPIHono<AppEnv>): void {
     const datasetId = crypto.randomUUID();
     const { answer } = await writeVersion(
       c.env,
-      writeRequest(c, "create", datasetId, ({ dataset, version }) => ({
-        status: 201,
-        location: `/v1/dataset/${dataset.id}`,
-        body: createdRecord(dataset, version),
-      })),
+      writeRequest(c, "create", datasetId, createAnswer),
     );
     answerHeaders(c, answer);
     return c.json(answer.body, 201);

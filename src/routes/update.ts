@@ -1,7 +1,7 @@
 // PUT /v1/dataset/:id — new version with replaced metadata and/or content (SPEC A row 4, B2).
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
-import { updatedRecord } from "../datasets/shapes.ts";
+import { updateAnswer } from "../datasets/answers.ts";
 import { writeVersion } from "../datasets/write.ts";
 import { IdParamsSchema, MultipartBodyDoc, UpdatedSchema, problemResponse } from "./schemas.ts";
 import { answerHeaders, writeRequest } from "./write-context.ts";
@@ -29,7 +29,7 @@ export function registerUpdate(app: OpenAPIHono<AppEnv>): void {
     const { id } = c.req.valid("param");
     const { answer } = await writeVersion(
       c.env,
-      writeRequest(c, "update", id, ({ dataset, version }) => ({ status: 200, location: null, body: updatedRecord(dataset, version) })),
+      writeRequest(c, "update", id, updateAnswer),
     );
     answerHeaders(c, answer);
     return c.json(answer.body, 200);

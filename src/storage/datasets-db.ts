@@ -137,6 +137,11 @@ export async function versionExists(db: D1Database, versionId: string): Promise<
   return (await db.prepare("SELECT 1 AS found FROM versions WHERE id = ?").bind(versionId).first<{ found: number }>()) !== null;
 }
 
+export async function isLatestVersion(db: D1Database, datasetId: string, versionId: string): Promise<boolean> {
+  const row = await db.prepare("SELECT latest_version FROM datasets WHERE id = ?").bind(datasetId).first<{ latest_version: string }>();
+  return row?.latest_version === versionId;
+}
+
 export async function datasetExists(db: D1Database, datasetId: string): Promise<boolean> {
   return (await db.prepare("SELECT 1 AS found FROM datasets WHERE id = ?").bind(datasetId).first<{ found: number }>()) !== null;
 }
@@ -200,6 +205,33 @@ export type CommitOutcome = "committed" | "conflict" | "gone" | "unclaimable";
  * caller retries on the new latest version (SPEC B3).
  */
 export async function commitVersion(db: D1Database, commit: VersionCommit): Promise<CommitOutcome> {
+  return commitVersions(db, [commit]);
+}
+
+/**
+ * Commits consecutive versions of one dataset in one transaction (a group commit: each builds on
+ * the one before it, which the same batch inserts first). All of them, or none.
+ */
+export async function commitVersions(db: D1Database, commits: readonly VersionCommit[]): Promise<CommitOutcome> {
+  const first = commits[0];
+  if (!first) return "committed";
+  const statements: D1PreparedStatement[] = [];
+  for (const commit of commits) statements.push(...(await versionStatements(db, commit)));
+  try {
+    await db.batch(statements);
+    return "committed";
+  } catch (error: unknown) {
+    if (error instanceof Error && /UNIQUE constraint failed: versions\.dataset_id, versions\.seq/.test(error.message)) {
+      return "conflict";
+    }
+    if (error instanceof Error && /FOREIGN KEY constraint failed/.test(error.message)) {
+      return first.dataset || (await datasetExists(db, first.version.datasetId)) ? "unclaimable" : "gone";
+    }
+    throw error;
+  }
+}
+
+async function versionStatements(db: D1Database, commit: VersionCommit): Promise<D1PreparedStatement[]> {
   const v = commit.version;
   const now = v.created;
   const statements: D1PreparedStatement[] = [];
@@ -275,16 +307,5 @@ export async function commitVersion(db: D1Database, commit: VersionCommit): Prom
   statements.push(...indexStatements(db, v.datasetId, searchFields(v.name, v.properties)));
   if (commit.newSegments.length > 0) statements.push(claimStatement(db, commit.newSegments.map((s) => s.key)));
   statements.push(...commit.alongside);
-  try {
-    await db.batch(statements);
-    return "committed";
-  } catch (error: unknown) {
-    if (error instanceof Error && /UNIQUE constraint failed: versions\.dataset_id, versions\.seq/.test(error.message)) {
-      return "conflict";
-    }
-    if (error instanceof Error && /FOREIGN KEY constraint failed/.test(error.message)) {
-      return commit.dataset || (await datasetExists(db, v.datasetId)) ? "unclaimable" : "gone";
-    }
-    throw error;
-  }
+  return statements;
 }

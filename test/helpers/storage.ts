@@ -122,3 +122,10 @@ export function countingDb(real: D1Database = env.DB): { db: D1Database; calls: 
   });
   return { db, calls };
 }
+
+/** The env without the append sequencer: appends commit with the compare-and-swap loop in the request itself. */
+export function withoutSequencer(workerEnv: Env): Env {
+  const copy: Partial<Env> = { ...workerEnv };
+  delete copy.APPEND_SEQUENCER;
+  return copy as Env;
+}

@@ -1,0 +1,126 @@
+// Appends to one dataset commit through its sequencer (a Durable Object, append-sequencer.ts),
+// which takes the appends that arrive while a commit runs and commits them together as
+// consecutive versions in one D1 batch (group commit). Concurrent appenders then queue instead
+// of losing compare-and-swap rounds to each other (issue 11: 50 writers on one dataset).
+import { limitsFrom, storageTimingsFrom } from "../config.ts";
+import { ApiError, type ProblemCode, type ProblemExtensions } from "../errors.ts";
+import { getLatestState } from "../storage/datasets-db.ts";
+import type { AppendSequencer } from "./append-sequencer.ts";
+import { appendAnswer } from "./answers.ts";
+import type { Collection } from "./collection-schema.ts";
+import type { IngestedSegment } from "./ingest.ts";
+import { UploadedObjects } from "./uploaded-objects.ts";
+import { commitOrReadBack, nextVersion, type Creator, type PlannedCommit } from "./version-commit.ts";
+import { appendedContent } from "./version-content.ts";
+import type { IdempotencyHold, WriteResult } from "./write-types.ts";
+
+export type AppendSequencerBinding = DurableObjectNamespace<AppendSequencer>;
+
+/** One validated append whose rows are in R2, waiting for its commit. */
+export interface QueuedAppend {
+  datasetId: string;
+  caller: Creator;
+  ifMatch: string | null;
+  collection: Collection | null;
+  ingested: IngestedSegment;
+  idempotency: IdempotencyHold | null;
+}
+
+interface Problem {
+  code: ProblemCode;
+  detail: string;
+  extensions: ProblemExtensions;
+  headers: Record<string, string>;
+}
+
+/** What crosses back from the sequencer: plain data, since errors lose their fields over RPC. */
+export type QueuedOutcome = { ok: true; result: WriteResult } | { ok: false; problem: Problem };
+
+export async function commitQueuedAppend(sequencers: AppendSequencerBinding, append: QueuedAppend): Promise<WriteResult> {
+  const sequencer = sequencers.get(sequencers.idFromName(append.datasetId));
+  const outcome = (await sequencer.commit(append)) as QueuedOutcome;
+  if (outcome.ok) return outcome.result;
+  const { code, detail, extensions, headers } = outcome.problem;
+  throw new ApiError(code, detail, extensions, headers);
+}
+
+function failed(error: unknown): QueuedOutcome {
+  if (error instanceof ApiError) return { ok: false, problem: { code: error.code, detail: error.detail, extensions: error.extensions, headers: error.headers } };
+  console.error(JSON.stringify({ event: "append_group_failed", error: String(error) }));
+  return { ok: false, problem: { code: "service_unavailable", detail: "The commit failed; retry.", extensions: {}, headers: { "Retry-After": "1" } } };
+}
+
+const problem = (code: ProblemCode, detail: string): QueuedOutcome => ({ ok: false, problem: { code, detail, extensions: {}, headers: {} } });
+
+const MAX_ROUNDS = 20;
+
+/**
+ * The latest version as the sequencer last committed it. Only the sequencer appends, but PUTs
+ * and deletes do not pass through it: a stale entry makes the commit fail its compare-and-swap
+ * (or foreign key), and the group is derived again from a fresh read, so it saves the read in
+ * the common case and is never trusted past a failed commit.
+ */
+export interface LatestCache {
+  latest: WriteResult | null;
+}
+
+/**
+ * Commits `appends` (all to one dataset, in arrival order) as consecutive versions in one
+ * batch. Each builds on the one before; one that cannot (If-Match, columns, header row) gets
+ * its own problem and the rest go on. A batch that fails as a whole because of one append's
+ * objects is retried one append at a time, so only that append fails.
+ */
+export async function commitAppendGroup(
+  env: { DB: D1Database; CONTENT: R2Bucket } & object,
+  appends: readonly QueuedAppend[],
+  known: LatestCache = { latest: null },
+): Promise<QueuedOutcome[]> {
+  const first = appends[0];
+  if (!first) return [];
+  const datasetId = first.datasetId;
+  const objects = new UploadedObjects(env, datasetId, storageTimingsFrom(limitsFrom(env)));
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const latest = (round === 0 ? known.latest : null) ?? (await getLatestState(env.DB, datasetId));
+    known.latest = null;
+    if (!latest) return appends.map(() => problem("not_found", `No dataset ${datasetId}.`));
+    const outcomes: Array<QueuedOutcome | null> = [];
+    const planned: PlannedCommit[] = [];
+    let parent: WriteResult = latest;
+    for (const append of appends) {
+      if (append.ifMatch !== null && append.ifMatch !== parent.version.id) {
+        outcomes.push(problem("precondition_failed", `If-Match names ${append.ifMatch} but the latest version is ${parent.version.id}.`));
+        continue;
+      }
+      try {
+        const derived = await appendedContent(parent.version, append.ingested, objects.lineBreak);
+        const result = nextVersion(datasetId, append.caller, parent, append.collection, derived);
+        planned.push({ result, creates: false, derived, idempotency: append.idempotency, answer: appendAnswer(result) });
+        outcomes.push(null);
+        parent = result;
+      } catch (error: unknown) {
+        outcomes.push(failed(error));
+      }
+    }
+    let outcome;
+    try {
+      outcome = await commitOrReadBack(env.DB, planned);
+    } catch (error: unknown) {
+      return outcomes.map((o) => o ?? failed(error));
+    }
+    if (outcome === "committed") {
+      known.latest = planned[planned.length - 1]?.result ?? latest;
+      let next = 0;
+      return outcomes.map((o) => o ?? { ok: true, result: planned[next++]!.result });
+    }
+    if (outcome === "gone") return appends.map(() => problem("not_found", `No dataset ${datasetId}.`));
+    if (outcome === "unclaimable") {
+      if (appends.length === 1) return [failed(new ApiError("conflict", "The upload took longer than the server keeps unfinished uploads; send it again."))];
+      const one: QueuedOutcome[] = [];
+      for (const append of appends) one.push(...(await commitAppendGroup(env, [append], known)));
+      return one;
+    }
+    // A write outside the sequencer (a PUT) committed first: derive the group again on it.
+    await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 10));
+  }
+  return appends.map(() => problem("conflict", "Too many concurrent writes to this dataset; retry."));
+}

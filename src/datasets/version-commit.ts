@@ -1,0 +1,93 @@
+// Turning derived content into committed versions: the next version of the chain, and the
+// commit that reads its version back when D1 fails without saying whether the batch applied
+// (src/storage/README.md, invariant 7). Used by writeVersion and by the append sequencer.
+import { ApiError } from "../errors.ts";
+import { commitVersions, versionExists, type CommitOutcome, type DatasetRow, type VersionCommit, type VersionRow } from "../storage/datasets-db.ts";
+import { completeIdempotencyStatement, type StoredResponse } from "../storage/idempotency-db.ts";
+import type { Collection } from "./collection-schema.ts";
+import type { DerivedContent } from "./version-content.ts";
+import type { IdempotencyHold, WriteAnswer, WriteResult } from "./write-types.ts";
+
+export interface Creator {
+  teamId: string;
+  userId: string;
+}
+
+/** The version after `latest` (the first one when null), with the collection's fields applied. */
+export function nextVersion(
+  datasetId: string,
+  creator: Creator,
+  latest: WriteResult | null,
+  collection: Collection | null,
+  derived: DerivedContent,
+): WriteResult {
+  const parent = latest?.version ?? null;
+  const version: VersionRow = {
+    ...derived.content,
+    id: crypto.randomUUID(),
+    datasetId,
+    seq: (parent?.seq ?? 0) + 1,
+    parentId: parent?.id ?? null,
+    created: new Date().toISOString(),
+    name: collection?.name ?? parent?.name ?? "",
+    visibility: collection?.visibility ?? parent?.visibility ?? "private",
+    properties: collection?.properties ?? parent?.properties ?? {},
+  };
+  const base = latest?.dataset ?? { id: datasetId, teamId: creator.teamId, ownerId: creator.userId, created: version.created };
+  const dataset: DatasetRow = { ...base, name: version.name, visibility: version.visibility, latestVersion: version.id, latestSeq: version.seq };
+  return { dataset, version };
+}
+
+export interface PlannedCommit {
+  result: WriteResult;
+  creates: boolean;
+  derived: DerivedContent;
+  idempotency: IdempotencyHold | null;
+  answer: WriteAnswer;
+}
+
+function storedAnswer(answer: WriteAnswer): StoredResponse {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (answer.location !== null) headers.Location = answer.location;
+  return { status: answer.status, headers, body: JSON.stringify(answer.body) };
+}
+
+function toCommit(db: D1Database, planned: PlannedCommit): VersionCommit {
+  const { dataset, version } = planned.result;
+  const hold = planned.idempotency;
+  return {
+    dataset: planned.creates ? { id: dataset.id, teamId: dataset.teamId, ownerId: dataset.ownerId } : null,
+    version,
+    reuseParentSegments: planned.derived.reuseParentSegments,
+    newSegments: planned.derived.newSegments,
+    alongside: hold ? [completeIdempotencyStatement(db, hold.scope, hold.token, storedAnswer(planned.answer), hold.expiresSeconds)] : [],
+  };
+}
+
+/**
+ * Commits the planned versions in one batch; when D1 fails without saying whether the batch
+ * applied, reads the first version back before deciding (the batch is all or nothing).
+ */
+export async function commitOrReadBack(db: D1Database, planned: readonly PlannedCommit[]): Promise<CommitOutcome> {
+  const first = planned[0];
+  if (!first) return "committed";
+  try {
+    return await commitVersions(db, planned.map((p) => toCommit(db, p)));
+  } catch (error: unknown) {
+    const { dataset, version } = first.result;
+    console.error(JSON.stringify({ event: "commit_ambiguous", datasetId: dataset.id, versionId: version.id, error: String(error) }));
+    let committed: boolean;
+    try {
+      committed = await versionExists(db, version.id);
+    } catch {
+      throw new ApiError(
+        "service_unavailable",
+        `The database did not answer; version ${version.id} may or may not exist. GET /v1/dataset/${dataset.id}/versions tells.`,
+        {},
+        { "Retry-After": "1" },
+      );
+    }
+    if (committed) return "committed";
+    throw new ApiError("service_unavailable", "The database did not answer; the request changed nothing. Retry.", {}, { "Retry-After": "1" });
+  }
+}

@@ -1,0 +1,25 @@
+// The types shared by the write protocol's modules (write.ts, version-commit.ts, the append
+// sequencer) and the routes that call it.
+import type { DatasetRow, VersionRow } from "../storage/datasets-db.ts";
+import type { IdempotencyScope } from "../storage/idempotency-db.ts";
+
+export type WriteKind = "create" | "update" | "append";
+
+export interface WriteResult {
+  dataset: DatasetRow;
+  version: VersionRow;
+}
+
+/** The response a route sends for a committed write; stored with the commit for replays. */
+export interface WriteAnswer<Body extends object = object> {
+  status: 200 | 201;
+  location: string | null;
+  body: Body;
+}
+
+/** An Idempotency-Key held by this request (src/middleware/idempotency.ts). */
+export interface IdempotencyHold {
+  scope: IdempotencyScope;
+  token: string;
+  expiresSeconds: number;
+}
