@@ -9,7 +9,7 @@ import { createDataset, type Client } from "./bench/api.ts";
 import { writeCsvFile } from "./bench/csv-gen.ts";
 import { freePort, prepareState, startServer, type RunningServer } from "./bench/server.ts";
 import { ServerLog } from "./bench/server-log.ts";
-import { measureStorage, p50, p95, type StorageFigures } from "./bench/storage.ts";
+import { measureConcurrency, measureStorage, p50, p95, type ConcurrencyFigures, type StorageFigures } from "./bench/storage.ts";
 import { buildWorker } from "./bench/worker-build.ts";
 import { errorText, MB } from "./bench/stats.ts";
 import { PROJECT_ROOT } from "./lib/paths.ts";
@@ -21,6 +21,23 @@ function wideCsv(path: string, columns: number): string {
   const row = Array.from({ length: columns }, (_, i) => String(i)).join(",");
   writeFileSync(path, `${header}\n${row}\n`);
   return path;
+}
+
+function renderConcurrency(c: ConcurrencyFigures): string {
+  const ms = (s: number) => `${(s * 1000).toFixed(0)} ms`;
+  const refused = Object.entries(c.refused).map(([status, n]) => `${n} × ${status}`).join(", ") || "none";
+  return [
+    `### Concurrent appends (issue 11): ${c.writers} writers × ${c.appendsEach} one-row appends to one dataset, all at once`,
+    "",
+    "| figure | measured | goal |",
+    "|---|---|---|",
+    `| acknowledged (201) | ${c.acknowledged} of ${c.writers * c.appendsEach} | all |`,
+    `| refused | ${refused} | no 409 |`,
+    `| latency per append, p50 / p95 | ${ms(p50(c.latency))} / **${ms(p95(c.latency))}** | p95 ≤ 1 s |`,
+    `| wall time, appends per second | ${c.wallSeconds.toFixed(1)} s, ${(c.acknowledged / c.wallSeconds).toFixed(0)}/s | |`,
+    `| versions form one linear chain | ${c.linearChain ? "yes" : "**no**"} | yes |`,
+    "",
+  ].join("\n");
 }
 
 function render(f: StorageFigures, machine: string): string {
@@ -66,11 +83,17 @@ async function main(): Promise<number> {
     const smallCreated = await createDataset(client, small.path, "storage small");
     const wideCreated = await createDataset(client, wide, "storage wide");
     const figures = await measureStorage(client, stateDir, { created: largeCreated, csvPath: large.path }, smallCreated, wideCreated, appends);
+    process.stderr.write("bench storage: concurrent appenders…\n");
+    const target = await createDataset(client, small.path, "storage concurrent");
+    const concurrency = await measureConcurrency(client, stateDir, target, 50, 20);
     const cpu = cpus();
-    const report = render(figures, `${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+    const report =
+      render(figures, `${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`) +
+      "\n" +
+      renderConcurrency(concurrency);
     writeFileSync(join(OUT_DIR, "storage.md"), report);
     process.stdout.write(report);
-    return figures.downloadChecked ? 0 : 1;
+    return figures.downloadChecked && concurrency.linearChain ? 0 : 1;
   } finally {
     await server?.stop();
     rmSync(work, { recursive: true, force: true });

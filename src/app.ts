@@ -2,6 +2,7 @@
 // error handler that turns every failure into problem details (SPEC B1, B6).
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { cors } from "hono/cors";
+import { methodNotAllowed } from "hono/method-not-allowed";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env.ts";
 import { catalogNotFound, catalogRoutes } from "./catalog/routes.tsx";
@@ -35,6 +36,18 @@ export function toProblem(error: unknown): Response {
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", CORS);
+  // A path that exists with other methods: 405 with Allow, as problem details (SPEC B1).
+  app.use(
+    "*",
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (_c, methods) => {
+        // OPTIONS is answered everywhere, by the CORS middleware.
+        const allow = [...methods, "OPTIONS"].join(", ");
+        throw new ApiError("method_not_allowed", `Allowed here: ${allow}.`, {}, { Allow: allow });
+      },
+    }),
+  );
   app.use("/v1/*", signatureMiddleware);
   app.use("/v1/*", idempotencyMiddleware);
   app.use("/v1/*", httpCacheMiddleware);

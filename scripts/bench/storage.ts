@@ -137,3 +137,45 @@ export async function measureStorage(
     downloadChecked: downloaded.sha256 === expected,
   };
 }
+
+export interface ConcurrencyFigures {
+  writers: number;
+  appendsEach: number;
+  acknowledged: number;
+  refused: Record<string, number>;
+  latency: number[];
+  wallSeconds: number;
+  linearChain: boolean;
+}
+
+/** `writers` clients appending `appendsEach` one-row appends each to one dataset, all at once. */
+export async function measureConcurrency(client: Client, stateDir: string, created: Created, writers: number, appendsEach: number): Promise<ConcurrencyFigures> {
+  const latency: number[] = [];
+  const refused: Record<string, number> = {};
+  let acknowledged = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: writers }, async (_, w) => {
+      for (let n = 0; n < appendsEach; n++) {
+        const t0 = performance.now();
+        try {
+          await appendRows(client, created.id, csvRows(90_000 + w * appendsEach + n, 40_000_000 + w * appendsEach + n, 1));
+          acknowledged++;
+          latency.push((performance.now() - t0) / 1000);
+        } catch (error: unknown) {
+          const status = /HTTP (\d{3})/.exec(String(error))?.[1] ?? "error";
+          refused[status] = (refused[status] ?? 0) + 1;
+        }
+      }
+    }),
+  );
+  const wallSeconds = (performance.now() - started) / 1000;
+  const chain = query<{ seq: number; parent_ok: number }>(
+    stateDir,
+    `SELECT v.seq, (v.parent_id IS (SELECT p.id FROM versions p WHERE p.dataset_id = v.dataset_id AND p.seq = v.seq - 1)) AS parent_ok
+     FROM versions v WHERE v.dataset_id = ? ORDER BY v.seq`,
+    created.id,
+  );
+  const linearChain = chain.every((row, i) => row.seq === i + 1 && (i === 0 || row.parent_ok === 1));
+  return { writers, appendsEach, acknowledged, refused, latency, wallSeconds, linearChain };
+}

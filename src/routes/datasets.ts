@@ -1,7 +1,7 @@
-// The `/v1/dataset` resource: mounts each operation and answers other methods with 405.
+// The `/v1/dataset` resource: mounts each operation (other methods get 405 from
+// hono/method-not-allowed in src/app.ts).
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
-import { ApiError } from "../errors.ts";
 import { validationHook } from "../http/validation-hook.ts";
 import { registerAppend } from "./append.ts";
 import { registerCreate } from "./create.ts";
@@ -12,15 +12,6 @@ import { registerList } from "./list.ts";
 import { registerRows } from "./rows.ts";
 import { registerUpdate } from "./update.ts";
 import { registerVersions } from "./versions.ts";
-
-const ALLOWED: Array<[path: string, allow: string]> = [
-  ["/", "GET, HEAD, POST, OPTIONS"],
-  ["/:id", "GET, HEAD, PUT, POST, DELETE, OPTIONS"],
-  ["/:id/versions", "GET, HEAD, OPTIONS"],
-  ["/:id/:version", "GET, HEAD, OPTIONS"],
-  ["/:id/:version/rows", "GET, HEAD, OPTIONS"],
-  ["/:id/:version/:file", "GET, HEAD, OPTIONS"],
-];
 
 export function datasetRoutes(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -34,10 +25,5 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
   registerAppend(app);
   registerDelete(app);
   registerDownload(app);
-  for (const [path, allow] of ALLOWED) {
-    app.all(path, (c) => {
-      throw new ApiError("method_not_allowed", `${c.req.method} is not supported here.`, {}, { Allow: allow });
-    });
-  }
   return app;
 }
