@@ -2,8 +2,11 @@
 // arrive with their rows already in R2; the sequencer commits them one group at a time: every
 // append that arrived while the previous group committed goes into the next group, as
 // consecutive versions in one D1 batch (append-queue.ts). So a burst of appenders costs one
-// D1 round trip per group instead of compare-and-swap rounds that most of them lose.
+// D1 round trip per group instead of compare-and-swap rounds that most of them lose. It also
+// runs the dataset's compaction after its commits, one at a time.
 import { DurableObject } from "cloudflare:workers";
+import { limitsFrom, mergePolicyFrom, storageTimingsFrom } from "../config.ts";
+import { compactInBackground } from "../maintenance/compaction.ts";
 import { commitAppendGroup, type LatestCache, type QueuedAppend, type QueuedOutcome } from "./append-queue.ts";
 
 /** A bound on one batch: D1 caps statements and bytes per batch. */
@@ -18,11 +21,41 @@ export class AppendSequencer extends DurableObject<Env> {
   private readonly waiting: Waiting[] = [];
   private draining = false;
   private readonly known: LatestCache = { latest: null };
+  private compacting = false;
+  private compactAgain = false;
 
   async commit(append: QueuedAppend): Promise<QueuedOutcome> {
     const outcome = new Promise<QueuedOutcome>((settle) => this.waiting.push({ append, settle }));
     if (!this.draining) void this.drain();
     return outcome;
+  }
+
+  /**
+   * Compacts the latest version after the group's answers are out, one compaction at a time for
+   * this dataset: appends that commit meanwhile get one more pass for the newest version, so
+   * no two merges of the same run race and copy it twice.
+   */
+  private compactSoon(): void {
+    if (this.compacting) {
+      this.compactAgain = true;
+      return;
+    }
+    this.compacting = true;
+    void this.compactLatest();
+  }
+
+  private async compactLatest(): Promise<void> {
+    const limits = limitsFrom(this.env);
+    try {
+      do {
+        this.compactAgain = false;
+        const latest = this.known.latest;
+        if (!latest) break;
+        await compactInBackground(this.env, latest.dataset.id, latest.version.id, mergePolicyFrom(limits), storageTimingsFrom(limits));
+      } while (this.compactAgain);
+    } finally {
+      this.compacting = false;
+    }
   }
 
   private async drain(): Promise<void> {
@@ -38,6 +71,7 @@ export class AppendSequencer extends DurableObject<Env> {
           outcomes = group.map(() => ({ ok: false, problem: { code: "service_unavailable", detail: "The commit failed; retry.", extensions: {}, headers: { "Retry-After": "1" } } }));
         }
         group.forEach((w, i) => w.settle(outcomes[i] ?? { ok: false, problem: { code: "service_unavailable", detail: "No outcome.", extensions: {}, headers: {} } }));
+        if (outcomes.some((o) => o.ok)) this.compactSoon();
       }
     } finally {
       this.draining = false;

@@ -9,7 +9,7 @@
 //     time as consecutive versions in one batch — src/datasets/append-sequencer.ts)
 //   lost the race → read the latest again and derive again (412 instead under If-Match)
 //   ambiguous D1 error → read the version back: committed means committed
-//   append committed → compaction after the response
+//   append committed → compaction after the response (by the sequencer, when appends use it)
 import { limitsFrom, mergePolicyFrom, storageTimingsFrom } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import { compactInBackground } from "../maintenance/compaction.ts";
@@ -88,7 +88,7 @@ export async function writeVersion<Body extends object>(
       ingested: upload.dataset.ingested,
       idempotency: request.idempotency,
     });
-    afterCommit(committed);
+    // The sequencer compacts after its commits, one compaction at a time per dataset.
     return { result: committed, answer: request.answer(committed) };
   }
 

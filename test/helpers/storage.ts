@@ -15,8 +15,11 @@ export const TIMINGS = storageTimingsFrom(limitsFrom(env));
 /** Merges until one segment is left (the old all-in-one compaction), for tests of merging itself. */
 export const MERGE_ALL: MergePolicy = { fanIn: 2, maxSegments: 1, maxMergedBytes: 1024 * 1024 * 1024 };
 
-/** The env with compaction after appends effectively off, so tests control every merge. */
-export const NO_AUTO_COMPACTION: Env = Object.assign({}, env, { COMPACTION_FAN_IN: "100000", COMPACTION_MAX_SEGMENTS: "100000" });
+/**
+ * The env with compaction after appends effectively off, so tests control every merge: no
+ * append sequencer (it compacts with its own env), and a merge policy that never merges.
+ */
+export const NO_AUTO_COMPACTION: Env = withoutSequencer(Object.assign({}, env, { COMPACTION_FAN_IN: "100000", COMPACTION_MAX_SEGMENTS: "100000" }));
 
 /** A signed request to the worker with `workerEnv`; resolves after its waitUntil work too. */
 export async function signedFetch(
