@@ -2,7 +2,7 @@
 // version, accents, prefixes, bm25 ranking, the list's filters, visibility and shapes, paging,
 // and user input that must never reach FTS5 as syntax.
 import { beforeAll, describe, expect, it } from "vitest";
-import { collectionPart, createDataset, expectProblem, send, write } from "./helpers/http.ts";
+import { appendRows, collectionPart, createDataset, csvPart, expectProblem, send, write } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 
 let alice: TestKey;
@@ -140,6 +140,15 @@ describe("GET /v1/dataset?q= visibility", () => {
     expect((await search({ q: "harbour" }, alice)).ids).not.toContain(ids.renamed);
     expect((await search({ q: "harbour" })).ids).not.toContain(ids.renamed);
     expect((await search({ q: "marina" })).ids).toContain(ids.renamed);
+  });
+
+  it("appends keep the search row; an append that renames replaces it", async () => {
+    expect((await appendRows(alice, ids.renamed!, "3,4\n")).status).toBe(201);
+    expect((await search({ q: "marina" })).ids).toContain(ids.renamed);
+    const renaming = await write("POST", `/v1/dataset/${ids.renamed}`, alice, [collectionPart({ name: "Quay cranes" }), csvPart("5,6\n")]);
+    expect(renaming.status).toBe(201);
+    expect((await search({ q: "marina" })).ids).not.toContain(ids.renamed);
+    expect((await search({ q: "quay" })).ids).toContain(ids.renamed);
   });
 });
 

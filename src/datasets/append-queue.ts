@@ -94,7 +94,7 @@ export async function commitAppendGroup(
       try {
         const derived = await appendedContent(parent.version, append.ingested, objects.lineBreak);
         const result = nextVersion(datasetId, append.caller, parent, append.collection, derived);
-        planned.push({ result, creates: false, derived, idempotency: append.idempotency, answer: appendAnswer(result) });
+        planned.push({ result, parent: parent.version, creates: false, derived, idempotency: append.idempotency, answer: appendAnswer(result) });
         outcomes.push(null);
         parent = result;
       } catch (error: unknown) {

@@ -40,6 +40,8 @@ export function nextVersion(
 
 export interface PlannedCommit {
   result: WriteResult;
+  /** The version it builds on; null for a create. */
+  parent: VersionRow | null;
   creates: boolean;
   derived: DerivedContent;
   idempotency: IdempotencyHold | null;
@@ -52,6 +54,10 @@ function storedAnswer(answer: WriteAnswer): StoredResponse {
   return { status: answer.status, headers, body: JSON.stringify(answer.body) };
 }
 
+function searchableChanged(parent: VersionRow | null, version: VersionRow): boolean {
+  return parent === null || parent.name !== version.name || JSON.stringify(parent.properties) !== JSON.stringify(version.properties);
+}
+
 function toCommit(db: D1Database, planned: PlannedCommit): VersionCommit {
   const { dataset, version } = planned.result;
   const hold = planned.idempotency;
@@ -61,6 +67,7 @@ function toCommit(db: D1Database, planned: PlannedCommit): VersionCommit {
     reuseParentSegments: planned.derived.reuseParentSegments,
     newSegments: planned.derived.newSegments,
     alongside: hold ? [completeIdempotencyStatement(db, hold.scope, hold.token, storedAnswer(planned.answer), hold.expiresSeconds)] : [],
+    reindex: searchableChanged(planned.parent, version),
   };
 }
 

@@ -96,7 +96,7 @@ export async function writeVersion<Body extends object>(
     const derived = await deriveContent(request.kind, latest?.version ?? null, upload, objects);
     const result = nextVersion(request.datasetId, request.caller, latest, upload.collection, derived);
     const answer = request.answer(result);
-    const outcome = await commitOrReadBack(env.DB, [{ result, creates: latest === null, derived, idempotency: request.idempotency, answer }]);
+    const outcome = await commitOrReadBack(env.DB, [{ result, parent: latest?.version ?? null, creates: latest === null, derived, idempotency: request.idempotency, answer }]);
     if (outcome === "committed") {
       afterCommit(result);
       return { result, answer };

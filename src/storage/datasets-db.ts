@@ -179,6 +179,8 @@ export interface VersionCommit {
   newSegments: SegmentRow[];
   /** Statements that commit with the version or not at all (the Idempotency-Key's answer). */
   alongside: D1PreparedStatement[];
+  /** False when name and properties are the parent's: the search row already says the same. */
+  reindex: boolean;
 }
 
 /**
@@ -304,7 +306,7 @@ async function versionStatements(db: D1Database, commit: VersionCommit): Promise
         .bind(v.name, v.visibility, v.id, v.seq, v.datasetId, v.seq - 1),
     );
   }
-  statements.push(...indexStatements(db, v.datasetId, searchFields(v.name, v.properties)));
+  if (commit.reindex) statements.push(...indexStatements(db, v.datasetId, searchFields(v.name, v.properties)));
   if (commit.newSegments.length > 0) statements.push(claimStatement(db, commit.newSegments.map((s) => s.key)));
   statements.push(...commit.alongside);
   return statements;
