@@ -35,7 +35,7 @@ export const DEFAULT_LIMITS: Limits = {
   signatureWindowSeconds: 300,
   nonceTtlSeconds: 600,
   compressionLevel: 3,
-  compactionFanIn: 4,
+  compactionFanIn: 5,
   compactionMaxSegments: 16,
   compactionMaxMergedBytes: 1024 * 1024 * 1024,
   writeGraceSeconds: 6 * 60 * 60,

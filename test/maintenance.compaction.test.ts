@@ -110,23 +110,25 @@ describe("compactVersion", { timeout: 60_000 }, () => {
   it("a merged run is shared by every version holding it, later ones included; objects still in use are not collected", async () => {
     const key = await createKey(TEAM, "carol");
     const built = await buildDataset(key, 0);
-    for (let i = 1; i <= 6; i++) await appendTo(key, built, `${i},appended ${i}\n`);
+    const fanIn = DEFAULT_MERGE_POLICY.fanIn;
+    for (let i = 1; i <= fanIn + 2; i++) await appendTo(key, built, `${i},appended ${i}\n`);
     const lists = [];
     for (const v of built.versions) lists.push((await getVersionSegments(env.DB, v.id)).map((s) => s.key));
-    const [, a1, a2, a3, a4] = lists[6]!;
-    // Compact version 5 ([created, a1..a4]): versions 5, 6 and 7 hold the run a1..a4.
-    expect(await compactVersion(env, built.id, built.versions[4]!.id, DEFAULT_MERGE_POLICY, TIMINGS)).toBe("compacted");
+    const full = fanIn; // version index holding [created, a1..a_fanIn]: the first full tier
+    const run = lists[full]!.slice(1);
+    // Compact that version: it and the two appended after it hold the run.
+    expect(await compactVersion(env, built.id, built.versions[full]!.id, DEFAULT_MERGE_POLICY, TIMINGS)).toBe("compacted");
     const after = [];
     for (const v of built.versions) after.push((await getVersionSegments(env.DB, v.id)).map((s) => s.key));
-    const merged = after[4]![1]!;
-    expect(after[4]).toEqual([lists[0]![0], merged]);
-    expect(after[5]).toEqual([lists[0]![0], merged, lists[5]![5]]);
-    expect(after[6]).toEqual([lists[0]![0], merged, lists[6]![5], lists[6]![6]]);
-    for (let v = 0; v < 4; v++) expect(after[v]).toEqual(lists[v]);
-    // a1..a3 are still used by versions 2..4; a4 by none now.
+    const merged = after[full]![1]!;
+    expect(run).not.toContain(merged);
+    expect(after[full]).toEqual([lists[0]![0], merged]);
+    expect(after[full + 1]).toEqual([lists[0]![0], merged, lists[full + 1]![full + 1]]);
+    expect(after[full + 2]).toEqual([lists[0]![0], merged, lists[full + 2]![full + 1], lists[full + 2]![full + 2]]);
+    for (let v = 0; v < full; v++) expect(after[v]).toEqual(lists[v]);
+    // All but the run's last segment are still used by the versions before; that one by none now.
     const replaced = (await pendingRows(built.id)).filter((r) => r.reason === "replaced").map((r) => r.key);
-    expect(replaced).toEqual([a4]);
-    expect([a1, a2, a3].some((k) => replaced.includes(k!))).toBe(false);
+    expect(replaced).toEqual([run[run.length - 1]]);
     for (const row of await pendingRows(built.id)) expect(row.collect_after).toBeGreaterThan(Date.now() + TIMINGS.readGraceMs - 60_000);
     await expectAllVersions(key, built);
   });

@@ -45,7 +45,8 @@ describe("planMerge", () => {
   });
 
   it("merges a full tier at the tail, and only the tail", () => {
-    expect(planMerge([30_000_000, 60, 61, 62, 63])).toEqual({ start: 1, end: 5 });
+    expect(planMerge([30_000_000, 60, 61, 62, 63, 64])).toEqual({ start: 1, end: 6 });
+    expect(planMerge([30_000_000, 60, 61, 62, 63])).toBeNull();
     expect(planMerge([30_000_000, 5000, 240, 250, 260, 200, 60])).toEqual({ start: 2, end: 7 });
   });
 

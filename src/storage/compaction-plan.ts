@@ -23,7 +23,7 @@ export interface MergeRun {
   end: number;
 }
 
-export const DEFAULT_MERGE_POLICY: MergePolicy = { fanIn: 4, maxSegments: 16, maxMergedBytes: 1024 * 1024 * 1024 };
+export const DEFAULT_MERGE_POLICY: MergePolicy = { fanIn: 5, maxSegments: 16, maxMergedBytes: 1024 * 1024 * 1024 };
 
 function tierOf(bytes: number, fanIn: number): number {
   return Math.floor(Math.log(Math.max(bytes, 1)) / Math.log(fanIn));
