@@ -1,6 +1,6 @@
 // What a dataset's catalog page shows: the latest version's metadata, a page of its version
 // history, the first rows and the download sizes. Anonymous scope always: a private or
-// missing dataset is `null`, which the page turns into a 404.
+// missing dataset is `null`, which the page turns into a 404, and drafts are never listed.
 import { readRowWindow } from "../datasets/row-reader.ts";
 import { sourcePath } from "../datasets/shapes.ts";
 import { readableVersion } from "../datasets/versions.ts";
@@ -61,7 +61,7 @@ export async function loadDatasetPage(
   if (!found) return null;
   const { dataset, version } = found;
   const [history, segments] = await Promise.all([
-    listVersions(env.DB, dataset.id, { beforeSeq, limit: VERSIONS_PAGE_SIZE + 1 }),
+    listVersions(env.DB, dataset.id, { beforeSeq, limit: VERSIONS_PAGE_SIZE + 1, publishedOnly: true }),
     getVersionSegmentsWithParts(env.DB, version.id),
   ]);
   const preview = await readRowWindow(segments, (key, range) => openSegment(env.CONTENT, key, range), {

@@ -1,7 +1,9 @@
-// Who may see and change a dataset (SPEC A, B1, B3). Access follows the dataset's current
-// visibility; what the caller may not see is indistinguishable from what does not exist.
+// Who may see and change a dataset and each of its versions (SPEC A, B1, B3). Access follows
+// the dataset's current visibility, and outside the team only published versions exist: a
+// version written while private is a draft until `"history": "public"` publishes it. What the
+// caller may not see is indistinguishable from what does not exist.
 import { ApiError } from "../errors.ts";
-import { getDataset, type DatasetRow } from "../storage/datasets-db.ts";
+import { getDataset, type DatasetRow, type StoredVersionRow } from "../storage/datasets-db.ts";
 
 export interface Caller {
   keyId: string;
@@ -10,7 +12,21 @@ export interface Caller {
 }
 
 export function canRead(dataset: DatasetRow, caller: Caller | null): boolean {
-  return dataset.visibility === "public" || (caller !== null && caller.teamId === dataset.teamId);
+  return dataset.visibility === "public" || isTeamMember(dataset, caller);
+}
+
+export function isTeamMember(dataset: DatasetRow, caller: Caller | null): boolean {
+  return caller !== null && caller.teamId === dataset.teamId;
+}
+
+/** A version written while public, or a draft published later; drafts are the team's alone. */
+export function isPublished(version: Pick<StoredVersionRow, "visibility" | "historyPublic">): boolean {
+  return version.visibility === "public" || version.historyPublic;
+}
+
+/** SPEC B3: the team reads every version; anyone else only published ones of a public dataset. */
+export function canReadVersion(dataset: DatasetRow, version: StoredVersionRow, caller: Caller | null): boolean {
+  return isTeamMember(dataset, caller) || (dataset.visibility === "public" && isPublished(version));
 }
 
 export async function readableDataset(db: D1Database, id: string, caller: Caller | null): Promise<DatasetRow> {

@@ -10,7 +10,7 @@ import { appendAnswer } from "./answers.ts";
 import type { Collection } from "./collection-schema.ts";
 import type { IngestedSegment } from "./ingest.ts";
 import { UploadedObjects } from "./uploaded-objects.ts";
-import { commitOrReadBack, nextVersion, type Creator, type PlannedCommit } from "./version-commit.ts";
+import { commitOrReadBack, nextVersion, publishesHistory, type Creator, type PlannedCommit } from "./version-commit.ts";
 import { appendedContent } from "./version-content.ts";
 import type { IdempotencyHold, WriteResult } from "./write-types.ts";
 
@@ -94,7 +94,8 @@ export async function commitAppendGroup(
       try {
         const derived = await appendedContent(parent.version, append.ingested, objects.lineBreak);
         const result = nextVersion(datasetId, append.caller, parent, append.collection, derived);
-        planned.push({ result, parent: parent.version, creates: false, derived, idempotency: append.idempotency, answer: appendAnswer(result) });
+        const publishHistory = publishesHistory(append.collection);
+        planned.push({ result, parent: parent.version, creates: false, derived, idempotency: append.idempotency, answer: appendAnswer(result), publishHistory });
         outcomes.push(null);
         parent = result;
       } catch (error: unknown) {

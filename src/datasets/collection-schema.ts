@@ -21,6 +21,14 @@ export const CollectionSchema = z
     name: z.string().trim().min(1).max(MAX_NAME_LENGTH).optional(),
     visibility: VisibilitySchema.optional(),
     properties: PropertiesSchema.optional(),
+    history: z.literal("public").optional().openapi({
+      description:
+        "Only beside `\"visibility\": \"public\"` on a PUT or append: also publish the versions written while the dataset was private (drafts), which otherwise stay readable by its team only.",
+    }),
+  })
+  .refine((value) => value.history === undefined || value.visibility === "public", {
+    message: 'history is allowed only with "visibility": "public" (the write that publishes)',
+    path: ["history"],
   })
   .openapi("Collection");
 

@@ -46,6 +46,12 @@ export interface PlannedCommit {
   derived: DerivedContent;
   idempotency: IdempotencyHold | null;
   answer: WriteAnswer;
+  /** SPEC B3 `"history": "public"`: the commit also publishes every earlier version (drafts). */
+  publishHistory?: boolean;
+}
+
+export function publishesHistory(collection: Collection | null): boolean {
+  return collection?.history === "public";
 }
 
 function storedAnswer(answer: WriteAnswer): StoredResponse {
@@ -68,6 +74,7 @@ function toCommit(db: D1Database, planned: PlannedCommit): VersionCommit {
     newSegments: planned.derived.newSegments,
     alongside: hold ? [completeIdempotencyStatement(db, hold.scope, hold.token, storedAnswer(planned.answer), hold.expiresSeconds)] : [],
     reindex: searchableChanged(planned.parent, version),
+    publishHistory: planned.publishHistory === true,
   };
 }
 

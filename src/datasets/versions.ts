@@ -1,18 +1,19 @@
 // Resolves `:version` (an id or `latest`) of a dataset the caller may read (SPEC A row 6, C).
+// A draft resolves for the dataset's team only (SPEC B3); to anyone else it does not exist.
 import { ApiError } from "../errors.ts";
-import { getVersion, type DatasetRow, type VersionRow } from "../storage/datasets-db.ts";
-import { readableDataset, type Caller } from "./access.ts";
+import { getVersion, type DatasetRow, type StoredVersionRow } from "../storage/datasets-db.ts";
+import { canReadVersion, readableDataset, type Caller } from "./access.ts";
 
 export async function readableVersion(
   db: D1Database,
   datasetId: string,
   versionRef: string,
   caller: Caller | null,
-): Promise<{ dataset: DatasetRow; version: VersionRow }> {
+): Promise<{ dataset: DatasetRow; version: StoredVersionRow }> {
   const dataset = await readableDataset(db, datasetId, caller);
   const versionId = versionRef === "latest" ? dataset.latestVersion : versionRef;
   const version = await getVersion(db, dataset.id, versionId);
-  if (!version) throw new ApiError("not_found", `Dataset ${datasetId} has no version ${versionRef}.`);
+  if (!version || !canReadVersion(dataset, version, caller)) throw new ApiError("not_found", `Dataset ${datasetId} has no version ${versionRef}.`);
   return { dataset, version };
 }
 

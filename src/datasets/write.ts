@@ -20,7 +20,7 @@ import type { Collection } from "./collection-schema.ts";
 import { ingestCsv, type IngestedSegment } from "./ingest.ts";
 import { readUpload } from "./upload.ts";
 import { UploadedObjects } from "./uploaded-objects.ts";
-import { commitOrReadBack, nextVersion } from "./version-commit.ts";
+import { commitOrReadBack, nextVersion, publishesHistory } from "./version-commit.ts";
 import { appendedContent, keptContent, replacedContent, type DerivedContent } from "./version-content.ts";
 import type { IdempotencyHold, WriteAnswer, WriteKind, WriteResult } from "./write-types.ts";
 
@@ -96,7 +96,10 @@ export async function writeVersion<Body extends object>(
     const derived = await deriveContent(request.kind, latest?.version ?? null, upload, objects);
     const result = nextVersion(request.datasetId, request.caller, latest, upload.collection, derived);
     const answer = request.answer(result);
-    const outcome = await commitOrReadBack(env.DB, [{ result, parent: latest?.version ?? null, creates: latest === null, derived, idempotency: request.idempotency, answer }]);
+    const publishHistory = publishesHistory(upload.collection);
+    const outcome = await commitOrReadBack(env.DB, [
+      { result, parent: latest?.version ?? null, creates: latest === null, derived, idempotency: request.idempotency, answer, publishHistory },
+    ]);
     if (outcome === "committed") {
       afterCommit(result);
       return { result, answer };
@@ -145,6 +148,8 @@ export function checkIfMatch(ifMatch: string | null, latest: VersionRow): void {
 
 function checkCollection(kind: WriteKind, collection: Collection): void {
   if (kind === "create" && collection.name === undefined) throw new ApiError("invalid_request", "collection.name is required to create a dataset.");
+  // SPEC B3: publishing the drafts is for a write that publishes; a create has none.
+  if (kind === "create" && collection.history !== undefined) throw new ApiError("invalid_request", "collection.history: a new dataset has no earlier versions to publish.");
 }
 
 function checkParts(kind: WriteKind, upload: Contribution): void {

@@ -1,9 +1,9 @@
 // GET /v1/dataset/:id/versions — a dataset's versions, newest first, paginated like every list
-// (SPEC C, B5). Visible exactly when the dataset is (SPEC B3: its current visibility rules).
+// (SPEC C, B5). Visible exactly when the dataset is; outside its team, drafts are left out (SPEC B3).
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { LIST_DEFAULT_LIMIT } from "../config.ts";
-import { readableDataset } from "../datasets/access.ts";
+import { isTeamMember, readableDataset } from "../datasets/access.ts";
 import { versionSummary } from "../datasets/shapes.ts";
 import { cacheControlFor } from "../datasets/versions.ts";
 import { decodeSeqCursor, encodeSeqCursor, nextLink } from "../http/cursor.ts";
@@ -32,7 +32,7 @@ export function registerVersions(app: OpenAPIHono<AppEnv>): void {
     const limit = query.limit ?? LIST_DEFAULT_LIMIT;
     const beforeSeq = query.cursor !== undefined ? decodeSeqCursor(query.cursor) : undefined;
     const dataset = await readableDataset(c.env.DB, id, caller);
-    const rows = await listVersions(c.env.DB, dataset.id, { beforeSeq, limit: limit + 1 });
+    const rows = await listVersions(c.env.DB, dataset.id, { beforeSeq, limit: limit + 1, publishedOnly: !isTeamMember(dataset, caller) });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     if (rows.length > limit && last) c.header("Link", nextLink(c.req.url, encodeSeqCursor(last.seq)));

@@ -37,6 +37,12 @@ export interface VersionRow {
   endsWithNewline: boolean;
 }
 
+/** A stored version with what decides who may read it besides its team (SPEC B3, drafts). */
+export interface StoredVersionRow extends VersionRow {
+  /** A version written while private, published by a later `"history": "public"` write. */
+  historyPublic: boolean;
+}
+
 export interface SegmentRow {
   key: string;
   compressedBytes: number;
@@ -73,6 +79,7 @@ interface VersionRecord {
   crc32: number;
   eol: string;
   ends_with_newline: number;
+  history_public?: number;
 }
 
 function toDataset(r: DatasetRecord): DatasetRow {
@@ -88,7 +95,7 @@ function toDataset(r: DatasetRecord): DatasetRow {
   };
 }
 
-function toVersion(r: VersionRecord): VersionRow {
+function toVersion(r: VersionRecord): StoredVersionRow {
   return {
     id: r.id,
     datasetId: r.dataset_id,
@@ -105,6 +112,7 @@ function toVersion(r: VersionRecord): VersionRow {
     crc32: r.crc32,
     eol: r.eol === "\r\n" ? "\r\n" : "\n",
     endsWithNewline: r.ends_with_newline === 1,
+    historyPublic: r.history_public === 1,
   };
 }
 
@@ -113,7 +121,7 @@ export async function getDataset(db: D1Database, id: string): Promise<DatasetRow
   return row ? toDataset(row) : null;
 }
 
-export async function getVersion(db: D1Database, datasetId: string, versionId: string): Promise<VersionRow | null> {
+export async function getVersion(db: D1Database, datasetId: string, versionId: string): Promise<StoredVersionRow | null> {
   const row = await db
     .prepare("SELECT * FROM version_records WHERE dataset_id = ? AND id = ?")
     .bind(datasetId, versionId)
@@ -181,6 +189,8 @@ export interface VersionCommit {
   alongside: D1PreparedStatement[];
   /** False when name and properties are the parent's: the search row already says the same. */
   reindex: boolean;
+  /** SPEC B3 `"history": "public"`: publish every earlier version in the same transaction. */
+  publishHistory?: boolean;
 }
 
 /**
@@ -307,7 +317,16 @@ async function versionStatements(db: D1Database, commit: VersionCommit): Promise
     );
   }
   if (commit.reindex) statements.push(...indexStatements(db, v.datasetId, searchFields(v.name, v.properties)));
+  if (commit.publishHistory) statements.push(publishHistoryStatement(db, v.datasetId, v.seq));
+  statements.push(...indexStatements(db, v.datasetId, searchFields(v.name, v.properties)));
   if (commit.newSegments.length > 0) statements.push(claimStatement(db, commit.newSegments.map((s) => s.key)));
   statements.push(...commit.alongside);
   return statements;
+}
+
+/** Publishes the drafts before `seq` (SPEC B3): they become readable whenever the dataset is public. */
+function publishHistoryStatement(db: D1Database, datasetId: string, seq: number): D1PreparedStatement {
+  return db
+    .prepare("UPDATE versions SET history_public = 1 WHERE dataset_id = ? AND seq < ? AND visibility = 'private'")
+    .bind(datasetId, seq);
 }

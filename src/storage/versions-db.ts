@@ -22,24 +22,31 @@ interface VersionSummaryRecord {
   file_name: string;
 }
 
-/** Versions of one dataset with `seq` below `beforeSeq` (all when absent), highest `seq` first. */
+/** Versions written while the dataset was public, or published later by `"history": "public"`. */
+const PUBLISHED = "(visibility = 'public' OR history_public = 1)";
+
+/**
+ * Versions of one dataset with `seq` below `beforeSeq` (all when absent), highest `seq` first.
+ * `publishedOnly` leaves the drafts out (SPEC B3): what anyone outside the team may see.
+ */
 export async function listVersions(
   db: D1Database,
   datasetId: string,
-  page: { beforeSeq?: number; limit: number },
+  page: { beforeSeq?: number; limit: number; publishedOnly: boolean },
 ): Promise<VersionSummaryRow[]> {
+  const published = page.publishedOnly ? ` AND ${PUBLISHED}` : "";
   const statement =
     page.beforeSeq === undefined
       ? db
           .prepare(
             `SELECT id, seq, created, columns, row_count, raw_bytes, file_name FROM version_records
-             WHERE dataset_id = ? ORDER BY seq DESC LIMIT ?`,
+             WHERE dataset_id = ?${published} ORDER BY seq DESC LIMIT ?`,
           )
           .bind(datasetId, page.limit)
       : db
           .prepare(
             `SELECT id, seq, created, columns, row_count, raw_bytes, file_name FROM version_records
-             WHERE dataset_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+             WHERE dataset_id = ? AND seq < ?${published} ORDER BY seq DESC LIMIT ?`,
           )
           .bind(datasetId, page.beforeSeq, page.limit);
   const { results } = await statement.all<VersionSummaryRecord>();
