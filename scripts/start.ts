@@ -63,6 +63,8 @@ More keys: npm run keys -- create --team T --user U
 /** Runs `wrangler dev` in the foreground, forwarding signals; resolves with its exit code. */
 function runDevServer(stateDir: string | undefined, port: number, extra: string[]): Promise<number> {
   const args = ["dev", "--local", "--ip", "127.0.0.1", "--port", String(port), "--show-interactive-dev-session=false"];
+  // SPEC B6 "One origin": absolute URLs in pages and /openapi.json name this server.
+  args.push("--var", `PUBLIC_ORIGIN:http://127.0.0.1:${port}`);
   if (stateDir !== undefined) args.push("--persist-to", stateDir);
   const child = spawnWrangler([...args, ...extra], ["ignore", "inherit", "inherit"]);
   const forward = (signal: NodeJS.Signals) => {

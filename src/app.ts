@@ -8,6 +8,7 @@ import type { AppEnv } from "./app-env.ts";
 import { catalogNotFound, catalogRoutes } from "./catalog/routes.tsx";
 import { ApiError, problemResponse } from "./errors.ts";
 import { validationHook } from "./http/validation-hook.ts";
+import { browserSafetyMiddleware, withNosniff } from "./middleware/browser-safety.ts";
 import { httpCacheMiddleware } from "./middleware/http-cache.ts";
 import { idempotencyMiddleware } from "./middleware/idempotency.ts";
 import { signatureMiddleware } from "./middleware/signature.ts";
@@ -35,6 +36,7 @@ export function toProblem(error: unknown): Response {
 
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  app.use("*", browserSafetyMiddleware);
   app.use("*", CORS);
   // A path that exists with other methods: 405 with Allow, as problem details (SPEC B1).
   app.use(
@@ -62,7 +64,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.onError((error, c) => {
     const response = toProblem(error);
     response.headers.set("Access-Control-Allow-Origin", "*");
-    return c.newResponse(response.body, response);
+    return withNosniff(c.newResponse(response.body, response));
   });
   return app;
 }

@@ -96,3 +96,21 @@ export function mergePolicyFrom(limits: Limits): MergePolicy {
 export function storageTimingsFrom(limits: Limits): StorageTimings {
   return { writeGraceMs: limits.writeGraceSeconds * 1000, readGraceMs: limits.readGraceSeconds * 1000 };
 }
+
+/** What a plain `wrangler dev` listens on; used when PUBLIC_ORIGIN is absent or not an origin. */
+export const FALLBACK_PUBLIC_ORIGIN = "http://localhost:8787";
+
+/**
+ * The one public origin (SPEC B6), from the PUBLIC_ORIGIN var: the only source of absolute URLs
+ * in responses. A trailing slash or path is dropped; anything that is not http(s) falls back.
+ */
+export function publicOrigin(env: object): string {
+  const raw: unknown = (env as Record<string, unknown>).PUBLIC_ORIGIN;
+  if (typeof raw !== "string") return FALLBACK_PUBLIC_ORIGIN;
+  try {
+    const url = new URL(raw.trim());
+    return url.protocol === "http:" || url.protocol === "https:" ? url.origin : FALLBACK_PUBLIC_ORIGIN;
+  } catch {
+    return FALLBACK_PUBLIC_ORIGIN;
+  }
+}

@@ -3,6 +3,7 @@
 // private dataset never shows, whoever asks. Failures become HTML pages, not problem+json.
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
+import { publicOrigin } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import { loadDatasetPage } from "./dataset-data.ts";
 import { homeQuery, loadHome } from "./home-data.ts";
@@ -27,7 +28,7 @@ export function catalogRoutes(): Hono<AppEnv> {
     const url = new URL(c.req.url);
     const data = await loadDatasetPage(c.env, c.req.param("id"), url.searchParams.get("versions") || undefined);
     if (!data) return htmlResponse(<ErrorPage status={404} />, 404);
-    return htmlResponse(<DatasetPage data={data} origin={url.origin} />);
+    return htmlResponse(<DatasetPage data={data} origin={publicOrigin(c.env)} />);
   });
 
   app.onError((error) => {

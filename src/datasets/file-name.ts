@@ -4,6 +4,7 @@
 import { MAX_FILE_NAME_LENGTH } from "../config.ts";
 
 export const DEFAULT_FILE_NAME = "dataset.csv";
+const MAX_EXTENSION_LENGTH = 16;
 
 export function sanitizeFileName(sent: string | null, compressed: boolean): string {
   if (sent === null) return DEFAULT_FILE_NAME;
@@ -13,7 +14,9 @@ export function sanitizeFileName(sent: string | null, compressed: boolean): stri
   if (base === "" || /^\.+$/.test(base)) return DEFAULT_FILE_NAME;
   if (!/\.[A-Za-z0-9]+$/.test(base)) base += ".csv";
   if (base.length > MAX_FILE_NAME_LENGTH) {
-    const extension = base.slice(base.lastIndexOf("."));
+    // Keep a short extension (`.csv`, `.tsv`); a long "extension" is just more of the name.
+    const dot = base.lastIndexOf(".");
+    const extension = dot > 0 && base.length - dot <= MAX_EXTENSION_LENGTH ? base.slice(dot) : "";
     base = base.slice(0, MAX_FILE_NAME_LENGTH - extension.length) + extension;
   }
   return base;

@@ -1,11 +1,35 @@
-// GET /docs: the API reference as plain server-rendered HTML, read from the same OpenAPI
-// document as /openapi.json, with Scalar's interactive reference loaded over it from a CDN.
-// Without JavaScript, or with the CDN out of reach (a laptop offline running `npm start`),
-// the plain reference is what people read; when Scalar loads, it hides the plain one.
+// GET /docs: the API reference as plain server-rendered HTML in the catalog's frame, read from
+// the same OpenAPI document as /openapi.json, with Scalar's interactive reference loaded over it
+// from a CDN. Without JavaScript, or with the CDN out of reach (a laptop offline running
+// `npm start`), the plain reference is what people read; once Scalar has mounted, a CSS rule
+// hides the plain one, so the page needs no inline script and its policy allows none (SPEC B6).
+import { Layout } from "../catalog/pages/layout.tsx";
 import { API_TITLE } from "./info.ts";
+import { Inline, Markdown } from "./markdown.tsx";
 
 export const SCALAR_VERSION = "1.72.1";
-const SCALAR_URL = `https://cdn.jsdelivr.net/npm/@scalar/api-reference@${SCALAR_VERSION}`;
+/** An exact file, so the bytes are fixed and Subresource Integrity can pin them. */
+export const SCALAR_URL = `https://cdn.jsdelivr.net/npm/@scalar/api-reference@${SCALAR_VERSION}/dist/browser/standalone.js`;
+/** SHA-384 of that file as published on npm (`npm pack @scalar/api-reference@1.72.1`). */
+export const SCALAR_INTEGRITY = "sha384-U11tb2XnKvmwt8RlTvnwUnYgrN+ur4Xyh9htLhjajWNR/Oyl5AX5DEz00qRmlrmK";
+
+/**
+ * The policy of /docs: the catalog's, plus the one pinned Scalar script, its fonts, and requests
+ * to the API it documents (the page's origin and the configured public one).
+ */
+export function docsContentSecurityPolicy(publicOrigin: string): string {
+  return [
+    "default-src 'none'",
+    `script-src ${SCALAR_URL}`,
+    "style-src 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src https://fonts.scalar.com",
+    `connect-src 'self' ${publicOrigin}`,
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
 
 type Json = Record<string, unknown>;
 
@@ -22,17 +46,41 @@ interface Operation {
   summary: string;
   parameters: Parameter[];
   requestTypes: string[];
+  requestDescription: string;
+  /** The multipart parts of a write: name, media type, required, meaning. */
+  parts: Part[];
   responses: Array<{ status: string; description: string; headers: string[] }>;
+}
+
+interface Part {
+  name: string;
+  mediaType: string;
+  required: boolean;
+  description: string;
+}
+
+/** A multipart body's parts, with their media types from its `encoding` (OpenAPI 3.1 §4.8.15). */
+function partsOf(body: Json | undefined): Part[] {
+  const multipart = body?.["multipart/form-data"] as Json | undefined;
+  const schema = (multipart?.schema as Json | undefined) ?? {};
+  const properties = (schema.properties as Record<string, Json> | undefined) ?? {};
+  const encoding = (multipart?.encoding as Record<string, Json> | undefined) ?? {};
+  const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    mediaType: text(encoding[name]?.contentType) || text(property.contentMediaType),
+    required: required.includes(name),
+    description: text(property.description),
+  }));
 }
 
 const METHODS = ["get", "head", "post", "put", "patch", "delete"];
 
-const CSS = `body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1b1b1f;background:#fff}
-pre{white-space:pre-wrap;background:#f3f4f6;padding:.75rem;border-radius:4px}code{font-size:.95em}
-td,pre,h2,li{overflow-wrap:anywhere}td.short{white-space:nowrap;overflow-wrap:normal}
-table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem}th,td{text-align:left;vertical-align:top;padding:.25rem .5rem;border-bottom:1px solid #d4d4d8}
-h2{margin-top:2rem;font-size:1.15rem}h2 code{font-size:1rem}
-@media (prefers-color-scheme:dark){body{color:#ececf1;background:#17171b}pre{background:#26262c}th,td{border-color:#3f3f46}a{color:#8ab4ff}}`;
+const CSS = `.reference pre{white-space:pre-wrap;background:var(--panel);padding:.75rem;border-radius:4px}
+.reference td,.reference th{white-space:normal;max-width:none;overflow:visible}.reference td.short{white-space:nowrap}
+.reference h2{margin-top:2rem;font-size:1.15rem}.reference h2 code{font-size:1rem}
+.reference table{width:100%}
+body:has(.scalar-app) #main,body:has(.scalar-app) footer{display:none}`;
 
 function text(value: unknown): string {
   return typeof value === "string" ? value : "";
@@ -48,7 +96,8 @@ function operationsOf(document: Json): Operation[] {
   return Object.entries(paths).flatMap(([path, item]) =>
     METHODS.filter((method) => typeof item[method] === "object" && item[method] !== null).map((method) => {
       const operation = item[method] as Json;
-      const body = (operation.requestBody as Json | undefined)?.content as Json | undefined;
+      const requestBody = operation.requestBody as Json | undefined;
+      const body = requestBody?.content as Json | undefined;
       const responses = (operation.responses as Record<string, Json> | undefined) ?? {};
       return {
         method: method.toUpperCase(),
@@ -56,6 +105,8 @@ function operationsOf(document: Json): Operation[] {
         summary: text(operation.summary),
         parameters: parametersOf(operation),
         requestTypes: Object.keys(body ?? {}),
+        requestDescription: text(requestBody?.description),
+        parts: partsOf(body),
         responses: Object.entries(responses).map(([status, response]) => ({
           status,
           description: text(response.description),
@@ -64,11 +115,6 @@ function operationsOf(document: Json): Operation[] {
       };
     }),
   );
-}
-
-/** The documents' descriptions mark code with backticks; show those spans as code. */
-function Inline({ value }: { value: string }) {
-  return <>{value.split("`").map((piece, i) => (i % 2 === 1 ? <code>{piece}</code> : piece))}</>;
 }
 
 function OperationSection({ operation, index }: { operation: Operation; index: number }) {
@@ -83,7 +129,8 @@ function OperationSection({ operation, index }: { operation: Operation; index: n
         <Inline value={operation.summary} />
       </p>
       {operation.parameters.length > 0 ? (
-        <table aria-label={`Parameters of ${operation.method} ${operation.path}`}>
+        <div class="scroll" role="region" tabindex={0} aria-label={`Parameters of ${operation.method} ${operation.path}`}>
+        <table>
           <thead>
             <tr>
               <th scope="col">parameter</th>
@@ -107,11 +154,47 @@ function OperationSection({ operation, index }: { operation: Operation; index: n
             ))}
           </tbody>
         </table>
+        </div>
       ) : null}
       {operation.requestTypes.length > 0 ? (
         <p>
           Body: <code>{operation.requestTypes.join(", ")}</code>
+          {operation.requestDescription ? (
+            <>
+              . <Inline value={operation.requestDescription} />
+            </>
+          ) : null}
         </p>
+      ) : null}
+      {operation.parts.length > 0 ? (
+        <div class="scroll" role="region" tabindex={0} aria-label={`Parts of ${operation.method} ${operation.path}`}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">part</th>
+                <th scope="col">media type</th>
+                <th scope="col">required</th>
+                <th scope="col">meaning</th>
+              </tr>
+            </thead>
+            <tbody>
+              {operation.parts.map((part) => (
+                <tr>
+                  <td>
+                    <code>{part.name}</code>
+                  </td>
+                  <td>
+                    <code>{part.mediaType}</code>
+                  </td>
+                  <td class="short">{part.required ? "yes" : "no"}</td>
+                  <td>
+                    <Inline value={part.description} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
       <ul>
         {operation.responses.map((r) => (
@@ -144,31 +227,29 @@ export async function referencePageHtml(document: object): Promise<string> {
 function ReferencePage({ document }: { document: Json }) {
   const info = (document.info as Json | undefined) ?? {};
   const operations = operationsOf(document);
+  const title = `${API_TITLE} API reference`;
   return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${API_TITLE} API reference`}</title>
-        <style dangerouslySetInnerHTML={{ __html: CSS }} />
-      </head>
-      <body>
-        <div id="static-reference">
-          <main>
-            <h1>{`${API_TITLE} API reference`}</h1>
-            <p>
-              The machine-readable description is <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Back to the{" "}
-              <a href="/">catalog</a>.
-            </p>
-            <pre>{text(info.description)}</pre>
-            {operations.map((operation, index) => (
-              <OperationSection operation={operation} index={index} />
-            ))}
-          </main>
-        </div>
-        <script id="api-reference" data-url="/openapi.json"></script>
-        <script src={SCALAR_URL} onload="document.getElementById('static-reference').hidden = true"></script>
-      </body>
-    </html>
+    <Layout
+      title="API reference"
+      description="The pubset HTTP API: every operation, its parameters, parts and answers."
+      head={<style dangerouslySetInnerHTML={{ __html: CSS }} />}
+      after={
+        <>
+          <script id="api-reference" data-url="/openapi.json"></script>
+          <script src={SCALAR_URL} integrity={SCALAR_INTEGRITY} crossorigin="anonymous" referrerpolicy="no-referrer"></script>
+        </>
+      }
+    >
+      <div id="static-reference" class="reference">
+        <h1>{title}</h1>
+        <p>
+          The machine-readable description is <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1).
+        </p>
+        <Markdown source={text(info.description)} />
+        {operations.map((operation, index) => (
+          <OperationSection operation={operation} index={index} />
+        ))}
+      </div>
+    </Layout>
   );
 }

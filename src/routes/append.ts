@@ -4,14 +4,14 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { appendAnswer } from "../datasets/answers.ts";
 import { writeVersion } from "../datasets/write.ts";
-import { AppendedSchema, IdParamsSchema, MultipartBodyDoc, problemResponse } from "./schemas.ts";
+import { AppendedSchema, IdParamsSchema, multipartBody, problemResponse } from "./schemas.ts";
 import { answerHeaders, writeRequest } from "./write-context.ts";
 
 export const appendRoute = createRoute({
   method: "post",
   path: "/{id}",
   summary: "Append rows (a new version)",
-  request: { params: IdParamsSchema, body: { ...MultipartBodyDoc, required: true } },
+  request: { params: IdParamsSchema, body: multipartBody(["dataset"], "`dataset` holds data rows only (no header); an optional `collection` changes metadata in the same version.") },
   responses: {
     201: { description: "The new version; Location names it", content: { "application/json": { schema: AppendedSchema } } },
     400: problemResponse("Malformed request"),

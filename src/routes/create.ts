@@ -3,14 +3,14 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { createAnswer } from "../datasets/answers.ts";
 import { writeVersion } from "../datasets/write.ts";
-import { CreatedSchema, MultipartBodyDoc, problemResponse } from "./schemas.ts";
+import { CreatedSchema, multipartBody, problemResponse } from "./schemas.ts";
 import { answerHeaders, writeRequest } from "./write-context.ts";
 
 export const createDatasetRoute = createRoute({
   method: "post",
   path: "/",
   summary: "Create a dataset",
-  request: { body: { ...MultipartBodyDoc, required: true } },
+  request: { body: multipartBody(["collection", "dataset"], "Both parts: the new dataset's `collection` and its first `dataset` content (the first row is the header).") },
   responses: {
     201: { description: "Created; Location names the dataset", content: { "application/json": { schema: CreatedSchema } } },
     400: problemResponse("Malformed request"),

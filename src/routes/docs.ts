@@ -2,10 +2,12 @@
 // and GET /docs (that document as a plain HTML reference, made interactive by Scalar).
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
+import { publicOrigin } from "../config.ts";
+import { CollectionSchema } from "../datasets/collection-schema.ts";
 import { decorateDocument } from "../openapi/decorate.ts";
 import { API_DESCRIPTION, API_TITLE, API_VERSION } from "../openapi/info.ts";
 import { documentPages } from "../openapi/pages.ts";
-import { referencePageHtml } from "../openapi/reference-page.tsx";
+import { docsContentSecurityPolicy, referencePageHtml } from "../openapi/reference-page.tsx";
 
 
 export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string) {
@@ -19,12 +21,16 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string) {
 
 export function registerDocs(app: OpenAPIHono<AppEnv>): void {
   documentPages(app);
+  // The writes' `collection` part refers to it (multipartBody); no JSON body schema registers it.
+  app.openAPIRegistry.register("Collection", CollectionSchema);
   app.get("/openapi.json", (c) => {
     c.header("Cache-Control", "public, max-age=300");
-    return c.json(openApiDocument(app, new URL(c.req.url).origin));
+    return c.json(openApiDocument(app, publicOrigin(c.env)));
   });
   app.get("/docs", async (c) => {
     c.header("Cache-Control", "public, max-age=300");
-    return c.html(await referencePageHtml(openApiDocument(app, new URL(c.req.url).origin)));
+    c.header("Content-Security-Policy", docsContentSecurityPolicy(publicOrigin(c.env)));
+    c.header("Referrer-Policy", "no-referrer");
+    return c.html(await referencePageHtml(openApiDocument(app, publicOrigin(c.env))));
   });
 }

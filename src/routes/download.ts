@@ -3,6 +3,7 @@
 // the plain form passes that gzip through when the client accepts it, else inflates it.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
+import { contentDisposition } from "../datasets/download-name.ts";
 import { cacheControlFor, readableVersion } from "../datasets/versions.ts";
 import { ApiError } from "../errors.ts";
 import { acceptsGzip, clientAcceptEncoding } from "../http/accept-encoding.ts";
@@ -43,12 +44,12 @@ export function registerDownload(app: OpenAPIHono<AppEnv>): void {
     if (wantsGzipFile) {
       headers.set("ETag", `"${version.id}.gz"`);
       headers.set("Content-Type", "application/gzip");
-      headers.set("Content-Disposition", `attachment; filename="${version.fileName}.gz"`);
+      headers.set("Content-Disposition", contentDisposition(version.fileName, true));
       headers.set("Content-Length", String(gzipLength));
       return new Response(gzip().pipeThrough(new FixedLengthStream(gzipLength)), { headers, encodeBody: "manual" });
     }
     headers.set("Content-Type", "text/csv; charset=utf-8");
-    headers.set("Content-Disposition", `attachment; filename="${version.fileName}"`);
+    headers.set("Content-Disposition", contentDisposition(version.fileName, false));
     headers.set("Vary", "Accept-Encoding");
     if (acceptsGzip(clientAcceptEncoding(c.req.raw))) {
       headers.set("ETag", `"${version.id}.csv.gz"`);

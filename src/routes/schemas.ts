@@ -76,16 +76,39 @@ export const problemResponse = (description: string) => ({
   content: { "application/problem+json": { schema: ProblemSchema } },
 });
 
-export const MultipartBodyDoc = {
-  content: {
-    "multipart/form-data": {
-      schema: {
-        type: "object" as const,
-        properties: {
-          collection: { type: "string" as const, description: "JSON object: name, visibility, properties (application/json)." },
-          dataset: { type: "string" as const, format: "binary", description: "CSV file (text/csv), or gzip-compressed CSV (application/gzip or a .gz file name)." },
+/**
+ * The multipart body of the writes, named part by part with each part's media type (SPEC A, B2):
+ * `collection` (application/json, the Collection schema) and `dataset` (text/csv, or
+ * application/gzip). A plain OpenAPI object, not zod: the body is streamed by the route, never
+ * parsed by a validator. `required` lists the parts the operation needs.
+ */
+export function multipartBody(required: Array<"collection" | "dataset">, description: string) {
+  return {
+    required: true,
+    description,
+    content: {
+      "multipart/form-data": {
+        schema: {
+          type: "object" as const,
+          required,
+          properties: {
+            collection: {
+              $ref: "#/components/schemas/Collection",
+              description: "JSON object: `name`, `visibility`, `properties` (and `history` when publishing).",
+            },
+            dataset: {
+              type: "string" as const,
+              format: "binary",
+              contentMediaType: "text/csv",
+              description: "The CSV file, with a file name: `text/csv`, or gzip-compressed CSV as `application/gzip` (or a `.gz` file name).",
+            },
+          },
+        },
+        encoding: {
+          collection: { contentType: "application/json" },
+          dataset: { contentType: "text/csv, application/gzip" },
         },
       },
     },
-  },
-};
+  };
+}

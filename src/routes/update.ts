@@ -3,14 +3,14 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { updateAnswer } from "../datasets/answers.ts";
 import { writeVersion } from "../datasets/write.ts";
-import { IdParamsSchema, MultipartBodyDoc, UpdatedSchema, problemResponse } from "./schemas.ts";
+import { IdParamsSchema, multipartBody, UpdatedSchema, problemResponse } from "./schemas.ts";
 import { answerHeaders, writeRequest } from "./write-context.ts";
 
 export const updateDatasetRoute = createRoute({
   method: "put",
   path: "/{id}",
   summary: "Update a dataset's metadata and/or replace its content",
-  request: { params: IdParamsSchema, body: { ...MultipartBodyDoc, required: true } },
+  request: { params: IdParamsSchema, body: multipartBody([], "At least one part: `collection` replaces the fields it names; `dataset` replaces the content (its first row is the new header).") },
   responses: {
     200: { description: "The new version", content: { "application/json": { schema: UpdatedSchema } } },
     400: problemResponse("Malformed request"),

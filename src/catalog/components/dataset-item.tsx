@@ -11,9 +11,11 @@ export function DatasetItem({ row }: { row: ListRow }) {
   return (
     <li>
       <h2>
-        <a href={datasetHref(row.id)}>{row.name}</a>
+        <a href={datasetHref(row.id)} dir="auto">
+          {row.name}
+        </a>
       </h2>
-      {props.description !== "" ? <p>{truncate(props.description, LIST_DESCRIPTION_CHARS)}</p> : null}
+      {props.description !== "" ? <p dir="auto">{truncate(props.description, LIST_DESCRIPTION_CHARS)}</p> : null}
       <KeyWords words={props.keyWords.slice(0, LIST_KEY_WORDS)} label={`Key words of ${row.name}`} />
       <p class="muted">
         Team <a href={homeHref({ team: row.team })}>{row.team}</a> · updated <Time iso={row.created} />

@@ -18,7 +18,7 @@ export function DatasetMeta({ dataset, latest, props }: DatasetMetaProps) {
       <dt>Key words</dt>
       <dd>{props.keyWords.length > 0 ? <KeyWords words={props.keyWords} label="Key words" /> : none}</dd>
       <dt>Contact</dt>
-      <dd>{props.contactName !== "" ? props.contactName : none}</dd>
+      <dd>{props.contactName !== "" ? <bdi>{props.contactName}</bdi> : none}</dd>
       <dt>Team</dt>
       <dd>
         <a href={homeHref({ team: dataset.teamId })}>{dataset.teamId}</a>

@@ -1,5 +1,6 @@
 // Downloads of the latest version (plain CSV, and the gzip file that is the record's
 // `source`) and ready-to-copy commands for the CLI and curl.
+import { downloadName } from "../../datasets/download-name.ts";
 import type { Downloads } from "../dataset-data.ts";
 import { formatBytes } from "../format.ts";
 
@@ -7,23 +8,24 @@ export interface GetTheDataProps {
   datasetId: string;
   fileName: string;
   downloads: Downloads;
-  /** The site's origin, so the curl line works pasted anywhere. */
+  /** The configured public origin (PUBLIC_ORIGIN), so the curl line works pasted anywhere. */
   origin: string;
 }
 
 export function GetTheData({ datasetId, fileName, downloads, origin }: GetTheDataProps) {
   const latestCsv = `${origin}/v1/dataset/${datasetId}/latest/${fileName}`;
+  const saveAs = downloadName(fileName, false);
   const commands = [
-    `pubset download ${datasetId} -o ${fileName} --url ${origin}`,
-    `curl -fL --compressed -o ${fileName} ${latestCsv}`,
+    `pubset download ${datasetId} -o ${saveAs} --url ${origin}`,
+    `curl -fL --compressed -o ${saveAs} ${latestCsv}`,
   ].join("\n");
   return (
     <>
       <p>
-        <a class="button" href={downloads.csvPath} download={fileName}>
+        <a class="button" href={downloads.csvPath} download={saveAs}>
           Download CSV ({formatBytes(downloads.csvBytes)})
         </a>
-        <a class="button" href={downloads.gzipPath} download={`${fileName}.gz`}>
+        <a class="button" href={downloads.gzipPath} download={downloadName(fileName, true)}>
           Download gzip ({formatBytes(downloads.gzipBytes)})
         </a>
       </p>

@@ -1,5 +1,6 @@
 // Small inline pieces several catalog views share: a timestamp people can read (with the
-// exact ISO 8601 value for machines) and a dataset's key words as search links.
+// exact ISO 8601 value for machines) and a dataset's key words as search links. Publisher text
+// in the catalog is direction-isolated (`dir="auto"`, SPEC B6) so no bidi override escapes it.
 import { formatDate } from "../format.ts";
 import { homeHref } from "../links.ts";
 
@@ -20,7 +21,9 @@ export function KeyWords({ words, label }: KeyWordsProps) {
     <ul class="tags" aria-label={label}>
       {words.map((word) => (
         <li>
-          <a href={homeHref({ q: word })}>{word}</a>
+          <a href={homeHref({ q: word })} dir="auto">
+            {word}
+          </a>
         </li>
       ))}
     </ul>

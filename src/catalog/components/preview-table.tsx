@@ -25,7 +25,9 @@ export function PreviewTable({ columns, rows, totalRows }: PreviewTableProps) {
           <tr>
             <th scope="col">#</th>
             {shown.map((name) => (
-              <th scope="col">{cell(name)}</th>
+              <th scope="col" dir="auto">
+                {cell(name)}
+              </th>
             ))}
           </tr>
         </thead>
@@ -34,7 +36,7 @@ export function PreviewTable({ columns, rows, totalRows }: PreviewTableProps) {
             <tr>
               <th scope="row">{i + 1}</th>
               {shown.map((_, c) => (
-                <td>{cell(row[c])}</td>
+                <td dir="auto">{cell(row[c])}</td>
               ))}
             </tr>
           ))}

@@ -1,4 +1,5 @@
 // A page of a dataset's version history, newest first, each version with its own downloads.
+import { downloadName } from "../../datasets/download-name.ts";
 import type { HistoryEntry } from "../dataset-data.ts";
 import { formatBytes } from "../format.ts";
 import { Time } from "./inline.tsx";
@@ -39,11 +40,11 @@ export function VersionsTable({ versions, latestId }: VersionsTableProps) {
                 <td class="num">{v.columns.length}</td>
                 <td class="num">{formatBytes(v.rawBytes)}</td>
                 <td>
-                  <a href={v.csvPath} aria-label={`CSV of version ${short}`}>
+                  <a href={v.csvPath} download={downloadName(v.fileName, false)} aria-label={`CSV of version ${short}`}>
                     CSV
                   </a>
                   {" · "}
-                  <a href={v.gzipPath} aria-label={`gzip of version ${short}`}>
+                  <a href={v.gzipPath} download={downloadName(v.fileName, true)} aria-label={`gzip of version ${short}`}>
                     gzip
                   </a>
                 </td>

@@ -23,8 +23,10 @@ export function DatasetPage({ data, origin }: DatasetPageProps) {
       <p class="muted">
         <a href="/">All datasets</a>
       </p>
-      <h1>{latest.name}</h1>
-      {props.description !== "" ? <p class="description">{props.description}</p> : null}
+      <h1 dir="auto">{latest.name}</h1>
+      {props.description !== "" ? <p class="description" dir="auto">
+          {props.description}
+        </p> : null}
       <DatasetMeta dataset={dataset} latest={latest} props={props} />
 
       <h2 id="download">Download</h2>

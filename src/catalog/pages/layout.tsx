@@ -1,25 +1,31 @@
 // The frame every catalog page shares: document language, viewport, the inline stylesheet,
-// a skip link, the site header and footer. One h1 per page comes from the page itself.
+// a skip link, the site header and footer (/docs shares it too). One h1 per page comes from the page itself.
 import type { Child } from "hono/jsx";
 import { CATALOG_CSS } from "../styles.ts";
 
 export interface LayoutProps {
   title: string;
   description?: string;
+  /** More of <head> (the /docs page's own stylesheet). */
+  head?: Child;
+  /** What follows <main> in <body> (the /docs page's interactive reference). */
+  after?: Child;
   children?: Child;
 }
 
-export function Layout({ title, description, children }: LayoutProps) {
+export function Layout({ title, description, head, after, children }: LayoutProps) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{title === "" ? "pubset" : `${title} · pubset`}</title>
+        {/* FSI … PDI isolate the publisher's name in the one place no element can (SPEC B6). */}
+        <title>{title === "" ? "pubset" : `\u2068${title}\u2069 · pubset`}</title>
         {description ? <meta name="description" content={description} /> : null}
         <link rel="icon" href="data:," />
         {/* A compile-time constant, never data: the one raw string in the catalog. */}
         <style dangerouslySetInnerHTML={{ __html: CATALOG_CSS }} />
+        {head}
       </head>
       <body>
         <a class="skip" href="#main">
@@ -44,6 +50,7 @@ export function Layout({ title, description, children }: LayoutProps) {
             Public datasets only. The same data is served by the <a href="/docs">HTTP API</a> at <code>/v1/dataset</code>.
           </div>
         </footer>
+        {after}
       </body>
     </html>
   );

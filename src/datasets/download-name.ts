@@ -1,0 +1,14 @@
+// The name a browser saves a download under (SPEC B2): the stored name, ending in `.csv` (or
+// `.csv.gz` for gzip) whatever the uploader called it, so `page.html` is saved as
+// `page.html.csv` and never opens as a page. `source` and the download paths keep the stored name.
+
+/** `cities.csv` → `cities.csv`, `data.CSV` → `data.csv`, `page.html` → `page.html.csv`; `.gz` for gzip. */
+export function downloadName(fileName: string, gzip: boolean): string {
+  const csv = /\.csv$/i.test(fileName) ? `${fileName.slice(0, -4)}.csv` : `${fileName}.csv`;
+  return gzip ? `${csv}.gz` : csv;
+}
+
+/** `Content-Disposition` for a download; stored names are `[A-Za-z0-9._-]` only, so no quoting issue. */
+export function contentDisposition(fileName: string, gzip: boolean): string {
+  return `attachment; filename="${downloadName(fileName, gzip)}"`;
+}
