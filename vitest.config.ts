@@ -20,6 +20,8 @@ export default defineConfig({
                 // Lower than production so size-limit tests stay fast; see test/ingest.limits.test.ts.
                 MAX_UPLOAD_BYTES: "33554432",
                 MAX_CONTENT_BYTES: "67108864",
+                // The origin test requests are sent to (test/helpers/http.ts ORIGIN), as npm start sets its own.
+                PUBLIC_ORIGIN: "https://pubset.test",
               },
             },
           })),

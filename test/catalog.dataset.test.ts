@@ -26,8 +26,8 @@ describe("GET /datasets/:id (catalog dataset page)", () => {
     const shown = await page(`/datasets/${d.id}`);
     expect(shown.status).toBe(200);
     expectCatalogHeaders(shown.headers);
-    expect(shown.html).toContain("<h1>Page cities</h1>");
-    expect(shown.html).toContain("<title>Page cities · pubset</title>");
+    expect(shown.html).toContain('<h1 dir="auto">Page cities</h1>');
+    expect(shown.html).toContain("<title>\u2068Page cities\u2069 · pubset</title>");
     const body = text(shown.html);
     for (const fact of ["Line one\nLine two".replace("\n", " "), "Ada Lovelace", "page-team", "page-owner", d.id, "Created", "Last update"]) expect(body).toContain(fact);
     expect(linkHref(shown.html, "geo")).toBe("/?q=geo");
@@ -84,14 +84,14 @@ describe("GET /datasets/:id (catalog dataset page)", () => {
     const replaced = await write("PUT", `/v1/dataset/${d.id}`, key, [collectionPart({ name: "Page history v3" }), csvPart("x,y,z\n1,2,3\n", "second.csv")]);
     expect(replaced.status).toBe(200);
     const shown = await page(`/datasets/${d.id}`);
-    expect(shown.html).toContain("<h1>Page history v3</h1>");
+    expect(shown.html).toContain('<h1 dir="auto">Page history v3</h1>');
     const versions = tableRows(shown.html, "versions-caption");
     expect(versions.map((v) => [v[0]?.endsWith("(latest)"), v[2], v[3]])).toEqual([
       [true, "1", "3"],
       [false, "2", "2"],
       [false, "1", "2"],
     ]);
-    const csvLinks = [...shown.html.matchAll(/<a href="([^"]+)" aria-label="CSV of version/g)].map((m) => m[1] ?? "");
+    const csvLinks = [...shown.html.matchAll(/<a href="([^"]+)" download="[^"]+" aria-label="CSV of version/g)].map((m) => m[1] ?? "");
     expect(csvLinks[0]).toMatch(/\/second\.csv$/);
     expect(csvLinks[2]).toMatch(/\/first\.csv$/);
     expect(await (await download(csvLinks[1]!)).text()).toBe("id,value\n1,a\n2,b\n");

@@ -40,7 +40,7 @@ export function text(html: string): string {
 
 /** The hrefs of the dataset links in the home list, in order. */
 export function datasetIds(html: string): string[] {
-  return [...html.matchAll(/<h2><a href="\/datasets\/([0-9a-f-]{36})">/g)].map((m) => m[1] ?? "");
+  return [...html.matchAll(/<h2><a href="\/datasets\/([0-9a-f-]{36})" dir="auto">/g)].map((m) => m[1] ?? "");
 }
 
 /** The href of the link whose text is exactly `label`, entity-encoded as in the page. */

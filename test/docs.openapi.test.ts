@@ -47,19 +47,50 @@ describe("GET /docs", () => {
     expect(response.headers.get("content-type")).toContain("text/html");
     const html = await response.text();
     expect(html).toContain('data-url="/openapi.json"');
-    expect(html).toMatch(/<script src="https:\/\/cdn\.jsdelivr\.net\/npm\/@scalar\/api-reference@[\d.]+" onload="[^"]*static-reference[^"]*hidden = true"><\/script>/);
+    expect(html).toMatch(/<script src="https:\/\/cdn\.jsdelivr\.net\/npm\/@scalar\/api-reference@[\d.]+\/dist\/browser\/standalone\.js" integrity="sha384-[^"]+" crossorigin="anonymous"/);
   });
 
   it("is a readable reference without JavaScript: every operation, its parameters and answers, and the signing scheme", async () => {
     const doc = await document();
     const html = await (await send("GET", "/docs")).text();
     expect(html.startsWith("<!doctype html>")).toBe(true);
-    expect(html).toContain('<div id="static-reference">');
+    expect(html).toContain('<div id="static-reference" class="reference">');
     const headings = [...html.matchAll(/<h2 id="op-\d+"><code>([A-Z]+) ([^<]+)<\/code><\/h2>/g)].map((m) => `${m[1]?.toLowerCase()} ${m[2]}`);
     const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`));
     expect(headings.sort()).toEqual(operations.sort());
     for (const name of ["Signature-Input", "Content-Digest", "Idempotency-Key", "If-Match", "If-None-Match"]) expect(html).toContain(`<code>${name}</code>`);
     expect(html).toContain("Signing requests (RFC 9421, hmac-sha256)");
     expect(html).toContain("<code>412</code>");
+  });
+
+  it("renders the description's Markdown as HTML: headings, lists and code, nothing left raw", async () => {
+    const html = await (await send("GET", "/docs")).text();
+    const reference = html.slice(html.indexOf('<div id="static-reference"'));
+    expect(reference).toContain("<h2>Signing requests (RFC 9421, hmac-sha256)</h2>");
+    expect(reference).toContain("<h2>Errors</h2>");
+    expect(reference).toMatch(/<ol><li>With a body, send <code>Content-Digest: /);
+    expect(reference.match(/<ol>[\s\S]*?<\/ol>/)?.[0].match(/<li>/g)).toHaveLength(3);
+    const text = reference.replace(/<[^>]+>/g, "");
+    expect(text).not.toMatch(/^#|\n#|##/);
+    expect(text).not.toContain("`");
+    expect(html).not.toContain("<pre>Versioned CSV");
+    // The site header is the catalog's.
+    expect(html).toContain('<header class="site"><div class="wrap"><a class="brand" href="/">pubset</a>');
+  });
+
+  it("lists the multipart parts of every write with their media types", async () => {
+    const doc = (await document()) as unknown as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { required: string[]; properties: Record<string, unknown> }; encoding: Record<string, { contentType: string }> }> } }>> };
+    const writes = [["/v1/dataset", "post", ["collection", "dataset"]], ["/v1/dataset/{id}", "put", []], ["/v1/dataset/{id}", "post", ["dataset"]]] as const;
+    const html = await (await send("GET", "/docs")).text();
+    for (const [path, method, required] of writes) {
+      const multipart = doc.paths[path]?.[method]?.requestBody?.content["multipart/form-data"];
+      expect(Object.keys(multipart?.schema.properties ?? {})).toEqual(["collection", "dataset"]);
+      expect(multipart?.schema.required).toEqual(required);
+      expect(multipart?.encoding).toEqual({ collection: { contentType: "application/json" }, dataset: { contentType: "text/csv, application/gzip" } });
+      const section = html.slice(html.indexOf(`<code>${method.toUpperCase()} ${path}</code>`));
+      const parts = section.slice(0, section.indexOf("</section>"));
+      expect(parts).toMatch(/<td><code>collection<\/code><\/td><td><code>application\/json<\/code><\/td>/);
+      expect(parts).toMatch(/<td><code>dataset<\/code><\/td><td><code>text\/csv, application\/gzip<\/code><\/td>/);
+    }
   });
 });
