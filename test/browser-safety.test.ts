@@ -58,16 +58,17 @@ describe("X-Content-Type-Options: nosniff on every response", () => {
 });
 
 describe("a Content-Security-Policy on every HTML page", () => {
-  for (const [label, path] of [
+  const pages: Array<[string, string]> = [
     ["home", "/"],
     ["home with a bad query", "/?team=%20bad%20"],
     ["dataset page", "/datasets/__ID__"],
     ["missing dataset", "/datasets/00000000-0000-4000-8000-000000000000"],
     ["unknown page", "/no/such/page"],
     ["docs", "/docs"],
-  ]) {
+  ];
+  for (const [label, path] of pages) {
     it(label, async () => {
-      const response = await send("GET", path!.replace("__ID__", dataset.id), { headers: { Accept: "text/html" } });
+      const response = await send("GET", path.replace("__ID__", dataset.id), { headers: { Accept: "text/html" } });
       expect(response.headers.get("content-type")).toMatch(/^text\/html/);
       const policy = response.headers.get("content-security-policy") ?? "";
       expect(policy).toContain("default-src 'none'");
@@ -167,14 +168,15 @@ describe("exact header sets", () => {
 });
 
 describe("downloads never run (SPEC B2)", () => {
-  for (const [sent, csv] of [
+  const names: Array<[string, string]> = [
     ["page.html", "page.html.csv"],
     ["evil.svg", "evil.svg.csv"],
     ["x.exe", "x.exe.csv"],
     ["cities.csv", "cities.csv"],
     ["LOUD.CSV", "LOUD.csv"],
     ["notes", "notes.csv"],
-  ]) {
+  ];
+  for (const [sent, csv] of names) {
     it(`${sent} is saved as ${csv} (and ${csv}.gz), by the API and by the catalog`, async () => {
       const d = await createDataset(key, "a\n1\n", { name: `download ${sent}`, visibility: "public" }, sent);
       const gz = await send("GET", d.source);

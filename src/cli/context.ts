@@ -35,6 +35,11 @@ export class CommandContext {
     return new PubsetClient({ url, key, spool: fileSpool });
   }
 
+  /** A client that signs nothing: it sees what a stranger sees. */
+  anonymousClient(): PubsetClient {
+    return new PubsetClient({ url: this.config.url, spool: fileSpool });
+  }
+
   /** A progress bar for one transfer, or undefined when stderr is not a terminal. */
   progress() {
     return progressBar(this.io.stderr);

@@ -90,6 +90,8 @@ export interface Collection {
   name?: string;
   visibility?: Visibility;
   properties?: Properties;
+  /** Beside `visibility: "public"` on update/append: publish the drafts too (SPEC B3). */
+  history?: "public";
 }
 
 export interface ListFilter {

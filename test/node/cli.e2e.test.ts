@@ -106,6 +106,33 @@ describe("pubset against a running server", () => {
     expect((await pubset(["get", id], signedEnv)).code).toBe(2);
   });
 
+  it("update --public names the drafts that stay private; --with-history publishes them (SPEC B3)", async () => {
+    writeFileSync(join(dir, "draft.csv"), "word\nEARLYSECRETROW\n");
+    writeFileSync(join(dir, "draft-rows.csv"), "DRAFTAPPENDROW\n");
+    const created = json<{ id: string; version: string }>(await ok(["create", join(dir, "draft.csv"), "--name", "CLI draft", "--json"]));
+    const id = created.id;
+    const draftAppend = json<{ version: string }>(await ok(["append", id, join(dir, "draft-rows.csv"), "--json"]));
+
+    const published = await ok(["update", id, "--public", "--name", "CLI published"]);
+    expect(published.stderr).toContain("2 earlier versions written while private stay readable by your team only");
+    expect(published.stderr).toContain(created.version);
+    expect(published.stderr).toContain(draftAppend.version);
+    expect(published.stderr).toContain(`pubset update ${id} --public --with-history`);
+    const hidden = await pubset(["rows", id, created.version], anonymousEnv);
+    expect(hidden.code).toBe(2);
+    expect(hidden.stderr).toContain("not_found");
+
+    const withHistory = await ok(["update", id, "--public", "--with-history", "--json"]);
+    expect(withHistory.stderr).toBe("");
+    expect((await ok(["rows", id, created.version, "--json"], anonymousEnv)).stdout).toContain("EARLYSECRETROW");
+    const anonymousVersions = json<{ results: Array<{ version: string }> }>(await ok(["versions", id, "--json"], anonymousEnv));
+    expect(anonymousVersions.results).toHaveLength(4);
+
+    const misuse = await pubset(["update", id, "--with-history"], signedEnv);
+    expect(misuse.code).not.toBe(0);
+    expect(misuse.stderr).toContain("--with-history goes with --public");
+  });
+
   it("signs with the key `pubset login` saved (mode 0600) when env has none", async () => {
     const config = join(dir, "login", "config.json");
     const env = { PUBSET_CONFIG: config };

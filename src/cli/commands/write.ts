@@ -1,7 +1,7 @@
 // The write commands: create, append, update, rm. Uploads are gzipped client-side and show a
 // progress bar on a terminal.
 import type { Collection, ProgressCallback } from "../../client/index.ts";
-import { positionals, stringOption } from "../args.ts";
+import { flag, positionals, stringOption } from "../args.ts";
 import { UsageError } from "../cli-error.ts";
 import { basicCollection, COLLECTION_DETAILS, COLLECTION_OPTIONS, propertyChanges } from "../collection-options.ts";
 import type { Command } from "../command.ts";
@@ -54,15 +54,35 @@ export const append: Command = {
   },
 };
 
+/**
+ * SPEC B3: after a publishing update, the versions a stranger still cannot read are the drafts,
+ * written while the dataset was private. Found by listing the versions signed and unsigned.
+ */
+async function draftsLeftPrivate(context: CommandContext, id: string): Promise<string[]> {
+  const published = new Set<string>();
+  for await (const v of context.anonymousClient().versions(id)) published.add(v.version);
+  const drafts: string[] = [];
+  for await (const v of context.client().versions(id)) if (!published.has(v.version)) drafts.push(v.version);
+  return drafts;
+}
+
 export const update: Command = {
   name: "update",
-  synopsis: "update ID [--name N] [--public|--private] [--description D] [--key-words a,b] [--contact C] [FILE]",
+  synopsis: "update ID [--name N] [--public [--with-history]|--private] [--description D] [--key-words a,b] [--contact C] [FILE]",
   summary: "change metadata and/or replace the content (FILE's first row is the new header)",
-  details: [...COLLECTION_DETAILS, "property flags change only the properties named; the others are kept"],
-  options: COLLECTION_OPTIONS,
+  details: [
+    ...COLLECTION_DETAILS,
+    "--with-history      with --public: also publish the versions written while private (drafts),",
+    "                    which otherwise stay readable by the team only",
+    "property flags change only the properties named; the others are kept",
+  ],
+  options: { ...COLLECTION_OPTIONS, "with-history": { type: "boolean" } },
   async run(context, parsed) {
     const [id = "", file] = positionals(parsed, ["ID", "FILE"], 1);
     const collection: Collection = basicCollection(parsed.values);
+    const withHistory = flag(parsed.values, "with-history");
+    if (withHistory && collection.visibility !== "public") throw new UsageError("--with-history goes with --public");
+    if (withHistory) collection.history = "public";
     const changes = propertyChanges(parsed.values);
     if (Object.keys(collection).length === 0 && changes === undefined && file === undefined) {
       throw new UsageError("update needs at least one of --name, --public, --private, --description, --key-words, --contact, FILE");
@@ -82,6 +102,16 @@ export const update: Command = {
       client.update(id, { collection: hasCollection ? collection : undefined, content }, { onProgress, ifMatch }),
     );
     context.print(updated, () => formatRecord(updated));
+    if (collection.visibility === "public" && !withHistory) {
+      const drafts = await draftsLeftPrivate(context, id);
+      if (drafts.length > 0) {
+        context.note(
+          `pubset: ${drafts.length} earlier version${drafts.length === 1 ? "" : "s"} written while private stay${drafts.length === 1 ? "s" : ""} readable by your team only:\n` +
+            drafts.map((v) => `  ${v}\n`).join("") +
+            `To publish ${drafts.length === 1 ? "it" : "them"} too: pubset update ${id} --public --with-history`,
+        );
+      }
+    }
   },
 };
 
