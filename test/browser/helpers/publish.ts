@@ -10,18 +10,34 @@ export interface Published {
 }
 
 export async function publish(server: RunningServer, collection: Record<string, unknown>, csv: string, fileName: string): Promise<Published> {
+  return signedWrite(server, "POST", "/v1/dataset", collection, { csv, fileName }, 201);
+}
+
+/** A signed PUT of `collection` and, when given, new content; answers the new version's record. */
+export async function update(server: RunningServer, id: string, collection: Record<string, unknown>, content?: { csv: string; fileName: string }): Promise<Published> {
+  return signedWrite(server, "PUT", `/v1/dataset/${id}`, collection, content, 200);
+}
+
+async function signedWrite(
+  server: RunningServer,
+  method: "POST" | "PUT",
+  path: string,
+  collection: Record<string, unknown>,
+  content: { csv: string; fileName: string } | undefined,
+  status: number,
+): Promise<Published> {
   const form = new FormData();
   form.append("collection", new Blob([JSON.stringify(collection)], { type: "application/json" }));
-  form.append("dataset", new Blob([csv], { type: "text/csv" }), fileName);
-  const url = `${server.url}/v1/dataset`;
-  const draft = new Request(url, { method: "POST", body: form });
+  if (content) form.append("dataset", new Blob([content.csv], { type: "text/csv" }), content.fileName);
+  const url = `${server.url}${path}`;
+  const draft = new Request(url, { method, body: form });
   const body = new Uint8Array(await draft.arrayBuffer());
   const headers = await signRequest(
-    { method: "POST", url, headers: { "Content-Type": draft.headers.get("content-type") ?? "" }, body },
+    { method, url, headers: { "Content-Type": draft.headers.get("content-type") ?? "" }, body },
     { keyId: server.demoKey.key_id, secret: server.demoKey.secret },
   );
-  const response = await fetch(url, { method: "POST", headers, body });
+  const response = await fetch(url, { method, headers, body });
   const text = await response.text();
-  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${text}`);
+  if (response.status !== status) throw new Error(`${method} ${path} failed: ${response.status} ${text}`);
   return JSON.parse(text) as Published;
 }
