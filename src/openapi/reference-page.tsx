@@ -44,6 +44,7 @@ interface Operation {
   method: string;
   path: string;
   summary: string;
+  description: string;
   parameters: Parameter[];
   requestTypes: string[];
   requestDescription: string;
@@ -103,6 +104,7 @@ function operationsOf(document: Json): Operation[] {
         method: method.toUpperCase(),
         path,
         summary: text(operation.summary),
+        description: text(operation.description),
         parameters: parametersOf(operation),
         requestTypes: Object.keys(body ?? {}),
         requestDescription: text(requestBody?.description),
@@ -128,6 +130,7 @@ function OperationSection({ operation, index }: { operation: Operation; index: n
       <p>
         <Inline value={operation.summary} />
       </p>
+      {operation.description ? <Markdown source={operation.description} baseLevel={3} /> : null}
       {operation.parameters.length > 0 ? (
         <div class="scroll" role="region" tabindex={0} aria-label={`Parameters of ${operation.method} ${operation.path}`}>
         <table>

@@ -11,7 +11,7 @@ const responses = {
   200: { description: "The version's record", content: { "application/json": { schema: VersionRecordSchema } } },
   400: problemResponse("Malformed id"),
   401: problemResponse("Signature present but not valid"),
-  404: problemResponse("No such dataset or version visible to the caller"),
+  404: problemResponse("No such dataset or version visible to the caller (a draft, to anyone outside its team)"),
 };
 
 export const getLatestRoute = createRoute({

@@ -15,6 +15,7 @@ export const versionsRoute = createRoute({
   method: "get",
   path: "/{id}/versions",
   summary: "List a dataset's versions",
+  description: "Newest first. Outside the dataset's team, drafts (versions written while it was private and never published with `\"history\": \"public\"`) are left out.",
   request: { params: IdParamsSchema, query: VersionsQuerySchema },
   responses: {
     200: { description: "Versions, newest first", content: { "application/json": { schema: VersionsResponseSchema } } },
