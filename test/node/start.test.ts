@@ -27,6 +27,13 @@ describe("npm start", () => {
     expect(response.status).toBeGreaterThanOrEqual(200);
   });
 
+  it("sets PUBLIC_ORIGIN to its own address: absolute URLs name it, whatever Host a request sends", async () => {
+    const document = (await (await fetch(`${server!.url}/openapi.json`)).json()) as { servers: Array<{ url: string }> };
+    expect(document.servers).toEqual([{ url: server!.url }]);
+    const foreign = (await (await fetch(`${server!.url}/openapi.json`, { headers: { "X-Forwarded-Host": "evil.example" } })).json()) as { servers: Array<{ url: string }> };
+    expect(foreign.servers).toEqual([{ url: server!.url }]);
+  });
+
   it("saves a demo key for team demo, user demo, and prints it with a signed example", () => {
     const { demoKeyFile, demoKey } = server!;
     expect(existsSync(demoKeyFile)).toBe(true);
