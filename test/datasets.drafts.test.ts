@@ -245,6 +245,21 @@ describe('"history": "public"', () => {
   });
 });
 
+it("a draft the team has read is never served from the cache to anyone else", async () => {
+  const d = await createDataset(owner, "word\nCACHEDDRAFT\n", { name: "cached draft" });
+  await put(d.id, { visibility: "public" }, "word\npublic\n");
+  for (const [, path] of versionPaths(d.id, { id: d.version, file: "data.csv" })) {
+    const team = await send("GET", path, { key: teammate, headers: { "Accept-Encoding": "gzip" } });
+    expect(team.status).toBe(200);
+    expect(team.headers.get("cache-control")).toBe("private, no-store");
+    await team.arrayBuffer();
+    for (let i = 0; i < 2; i++) {
+      await expectProblem(await send("GET", path, { headers: { "Accept-Encoding": "gzip" } }), 404, "not_found");
+      await expectProblem(await send("GET", path, { key: outsider, headers: { "Accept-Encoding": "gzip" } }), 404, "not_found");
+    }
+  }
+});
+
 it("appends to a public dataset are published as they land", async () => {
   const d = await createDataset(owner, "a\n1\n", { name: "public appends", visibility: "public" });
   const appended = await appendRows(owner, d.id, "2\n");
