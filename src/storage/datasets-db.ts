@@ -79,7 +79,7 @@ interface VersionRecord {
   crc32: number;
   eol: string;
   ends_with_newline: number;
-  history_public?: number;
+  history_public: number;
 }
 
 function toDataset(r: DatasetRecord): DatasetRow {
