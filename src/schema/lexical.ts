@@ -1,0 +1,66 @@
+// The lexical forms of SPEC C2's types, one predicate each, so inference (infer.ts) and casting
+// (cast.ts) read a cell the same way. Pure.
+
+const INTEGER = /^[+-]?\d+$/;
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATETIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/i;
+/** Table Schema's default datetime form: `YYYY-MM-DDThh:mm:ssZ` (RFC 3339 in UTC). */
+const DEFAULT_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/** Digits with a leading zero (`007`, `-01`; not `0`): an identifier, kept as text. */
+export function hasLeadingZero(text: string): boolean {
+  const digits = text.startsWith("-") || text.startsWith("+") ? text.slice(1) : text;
+  return digits.length > 1 && digits.startsWith("0") && digits[1] !== "." && digits[1] !== "e" && digits[1] !== "E";
+}
+
+export function isInteger(text: string): boolean {
+  return INTEGER.test(text) && !hasLeadingZero(text);
+}
+
+export function isSpecialNumber(text: string): boolean {
+  return text === "NaN" || text === "INF" || text === "-INF";
+}
+
+export function isNumber(text: string): boolean {
+  return isSpecialNumber(text) || (NUMBER.test(text) && !hasLeadingZero(text));
+}
+
+export function isBoolean(text: string): boolean {
+  const lower = text.toLowerCase();
+  return lower === "true" || lower === "false";
+}
+
+function daysIn(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+function validDate(year: string, month: string, day: string): boolean {
+  const m = Number(month);
+  const d = Number(day);
+  return m >= 1 && m <= 12 && d >= 1 && d <= daysIn(Number(year), m);
+}
+
+export function isDate(text: string): boolean {
+  const match = DATE.exec(text);
+  return match !== null && validDate(match[1]!, match[2]!, match[3]!);
+}
+
+export function isDatetime(text: string): boolean {
+  const match = DATETIME.exec(text);
+  if (!match || !validDate(match[1]!, match[2]!, match[3]!)) return false;
+  const [hour, minute, second] = [Number(match[4]), Number(match[5]), Number(match[6])];
+  if (hour > 23 || minute > 59 || second > 60) return false;
+  const zone = match[8];
+  if (zone && zone.length === 6) {
+    const [zh, zm] = [Number(zone.slice(1, 3)), Number(zone.slice(4, 6))];
+    if (zh > 23 || zm > 59) return false;
+  }
+  return true;
+}
+
+/** Whether a strict Table Schema reader takes the datetime without `format: "any"`. */
+export function isDefaultDatetime(text: string): boolean {
+  return DEFAULT_DATETIME.test(text);
+}

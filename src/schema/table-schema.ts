@@ -1,0 +1,28 @@
+// Frictionless Table Schema v1 as pubset uses it (SPEC C2): the field types we infer and accept,
+// and the declared options that change how a cell is read. Pure: no Hono, no bindings.
+// https://specs.frictionlessdata.io/table-schema/
+
+/** In inference order: the first one every non-missing cell satisfies wins. */
+export const FIELD_TYPES = ["integer", "number", "boolean", "date", "datetime", "string"] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export interface Field {
+  name: string;
+  type: FieldType;
+  /** `"any"` when the values are not all in the type's default lexical form (datetime). */
+  format?: "default" | "any";
+  decimalChar?: string;
+  groupChar?: string;
+  trueValues?: string[];
+  falseValues?: string[];
+  constraints?: { required?: boolean };
+}
+
+export interface TableSchema {
+  fields: Field[];
+  missingValues: string[];
+}
+
+export const DEFAULT_MISSING_VALUES: readonly string[] = [""];
+export const DEFAULT_TRUE_VALUES: readonly string[] = ["true", "True", "TRUE"];
+export const DEFAULT_FALSE_VALUES: readonly string[] = ["false", "False", "FALSE"];
