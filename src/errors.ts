@@ -18,6 +18,7 @@ export const PROBLEMS = {
   precondition_failed: { status: 412, title: "Precondition failed" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },
+  range_not_satisfiable: { status: 416, title: "Range not satisfiable" },
   invalid_csv: { status: 422, title: "Invalid CSV" },
   empty_csv: { status: 422, title: "Empty CSV" },
   column_count_mismatch: { status: 422, title: "Column count mismatch" },

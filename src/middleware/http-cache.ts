@@ -76,7 +76,9 @@ function waitUntil(c: Context<AppEnv>, promise: Promise<unknown>): void {
 
 export const httpCacheMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
-  const shared = c.get("caller") === null ? await sharedCacheKey(c) : null;
+  // A Range request is answered by the route (206 from R2 range reads), never from a stored 200.
+  const ranged = c.req.header("range") !== undefined;
+  const shared = c.get("caller") === null && !ranged ? await sharedCacheKey(c) : null;
   const conditional = (response: Response) =>
     ifNoneMatchHits(c.req.header("if-none-match"), response.headers.get("ETag") ?? "") ? notModified(response) : response;
 

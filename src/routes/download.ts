@@ -7,8 +7,10 @@ import { contentDisposition } from "../datasets/download-name.ts";
 import { cacheControlFor, readableVersion } from "../datasets/versions.ts";
 import { ApiError } from "../errors.ts";
 import { acceptsGzip, clientAcceptEncoding } from "../http/accept-encoding.ts";
+import { ifRangeAllows, parseByteRange } from "../http/byte-range.ts";
 import { getVersionSegments } from "../storage/datasets-db.ts";
 import { joinedGzipLength, joinedGzipStream } from "../storage/gzip-join.ts";
+import { joinedGzipRangeStream } from "../storage/gzip-range.ts";
 import { openSegment } from "../storage/segment-store.ts";
 import { FileParamsSchema, problemResponse } from "./schemas.ts";
 
@@ -25,7 +27,12 @@ export const downloadRoute = createRoute({
         "text/csv": { schema: z.string().openapi({ format: "binary" }) },
       },
     },
+    206: {
+      description: "One byte range of the `.gz` (`Range: bytes=…`, RFC 9110 §14), with `Content-Range`; resumes a download",
+      content: { "application/gzip": { schema: z.string().openapi({ format: "binary" }) } },
+    },
     404: problemResponse("No such dataset, version or file visible to the caller"),
+    416: problemResponse("The range starts past the end; `Content-Range: bytes */<length>`"),
   },
 });
 
@@ -42,9 +49,24 @@ export function registerDownload(app: OpenAPIHono<AppEnv>): void {
     const gzip = () => joinedGzipStream(openers, version.crc32, version.rawBytes);
     const headers = new Headers({ "Cache-Control": cacheControlFor(dataset, caller) });
     if (wantsGzipFile) {
-      headers.set("ETag", `"${version.id}.gz"`);
+      const etag = `"${version.id}.gz"`;
+      headers.set("ETag", etag);
       headers.set("Content-Type", "application/gzip");
       headers.set("Content-Disposition", contentDisposition(version.fileName, true));
+      headers.set("Accept-Ranges", "bytes");
+      // RFC 9110 §14.2: a Range is honoured only while If-Range (if sent) still names this file.
+      const range = ifRangeAllows(c.req.header("if-range"), etag) ? parseByteRange(c.req.header("range"), gzipLength) : null;
+      if (range === "unsatisfiable") {
+        throw new ApiError("range_not_satisfiable", `The file has ${gzipLength} bytes.`, {}, { "Content-Range": `bytes */${gzipLength}` });
+      }
+      if (range !== null) {
+        const length = range.end - range.start + 1;
+        headers.set("Content-Range", `bytes ${range.start}-${range.end}/${gzipLength}`);
+        headers.set("Content-Length", String(length));
+        const ranged = segments.map((s) => ({ compressedBytes: s.compressedBytes, open: (offset: number, count: number) => openSegment(c.env.CONTENT, s.key, { offset, length: count }) }));
+        const body = joinedGzipRangeStream(ranged, version.crc32, version.rawBytes, range.start, range.end);
+        return new Response(body.pipeThrough(new FixedLengthStream(length)), { status: 206, headers, encodeBody: "manual" });
+      }
       headers.set("Content-Length", String(gzipLength));
       return new Response(gzip().pipeThrough(new FixedLengthStream(gzipLength)), { headers, encodeBody: "manual" });
     }
