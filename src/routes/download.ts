@@ -8,7 +8,9 @@ import { cacheControlFor, readableVersion } from "../datasets/versions.ts";
 import { ApiError } from "../errors.ts";
 import { acceptsGzip, clientAcceptEncoding } from "../http/accept-encoding.ts";
 import { ifRangeAllows, parseByteRange } from "../http/byte-range.ts";
-import { getVersionSegments } from "../storage/datasets-db.ts";
+import { getVersionSegments, getVersionSegmentsWithParts } from "../storage/datasets-db.ts";
+import { rawRangeStream } from "../storage/csv-range.ts";
+import { partsOf } from "../storage/segment-parts-db.ts";
 import { joinedGzipLength, joinedGzipStream } from "../storage/gzip-join.ts";
 import { joinedGzipRangeStream } from "../storage/gzip-range.ts";
 import { openSegment } from "../storage/segment-store.ts";
@@ -28,8 +30,11 @@ export const downloadRoute = createRoute({
       },
     },
     206: {
-      description: "One byte range of the `.gz` (`Range: bytes=…`, RFC 9110 §14), with `Content-Range`; resumes a download",
-      content: { "application/gzip": { schema: z.string().openapi({ format: "binary" }) } },
+      description: "One byte range (`Range: bytes=…`, RFC 9110 §14) of the `.gz`, or of the CSV's own bytes, with `Content-Range`; resumes a download",
+      content: {
+        "application/gzip": { schema: z.string().openapi({ format: "binary" }) },
+        "text/csv": { schema: z.string().openapi({ format: "binary" }) },
+      },
     },
     404: problemResponse("No such dataset, version or file visible to the caller"),
     416: problemResponse("The range starts past the end; `Content-Range: bytes */<length>`"),
@@ -73,13 +78,33 @@ export function registerDownload(app: OpenAPIHono<AppEnv>): void {
     headers.set("Content-Type", "text/csv; charset=utf-8");
     headers.set("Content-Disposition", contentDisposition(version.fileName, false));
     headers.set("Vary", "Accept-Encoding");
+    // A Range on the CSV is always answered in the CSV's own bytes (no Content-Encoding), so a
+    // resumed download (curl -C -, a browser) continues the file it began.
+    const csvEtag = `"${version.id}.csv"`;
+    const csvRange = c.req.header("range") !== undefined && ifRangeAllows(c.req.header("if-range"), csvEtag) ? parseByteRange(c.req.header("range"), version.rawBytes) : null;
+    if (csvRange === "unsatisfiable") {
+      throw new ApiError("range_not_satisfiable", `The file has ${version.rawBytes} bytes.`, {}, { "Content-Range": `bytes */${version.rawBytes}` });
+    }
+    if (csvRange !== null) {
+      const length = csvRange.end - csvRange.start + 1;
+      headers.set("ETag", csvEtag);
+      headers.set("Accept-Ranges", "bytes");
+      headers.set("Content-Range", `bytes ${csvRange.start}-${csvRange.end}/${version.rawBytes}`);
+      headers.set("Content-Length", String(length));
+      const pieces = (await getVersionSegmentsWithParts(c.env.DB, version.id)).flatMap((s) =>
+        partsOf(s).map((p) => ({ rawBytes: p.rawBytes, open: () => openSegment(c.env.CONTENT, s.key, { offset: p.compressedOffset, length: p.compressedBytes }) })),
+      );
+      const body = rawRangeStream(pieces, csvRange.start, csvRange.end);
+      return new Response(body.pipeThrough(new FixedLengthStream(length)), { status: 206, headers, encodeBody: "manual" });
+    }
     if (acceptsGzip(clientAcceptEncoding(c.req.raw))) {
       headers.set("ETag", `"${version.id}.csv.gz"`);
       headers.set("Content-Encoding", "gzip");
       headers.set("Content-Length", String(gzipLength));
       return new Response(gzip().pipeThrough(new FixedLengthStream(gzipLength)), { headers, encodeBody: "manual" });
     }
-    headers.set("ETag", `"${version.id}.csv"`);
+    headers.set("ETag", csvEtag);
+    headers.set("Accept-Ranges", "bytes");
     headers.set("Content-Length", String(version.rawBytes));
     const inflated = gzip().pipeThrough(new DecompressionStream("gzip"));
     return new Response(inflated.pipeThrough(new FixedLengthStream(version.rawBytes)), { headers, encodeBody: "manual" });
