@@ -3,6 +3,7 @@
 // it inflates alone from its R2 byte range. A resumed `.csv` download then costs what it
 // still needs, not the whole file again.
 import { inflateSegment } from "./segment-inflate.ts";
+import { sequenceStream, type StreamOpener } from "./stream-sequence.ts";
 
 /** One independently inflatable piece: a part of a segment, or a segment stored in one part. */
 export interface RawPiece {
@@ -26,7 +27,7 @@ function slice(skip: number, count: number): TransformStream<Uint8Array, Uint8Ar
 
 /** Bytes [start, end] (inclusive) of the concatenated raw content of `pieces`, as a pull stream. */
 export function rawRangeStream(pieces: readonly RawPiece[], start: number, end: number): ReadableStream<Uint8Array> {
-  const wanted: Array<() => Promise<ReadableStream<Uint8Array>>> = [];
+  const wanted: StreamOpener[] = [];
   let at = 0;
   for (const piece of pieces) {
     const from = Math.max(start, at);
@@ -38,30 +39,5 @@ export function rawRangeStream(pieces: readonly RawPiece[], start: number, end: 
     }
     at += piece.rawBytes;
   }
-  let next = 0;
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        for (;;) {
-          if (reader) {
-            const { done, value } = await reader.read();
-            if (!done) {
-              if (value.length > 0) return controller.enqueue(value);
-              continue;
-            }
-            reader = undefined;
-          }
-          const open = wanted[next++];
-          if (open === undefined) return controller.close();
-          reader = (await open()).getReader();
-        }
-      },
-      async cancel(reason: unknown) {
-        next = wanted.length;
-        await reader?.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
+  return sequenceStream(wanted);
 }

@@ -1,6 +1,7 @@
 // Serves a version's segments as one single-member gzip file (RFC 1952 §2.2) without
 // recompressing: header, the segments' sync-flushed DEFLATE bytes in order, an empty final
 // block (RFC 1951 §3.2.6), then CRC-32 and ISIZE — the technique of zlib's gzjoin and pigz.
+import { sequenceStream, type StreamOpener } from "./stream-sequence.ts";
 
 /**
  * RFC 1952 §2.3.1 member header: ID1 ID2 = 1f 8b, CM = 8 (deflate), FLG = 0 (no name,
@@ -39,7 +40,7 @@ export function joinedGzipLength(segmentCompressedSizes: readonly number[]): num
 }
 
 /** Opens one segment's bytes, e.g. an R2 object body. Called at most once, when needed. */
-export type SegmentOpener = () => Promise<ReadableStream<Uint8Array>>;
+export type SegmentOpener = StreamOpener;
 
 /**
  * The joined gzip as a pull-based stream: nothing is opened until the consumer reads, and
@@ -72,42 +73,4 @@ export function concatSegments(segments: readonly Uint8Array[]): Uint8Array {
 /** Compaction as a stream, for segments too large to hold in memory together. */
 export function concatSegmentStreams(segments: readonly SegmentOpener[]): ReadableStream<Uint8Array> {
   return sequenceStream(segments);
-}
-
-function sequenceStream(parts: ReadonlyArray<Uint8Array | SegmentOpener>): ReadableStream<Uint8Array> {
-  let next = 0;
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        // Loop until one chunk is enqueued: a pull that enqueues nothing would not be repeated.
-        for (;;) {
-          if (reader) {
-            const { done, value } = await reader.read();
-            if (!done) {
-              if (value.length > 0) return controller.enqueue(value);
-              continue;
-            }
-            reader.releaseLock();
-            reader = undefined;
-          }
-          const part = parts[next++];
-          if (part === undefined) return controller.close();
-          if (part instanceof Uint8Array) {
-            // A copy, so no consumer can alter or detach the shared GZIP_HEADER.
-            if (part.length > 0) return controller.enqueue(part.slice());
-            continue;
-          }
-          reader = (await part()).getReader();
-        }
-      },
-      async cancel(reason: unknown) {
-        const open = reader;
-        reader = undefined;
-        next = parts.length;
-        await open?.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
 }

@@ -3,6 +3,7 @@
 // resumed download of a large version reads from R2 only what it still needs. Pure apart from
 // the openers it is handed.
 import { GZIP_HEADER, gzipTrailer } from "./gzip-join.ts";
+import { sequenceStream, type StreamOpener } from "./stream-sequence.ts";
 
 /** Opens `length` bytes of a segment from `offset` (an R2 range read). */
 export type RangeOpener = (offset: number, length: number) => Promise<ReadableStream<Uint8Array>>;
@@ -12,7 +13,7 @@ export interface RangedSegment {
   open: RangeOpener;
 }
 
-type Piece = Uint8Array | (() => Promise<ReadableStream<Uint8Array>>);
+type Piece = Uint8Array | StreamOpener;
 
 /** The pieces making up bytes [start, end] (inclusive) of the joined file, in order. */
 export function rangePieces(segments: readonly RangedSegment[], crc: number, rawLength: number, start: number, end: number): Piece[] {
@@ -33,32 +34,5 @@ export function rangePieces(segments: readonly RangedSegment[], crc: number, raw
 
 /** Bytes [start, end] of the joined gzip as a pull stream, one R2 read open at a time. */
 export function joinedGzipRangeStream(segments: readonly RangedSegment[], crc: number, rawLength: number, start: number, end: number): ReadableStream<Uint8Array> {
-  const pieces = rangePieces(segments, crc, rawLength, start, end);
-  let next = 0;
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        for (;;) {
-          if (reader) {
-            const { done, value } = await reader.read();
-            if (!done) {
-              if (value.length > 0) return controller.enqueue(value);
-              continue;
-            }
-            reader = undefined;
-          }
-          const piece = pieces[next++];
-          if (piece === undefined) return controller.close();
-          if (piece instanceof Uint8Array) return controller.enqueue(piece);
-          reader = (await piece()).getReader();
-        }
-      },
-      async cancel(reason: unknown) {
-        next = pieces.length;
-        await reader?.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
+  return sequenceStream(rangePieces(segments, crc, rawLength, start, end));
 }
