@@ -24,14 +24,20 @@ describe("parseCsvRecords", () => {
   });
 
   it("rejects malformed quoting and a CR without LF", () => {
-    for (const text of ['a,"b', 'a,b"c', '"a"b', "a\rb", "a\r"]) {
+    for (const text of ['a,"b', '"a"b', 'a,"b"c', "a\rb", "a\r"]) {
       expect(() => parseCsvRecords(text), text).toThrow(CsvError);
     }
+    let caught: unknown = null;
     try {
       parseCsvRecords('a\nb\n"c');
     } catch (err: unknown) {
-      expect(err).toMatchObject({ code: "invalid_csv", row: 3 });
+      caught = err;
     }
+    expect(caught).toMatchObject({ code: "invalid_csv", row: 3 });
+  });
+
+  it("reads a quote inside an unquoted field as a literal character", () => {
+    expect(parseCsvRecords('a,b"c\n5\'11",x\n')).toEqual([["a", 'b"c'], ["5'11\"", "x"]]);
   });
 });
 

@@ -32,9 +32,22 @@ function cell(random: Random): string {
   return s;
 }
 
+/** Quoted when it must be, or at random; a quote not at the start may stay bare (`5'11"`). */
 function encodeCell(value: string, random: Random, forceQuotes: boolean): string {
-  if (forceQuotes || /[",\r\n]/.test(value) || random() < 0.2) return `"${value.replaceAll('"', '""')}"`;
+  const bareQuote = value.includes('"') && !value.startsWith('"') && random() < 0.5;
+  if (forceQuotes || /[\r\n,]/.test(value) || (value.includes('"') && !bareQuote) || random() < 0.2) {
+    return `"${value.replaceAll('"', '""')}"`;
+  }
   return value;
+}
+
+/**
+ * In a one-column table an unquoted empty value is a blank line, refused as the header and
+ * dropped at the end; an unquoted header holding a tab would look tab-separated (SPEC B2).
+ */
+function mustQuote(value: string, columns: number, r: number, last: number): boolean {
+  if (columns !== 1) return false;
+  return (value === "" && (r === 0 || r === last)) || (r === 0 && value.includes("\t"));
 }
 
 /** A table and its encoding; `from` skips leading records (1 = data rows only, for appends). */
@@ -44,10 +57,7 @@ function generate(seed: number, from = 0): Generated {
   const table = Array.from({ length: int(random, 1, 26) }, () => Array.from({ length: columns }, () => cell(random)));
   const style = int(random, 0, 2); // LF, CRLF, or mixed per line
   const eol = (): "\n" | "\r\n" => (style === 2 ? pick(random, EOLS) : EOLS[style]!);
-  const lines = table.map((row, r) =>
-    // A one-column record that is empty is a blank line; as the last record it would be dropped.
-    row.map((value) => encodeCell(value, random, columns === 1 && r === table.length - 1 && value === "")).join(","),
-  );
+  const lines = table.map((row, r) => row.map((value) => encodeCell(value, random, mustQuote(value, columns, r, table.length - 1))).join(","));
   const separators = lines.map(eol);
   const tail = int(random, 0, 2); // no final line break, one, or one plus blank lines
   let blanks = "";

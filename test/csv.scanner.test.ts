@@ -134,12 +134,17 @@ describe("blank lines", () => {
   it("keeps blank lines before a record as records of one empty field", () => {
     const input = "a\n1\n\n\r\n\n\r\n2\n\n";
     expect(scan(input)).toMatchObject({ out: "a\n1\n\n\r\n\n\r\n2\n", stats: { rows: 6 } });
-    expect(scan("\r\n\n1\n").stats).toMatchObject({ header: [""], rows: 2, eol: "\r\n" });
   });
 
   it("rejects a blank line in the middle of a table with several columns", () => {
     expect(fail("a,b\n1,2\n\n\n3,4\n")).toMatchObject({ code: "invalid_csv", row: 3, expected: 2, found: 1 });
-    expect(fail("\na,b\n")).toMatchObject({ code: "invalid_csv", row: 2, expected: 1, found: 2 });
+    expect(fail("a,b\r\n1,2\r\n\r\n3,4\r\n")).toMatchObject({ code: "invalid_csv", row: 3 });
+  });
+
+  it("rejects blank lines before the header, whatever the column count", () => {
+    for (const input of ["\na,b\n1,2\n", "\r\n\n1\n", "\n\nh\n1\n", "\uFEFF\nh\n"]) {
+      expect(fail(input), JSON.stringify(input)).toMatchObject({ code: "invalid_csv", row: 1 });
+    }
   });
 
   it("treats input of only blank lines as having no header", () => {
@@ -173,9 +178,10 @@ describe("invalid_csv", () => {
     expect(fail('a,b\n"x\ny",1\n2\n')).toMatchObject({ row: 3, found: 1 });
   });
 
-  it("rejects unbalanced quotes", () => {
-    expect(fail('a,b\n1,x"y\n')).toMatchObject({ code: "invalid_csv", row: 2 });
+  it("rejects unbalanced quotes in quoted fields", () => {
     expect(fail('a,b\n"x"y,1\n')).toMatchObject({ code: "invalid_csv", row: 2 });
+    expect(fail('a,b\n1,"x" \n')).toMatchObject({ code: "invalid_csv", row: 2 });
+    expect(fail('a,b\n1,"\n')).toMatchObject({ code: "invalid_csv", row: 2 });
     expect(fail('a,b\n1,"open\n')).toMatchObject({ code: "invalid_csv", row: 2 });
     expect(fail('"a')).toMatchObject({ code: "invalid_csv", row: 1 });
   });
@@ -233,6 +239,7 @@ describe("rows mode", () => {
     expect(fail("1,2,3\n4,5\n6\n", rows())).toMatchObject({ code: "column_count_mismatch", row: 2, expected: 3, found: 2 });
     expect(fail("1,2\n", rows())).toMatchObject({ code: "column_count_mismatch", row: 1, expected: 3, found: 2 });
     expect(fail("1,2,3\n\n4,5,6\n", rows())).toMatchObject({ code: "column_count_mismatch", row: 2, found: 1 });
+    expect(fail("\n4,5,6\n", rows())).toMatchObject({ code: "column_count_mismatch", row: 1, found: 1 });
   });
 
   it("rejects a first row that repeats the header, trimmed and case-insensitively", () => {

@@ -1,6 +1,7 @@
 // Typed failures of CSV validation (the 422 rows of SPEC B1, plus size limits). Errors carry
 // plain data only, so the HTTP layer can map `code` to a status and copy row/expected/found
 // into the problem+json body without reading the message.
+import { separatorName, type Separator } from "./separator-hint.ts";
 
 export type CsvErrorCode =
   | "invalid_csv"
@@ -21,6 +22,8 @@ export interface CsvErrorDetails {
   limit?: CsvLimitName;
   /** The value of the limit that was exceeded. */
   max?: number;
+  /** The separator the content looks split by instead of commas (SPEC B2). */
+  separator?: Separator;
 }
 
 export interface CsvErrorJson extends CsvErrorDetails {
@@ -36,6 +39,7 @@ export class CsvError extends Error {
   readonly found?: number;
   readonly limit?: CsvLimitName;
   readonly max?: number;
+  readonly separator?: Separator;
 
   constructor(code: CsvErrorCode, message: string, details: CsvErrorDetails = {}) {
     super(message);
@@ -45,6 +49,7 @@ export class CsvError extends Error {
     if (details.found !== undefined) this.found = details.found;
     if (details.limit !== undefined) this.limit = details.limit;
     if (details.max !== undefined) this.max = details.max;
+    if (details.separator !== undefined) this.separator = details.separator;
   }
 
   /** The error as plain data: code, message and whichever details are set. */
@@ -55,6 +60,7 @@ export class CsvError extends Error {
     if (this.found !== undefined) json.found = this.found;
     if (this.limit !== undefined) json.limit = this.limit;
     if (this.max !== undefined) json.max = this.max;
+    if (this.separator !== undefined) json.separator = this.separator;
     return json;
   }
 }
@@ -65,4 +71,10 @@ export function invalidCsv(message: string, row: number, extra: CsvErrorDetails 
 
 export function limitExceeded(limit: CsvLimitName, max: number, row: number): CsvError {
   return new CsvError("csv_limit_exceeded", `row ${row} exceeds ${limit} (${max})`, { row, limit, max });
+}
+
+/** invalid_csv for content that looks separated by `separator` instead of commas. */
+export function wrongSeparator(separator: Separator, row: number, what: string): CsvError {
+  const message = `${what} looks separated by ${separatorName(separator)}, not commas; pubset reads comma-separated CSV only, so export the file with commas as separators`;
+  return new CsvError("invalid_csv", message, { row, separator });
 }

@@ -2,8 +2,9 @@
 // row in append" check — applied at field and record boundaries, never per byte.
 
 import { CellBuffer } from "./cell-buffer.ts";
-import { CsvError, invalidCsv, limitExceeded, type CsvLimitName } from "./csv-error.ts";
+import { CsvError, invalidCsv, limitExceeded, wrongSeparator, type CsvLimitName } from "./csv-error.ts";
 import { isHeaderRow } from "./header-match.ts";
+import { likelySeparator } from "./separator-hint.ts";
 import type { CsvLimits, CsvMode } from "./types.ts";
 
 /**
@@ -20,6 +21,8 @@ export class RecordChecker {
   columns: number;
 
   private fields = 0;
+  /** Whether a field of the first record was quoted (a quoted field is never split by a hint). */
+  private quotedFirst = false;
   private fieldStart = 0;
   private recordStart = 0;
   private cells: string[] = [];
@@ -42,6 +45,12 @@ export class RecordChecker {
     this.fieldStart = pos;
     this.recordStart = pos;
     this.collecting = this.records === 0;
+    this.quotedFirst = false;
+  }
+
+  /** The field being collected opened with a quote. */
+  quoted(): void {
+    this.quotedFirst = true;
   }
 
   /** Adds `buf[from..to)`, field content ending at absolute `end`, to the current cell. */
@@ -80,17 +89,36 @@ export class RecordChecker {
     this.cells = [];
   }
 
-  /** `n` blank lines were followed by a record: each is a record of one empty field. */
+  /**
+   * `n` blank lines were followed by a record. In a one-column table each is a record of one
+   * empty field; anywhere else, and before a header, a blank line is refused (SPEC B2).
+   */
   blankLines(n: number, pos: number): void {
-    if (n > 0 && this.records === 0) {
+    if (n === 0) return;
+    const row = this.records + 1;
+    if (this.mode.kind === "table" && this.records === 0) {
+      throw invalidCsv("row 1 is a blank line: the header must be the first line of the file; remove the blank lines before it", 1);
+    }
+    if (this.columns !== 1) {
+      const message =
+        `row ${row} is a blank line: a blank line inside the file is a row only when the table has one column, ` +
+        `and this one has ${this.columns}; remove it (blank lines at the very end are dropped)`;
+      const details = { row, expected: this.columns, found: 1 };
+      if (this.mode.kind === "table") throw invalidCsv(message, row, details);
+      throw new CsvError("column_count_mismatch", message, details);
+    }
+    if (this.records === 0) {
       this.startRecord(pos);
       this.endField(pos);
       this.endRecord();
       n--;
     }
-    if (n === 0) return;
-    if (this.columns !== 1) throw this.mismatch(this.records + 1, 1);
     this.records += n;
+  }
+
+  /** How an error names the first record: the header, or the first appended row. */
+  get firstRecordName(): string {
+    return this.mode.kind === "table" ? "the header" : "row 1";
   }
 
   /** End of input: there must have been a header (table) or a data row (rows). */
@@ -101,12 +129,23 @@ export class RecordChecker {
   }
 
   private firstRecord(row: number): void {
+    const separator = this.fields === 1 && !this.quotedFirst && this.collecting ? likelySeparator(this.cells[0] ?? "") : null;
     if (this.mode.kind === "table") {
+      if (separator !== null) throw wrongSeparator(separator, row, "the header");
       this.header = this.cells;
       this.columns = this.fields;
       return;
     }
-    if (this.fields !== this.columns) throw this.mismatch(row, this.fields);
+    if (this.fields !== this.columns) {
+      const mismatch = this.mismatch(row, this.fields);
+      if (separator === null) throw mismatch;
+      throw new CsvError("column_count_mismatch", wrongSeparator(separator, row, `row ${row}`).message, {
+        row,
+        expected: this.columns,
+        found: this.fields,
+        separator,
+      });
+    }
     if (!this.collecting) return;
     this.firstRow = this.cells;
     if (isHeaderRow(this.cells, this.mode.header)) {

@@ -13,8 +13,9 @@ const AFTER_CR = 5;
 
 /**
  * Streaming decoder over text (decode bytes with a streaming TextDecoder first). A leading
- * U+FEFF is dropped; CRLF and LF end records; a blank line is a record of one empty field,
- * except blank lines at the end, which are dropped (SPEC B2).
+ * U+FEFF is dropped; CRLF and LF end records; a quote opens a quoted field only as its first
+ * character and is a literal one elsewhere in an unquoted field; a blank line is a record of
+ * one empty field, except blank lines at the end, which are dropped (SPEC B2).
  */
 export class CsvRecordDecoder {
   private state = START;
@@ -67,15 +68,15 @@ export class CsvRecordDecoder {
           break;
         case UNQUOTED: {
           let j = i;
+          // A quote inside an unquoted field is a literal character (SPEC B2).
           while (j < n) {
             const d = text.charCodeAt(j);
-            if (d === 44 || d === 10 || d === 13 || d === 34) break;
+            if (d === 44 || d === 10 || d === 13) break;
             j++;
           }
           this.field += text.slice(i, j);
           i = j;
           if (j === n) break;
-          if (text.charCodeAt(j) === 34) throw this.invalid("a quote inside an unquoted field");
           this.delimit(text.charCodeAt(j), out);
           i++;
           break;

@@ -5,8 +5,9 @@
 import { BlankRun } from "./blank-run.ts";
 import { BomStripper } from "./bom.ts";
 import { concat, EMPTY } from "./bytes.ts";
-import { CsvError, invalidCsv } from "./csv-error.ts";
+import { CsvError, invalidCsv, wrongSeparator } from "./csv-error.ts";
 import { RecordChecker } from "./record-checker.ts";
+import { separatorByte } from "./separator-hint.ts";
 import type { CsvLimits, CsvMode, CsvStats } from "./types.ts";
 import { Utf8Checker } from "./utf8-checker.ts";
 
@@ -26,8 +27,15 @@ const QUOTE_SEEN = 4; // a quote inside a quoted field: closing, or the first of
 const AFTER_CR = 5; // a CR ended a record; LF must follow
 const BLANK_CR = 6; // a CR began a blank line; LF must follow
 
-/** Bytes that end a run of field content; non-ASCII bytes stop it for the UTF-8 check. */
-const UNQUOTED_STOP = stopTable([0, LF, CR, QUOTE, COMMA]);
+const LONE_CR =
+  "a CR not followed by LF: lines must end in LF or CRLF; a lone CR (the line end of classic Mac OS) is refused " +
+  "rather than guessed at, so save the file with LF or CRLF line ends";
+
+/**
+ * Bytes that end a run of field content; non-ASCII bytes stop it for the UTF-8 check. A quote
+ * does not end unquoted content: there it is a literal character (SPEC B2).
+ */
+const UNQUOTED_STOP = stopTable([0, LF, CR, COMMA]);
 const QUOTED_STOP = stopTable([0, QUOTE]);
 
 /**
@@ -37,10 +45,18 @@ const QUOTED_STOP = stopTable([0, QUOTE]);
  * the header is row 1 and the first data row is row 2; in rows mode the first appended row
  * is row 1. A record may span several lines when a quoted field holds line breaks.
  *
+ * A quote opens a quoted field only as the field's first byte; inside an unquoted field it is
+ * a literal character (`5'11"`), as in Python's csv module and pandas. After a quoted field's
+ * closing quote only a delimiter or a second quote (`""`) may follow.
+ *
  * Line ends are CRLF (RFC 4180) or LF. A CR outside quotes that is not followed by LF is
  * invalid_csv: tools disagree on whether it ends a line, so we do not guess. Blank lines at
  * the very end are dropped; the line break ending the last record is kept. A blank line
- * elsewhere is a record of one empty field, so it is valid only when there is one column.
+ * elsewhere is a record of one empty field, so it is valid only in a one-column table, and
+ * never before the header (RecordChecker.blankLines).
+ *
+ * A header read as one unquoted field that holds `;` or tab is refused with the separator
+ * named (SPEC B2), as is a `;` or tab right after a closing quote in the first record.
  *
  * Memory held between chunks: the first record's cells (bounded by maxHeaderBytes), up to
  * two bytes of a possible BOM, and a run of blank lines (bounded, see BlankRun).
@@ -150,6 +166,7 @@ export class CsvScanner {
           }
           if (b === 0) throw this.invalid("NUL byte");
           if (b === QUOTE) {
+            if (rec.collecting) rec.quoted();
             state = QUOTED;
             i++;
           } else {
@@ -177,9 +194,9 @@ export class CsvScanner {
           const b = buf[j]!;
           i++;
           if (b === 0) throw this.invalid("NUL byte");
-          if (b !== QUOTE) state = this.delimit(b, off + j);
-          else if (state === QUOTED) state = QUOTE_SEEN;
-          else throw this.invalid("a quote inside an unquoted field");
+          // Only a quoted field stops at a quote; an unquoted one stops at a delimiter.
+          if (b === QUOTE) state = QUOTE_SEEN;
+          else state = this.delimit(b, off + j);
           break;
         }
         case QUOTE_SEEN: {
@@ -190,7 +207,7 @@ export class CsvScanner {
           } else if (b === COMMA || b === LF || b === CR) {
             state = this.delimit(b, off + i);
           } else {
-            throw this.invalid("unbalanced quotes: characters after a closing quote");
+            throw this.afterClosingQuote(b);
           }
           i++;
           break;
@@ -222,7 +239,7 @@ export class CsvScanner {
         case BLANK_CR: {
           if (buf[i] !== LF) {
             // After a record the CR belongs to that record; in a blank line, to the blank line.
-            throw this.invalid("a CR not followed by LF", state === AFTER_CR ? rec.records : undefined);
+            throw this.invalid(LONE_CR, state === AFTER_CR ? rec.records : undefined);
           }
           if (state === BLANK_CR) this.held.note(true);
           else this.markRecordEnd(off + i + 1);
@@ -262,9 +279,9 @@ export class CsvScanner {
       case QUOTED:
         throw this.invalid("unbalanced quotes: end of input inside a quoted field");
       case AFTER_CR:
-        throw this.invalid("a CR not followed by LF", this.rec.records);
+        throw this.invalid(LONE_CR, this.rec.records);
       case BLANK_CR:
-        throw this.invalid("a CR not followed by LF");
+        throw this.invalid(LONE_CR);
       case FIELD_START:
       case UNQUOTED:
       case QUOTE_SEEN:
@@ -281,6 +298,13 @@ export class CsvScanner {
       this.lastOut = bytes[bytes.length - 1]!;
     }
     return bytes;
+  }
+
+  /** `b` follows a closing quote: a `;` or tab there in the first record hints at the separator. */
+  private afterClosingQuote(b: number): CsvError {
+    const separator = separatorByte(b);
+    if (separator !== null && this.rec.records === 0) return wrongSeparator(separator, 1, this.rec.firstRecordName);
+    return this.invalid("unbalanced quotes: characters after a closing quote");
   }
 
   /** invalid_csv at the record being scanned (after any held blank lines) unless `row` is given. */

@@ -31,6 +31,7 @@ export function problemFromStreamError(error: unknown): unknown {
     if (error.row !== undefined) extensions.row = error.row;
     if (error.expected !== undefined) extensions.expected = error.expected;
     if (error.found !== undefined) extensions.found = error.found;
+    if (error.separator !== undefined) extensions.separator = error.separator;
     return new ApiError(code, error.message, extensions);
   }
   return error;

@@ -98,6 +98,7 @@ export function decorateDocument<T extends object>(document: T): T {
       row: { type: "integer", description: "CSV errors: the record number (1-based, header included on create)." },
       expected: { type: "integer", description: "CSV errors: the expected field count." },
       found: { type: "integer", description: "CSV errors: the field count found." },
+      separator: { type: "string", enum: [";", "\t"], description: "CSV errors: the separator the content looks split by instead of commas." },
       limit: { type: "string", description: "413: which limit was exceeded." },
       max: { type: "integer", description: "413: the limit's value." },
     },

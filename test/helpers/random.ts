@@ -34,9 +34,13 @@ export function randomField(random: Random): string {
   return value;
 }
 
-/** RFC 4180 encoding of one field: quoted when it needs to be (or at random). */
+/**
+ * RFC 4180 encoding of one field: quoted when it needs to be (or at random). A quote that is
+ * not the first character may stay bare, as a literal (SPEC B2: `5'11"`).
+ */
 export function encodeField(value: string, random: Random): string {
-  const needsQuotes = /[",\r\n]/.test(value) || value === "";
+  const bareQuote = value.includes('"') && !value.startsWith('"') && random() < 0.5;
+  const needsQuotes = /[,\r\n]/.test(value) || value === "" || (value.includes('"') && !bareQuote);
   return needsQuotes || random() < 0.2 ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
