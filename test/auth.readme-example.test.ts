@@ -1,21 +1,82 @@
-// The README's worked signing example, computed by our signer and accepted by our verifier,
-// so the documentation cannot drift from the code.
+// The README's worked signing example, read from README.md itself: the request it describes
+// is signed by our signer, which must give the signature base and the headers printed there,
+// and our verifier accepts it. Editing either the README or the code alone fails this test.
+import readme from "../README.md?raw";
 import { describe, expect, it } from "vitest";
 import { signRequest } from "../src/auth/sign.ts";
+import { signatureBase } from "../src/auth/signature-base.ts";
+import { parseDictionary, type InnerList } from "../src/auth/structured-fields.ts";
 import { verifyRequestSignature } from "../src/auth/verify.ts";
 
-const URL_ = "https://api.example.com/v1/dataset?dry=1";
-const body = new TextEncoder().encode("hello");
+/** The text of the README's "Signing requests" section. */
+function signingSection(): string {
+  const start = readme.indexOf("\n## Signing requests\n");
+  const end = readme.indexOf("\n## ", start + 1);
+  expect(start, "README has a 'Signing requests' section").toBeGreaterThan(0);
+  return readme.slice(start, end < 0 ? undefined : end);
+}
+
+function match(text: string, pattern: RegExp, what: string): RegExpExecArray {
+  const found = pattern.exec(text);
+  if (found === null) throw new Error(`README's worked example: no ${what} (${pattern})`);
+  return found;
+}
+
+interface WorkedExample {
+  method: string;
+  url: string;
+  body: string;
+  secret: string;
+  /** The signature base as printed (lines joined with `\n`). */
+  base: string;
+  /** The request headers as printed, by lower-case name. */
+  headers: Map<string, string>;
+}
+
+function workedExample(): WorkedExample {
+  const section = signingSection();
+  const [, method, path, host, body] = match(section, /Worked example — `(\w+) ([^`]+)` to `([^`]+)` with body `([^`]*)`/, "request line");
+  const blocks = [...section.matchAll(/```\n([\s\S]*?)\n```/g)].map((m) => m[1] ?? "");
+  const base = blocks.find((b) => b.includes('"@signature-params"'));
+  const headerBlock = blocks.find((b) => b.startsWith("Content-Digest:") || b.includes("\nSignature:"));
+  if (base === undefined || headerBlock === undefined) throw new Error("README's worked example: missing the signature base or header block");
+  const headers = new Map(
+    headerBlock.split("\n").map((line) => {
+      const colon = line.indexOf(": ");
+      return [line.slice(0, colon).toLowerCase(), line.slice(colon + 2)] as [string, string];
+    }),
+  );
+  const [, secret] = match(section, /With the secret\s+`([^`]+)`/, "secret");
+  return { method: method!, url: `https://${host}${path}`, body: body!, secret: secret!, base, headers };
+}
 
 describe("README worked example", () => {
-  it("produces the documented headers and verifies", async () => {
-    const headers = await signRequest({ method: "POST", url: URL_, body }, { keyId: "pk_demo", secret: "demo-secret" }, { created: 1763800000, nonce: "n-1" });
-    expect(headers.get("content-digest")).toBe("sha-256=:LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=:");
-    expect(headers.get("signature-input")).toBe('sig1=("@method" "@authority" "@path" "@query" "content-digest");created=1763800000;keyid="pk_demo";nonce="n-1"');
-    expect(headers.get("signature")).toBe("sig1=:T35v4CAaV2P+DTuvBajOUwPPUqCar1fvtI3l4HFD8Ws=:");
+  it("is what our signer produces for the request it describes, and verifies", async () => {
+    const example = workedExample();
+    const signatureInput = example.headers.get("signature-input") ?? "";
+    const parsed = parseDictionary(signatureInput);
+    if (!parsed.ok) throw new Error(`README's Signature-Input does not parse: ${parsed.error}`);
+    const [label, member] = [...parsed.value][0] ?? [];
+    if (member?.kind !== "inner-list") throw new Error("README's Signature-Input has no inner list");
+    const covered: InnerList = member;
+    const param = (name: string) => covered.params.get(name)?.value;
+    const created = param("created");
+    const keyid = param("keyid");
+    const nonce = param("nonce");
+    if (typeof created !== "number" || typeof keyid !== "string" || typeof nonce !== "string") {
+      throw new Error("README's Signature-Input lacks created, keyid or nonce");
+    }
+
+    const body = new TextEncoder().encode(example.body);
+    const headers = await signRequest({ method: example.method, url: example.url, body }, { keyId: keyid, secret: example.secret }, { created, nonce, label });
+    expect(headers.get("content-digest")).toBe(example.headers.get("content-digest"));
+    expect(headers.get("signature-input")).toBe(signatureInput);
+    expect(headers.get("signature")).toBe(example.headers.get("signature"));
+    expect(signatureBase({ method: example.method, url: example.url, headers }, covered)).toEqual({ ok: true, value: example.base });
+
     const result = await verifyRequestSignature(
-      { method: "POST", url: URL_, headers },
-      { nowSeconds: 1763800000, windowSeconds: 300, requireNonce: true, hasBody: true, lookupKey: async () => new TextEncoder().encode("demo-secret") },
+      { method: example.method, url: example.url, headers },
+      { nowSeconds: created, windowSeconds: 300, requireNonce: true, hasBody: true, lookupKey: async () => new TextEncoder().encode(example.secret) },
     );
     expect(result.ok).toBe(true);
   });
