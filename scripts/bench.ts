@@ -1,9 +1,12 @@
 // `npm run bench`: ingest, memory, append and download figures of a local worker (wrangler dev
-// on a throw-away state directory) plus the compression-level table, printed as markdown and
+// on a throw-away state directory serving the bench entry, src/bench-entry.ts), the compression
+// levels in Node and in that workerd, and the CSV scanner's own speed, printed as markdown and
 // written to bench/out/latest.md. A script, not a test: numbers depend on the machine.
+// `npm run bench -- --quick`: 1 and 10 MB only, fewer runs, to check the bench itself works.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, tmpdir, totalmem } from "node:os";
 import { join, relative } from "node:path";
+import { parseArgs } from "node:util";
 import { limitsFrom } from "../src/config.ts";
 import { PROJECT_ROOT } from "./lib/paths.ts";
 import { writeCsvFile, type GeneratedCsv } from "./bench/csv-gen.ts";
@@ -12,17 +15,29 @@ import { measureLevels } from "./bench/levels.ts";
 import { measureAll, type BenchData } from "./bench/measure.ts";
 import { renderReport } from "./bench/report.ts";
 import { attempt, failures, type BenchResults } from "./bench/results.ts";
+import { measureScanner } from "./bench/scanner.ts";
 import { freePort, prepareState, startServer, type RunningServer } from "./bench/server.ts";
 import { ServerLog } from "./bench/server-log.ts";
 import { buildWorker } from "./bench/worker-build.ts";
 import { errorText, MB } from "./bench/stats.ts";
 
 const OUT_DIR = join(PROJECT_ROOT, "bench", "out");
-const SIZES = [
+const FULL_SIZES = [
   { label: "1 MB", bytes: 1 * MB, seed: 1, runs: 3, sampleMemory: false },
   { label: "10 MB", bytes: 10 * MB, seed: 10, runs: 3, sampleMemory: false },
   { label: "100 MB", bytes: 100 * MB, seed: 100, runs: 2, sampleMemory: true },
 ];
+/** `--quick`: the largest size is the one memory, downloads and rows are measured on. */
+const QUICK_SIZES = [
+  { label: "1 MB", bytes: 1 * MB, seed: 1, runs: 2, sampleMemory: false },
+  { label: "10 MB", bytes: 10 * MB, seed: 10, runs: 2, sampleMemory: true },
+];
+type Size = (typeof FULL_SIZES)[number];
+
+function chosenSizes(): Size[] {
+  const { values } = parseArgs({ options: { quick: { type: "boolean", default: false } } });
+  return values.quick ? QUICK_SIZES : FULL_SIZES;
+}
 
 function machine(): string {
   const cpu = cpus();
@@ -41,13 +56,13 @@ function compressionLevel(): number {
   return limitsFrom(match?.[1] === undefined ? {} : { COMPRESSION_LEVEL: match[1] }).compressionLevel;
 }
 
-function generate(dir: string): BenchData {
+function generate(dir: string, sizes: Size[]): BenchData {
   process.stderr.write("bench: generating CSVs…\n");
   const make = (name: string, bytes: number, seed: number): GeneratedCsv => writeCsvFile(join(dir, name), bytes, seed);
-  return {
-    warmup: make("warmup.csv", 200_000, 7),
-    sizes: SIZES.map((s) => ({ ...s, csv: make(`orders-${s.label.replace(" ", "")}.csv`, s.bytes, s.seed) })),
-  };
+  const generated = sizes.map((s) => ({ ...s, csv: make(`orders-${s.label.replace(" ", "")}.csv`, s.bytes, s.seed) }));
+  const levels = (generated[1] ?? generated[0])?.csv;
+  if (levels === undefined) throw new Error("no bench sizes");
+  return { warmup: make("warmup.csv", 200_000, 7), sizes: generated, levels };
 }
 
 async function main(): Promise<number> {
@@ -64,12 +79,12 @@ async function main(): Promise<number> {
   process.once("SIGTERM", interrupted);
   try {
     mkdirSync(OUT_DIR, { recursive: true });
-    const data = generate(work);
+    const data = generate(work, chosenSizes());
     const level = compressionLevel();
-    const mid = data.sizes[1] ?? data.sizes[0];
-    if (mid === undefined) throw new Error("no bench sizes");
-    process.stderr.write("bench: compression levels in Node…\n");
-    const levels = await attempt("compression levels", async () => measureLevels(mid.csv.path));
+    const levelsLabel = `${(data.levels.bytes / MB).toFixed(0)} MB`;
+    process.stderr.write("bench: compression levels and the CSV scanner in Node…\n");
+    const levels = await attempt("compression levels", async () => measureLevels(data.levels.path));
+    const scanner = await attempt("CSV scanner", async () => measureScanner(data.levels.path));
     process.stderr.write("bench: migrations, key, bundle, wrangler dev…\n");
     const stateDir = join(work, "state");
     const key = await prepareState(stateDir);
@@ -87,7 +102,8 @@ async function main(): Promise<number> {
       machine: machine(),
       compressionLevel: level,
       ...measured,
-      levels: { label: `Node ${process.version}, SegmentCompressor, ${mid.label} CSV, median of 3`, results: levels },
+      levels: { label: `SegmentCompressor on the ${levelsLabel} CSV; Node ${process.version} in this process, median of 3`, results: levels },
+      scanner: { label: `${levelsLabel} CSV in 64 KiB chunks, Node ${process.version}`, outcome: scanner },
     };
     const report = renderReport(results);
     writeFileSync(join(OUT_DIR, "latest.md"), report);

@@ -12,7 +12,6 @@ import { browserSafetyMiddleware, withNosniff } from "./middleware/browser-safet
 import { httpCacheMiddleware } from "./middleware/http-cache.ts";
 import { idempotencyMiddleware } from "./middleware/idempotency.ts";
 import { signatureMiddleware } from "./middleware/signature.ts";
-import { BENCH_PATH, benchRoutes } from "./routes/bench.ts";
 import { datasetRoutes } from "./routes/datasets.ts";
 import { registerDocs } from "./routes/docs.ts";
 
@@ -54,8 +53,6 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.use("/v1/*", idempotencyMiddleware);
   app.use("/v1/*", httpCacheMiddleware);
   app.route("/v1/dataset", datasetRoutes());
-  // Answers only under `wrangler dev --var BENCH_ENDPOINTS:1` (npm run bench); 404 otherwise.
-  app.route(BENCH_PATH, benchRoutes());
   registerDocs(app);
   app.route("/", catalogRoutes());
   app.notFound(

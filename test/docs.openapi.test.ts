@@ -17,10 +17,9 @@ describe("GET /openapi.json", () => {
   it("is OpenAPI 3.1 and documents exactly the routes the app serves: the API, the pages and the docs", async () => {
     const doc = await document();
     expect(doc.openapi).toBe("3.1.0");
-    // Bench endpoints are left out on purpose: they answer only under `npm run bench` (404 otherwise).
     const served = new Set(
       createApp()
-        .routes.filter((r) => !r.path.includes("*") && r.method !== "ALL" && !r.path.startsWith("/__bench"))
+        .routes.filter((r) => !r.path.includes("*") && r.method !== "ALL")
         .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, "{$1}")}`),
     );
     const documented = new Set(Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`)));

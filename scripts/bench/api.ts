@@ -53,20 +53,22 @@ export async function appendRows(client: Client, id: string, rows: Uint8Array): 
 }
 
 /**
- * A bench-only endpoint (src/routes/bench.ts): the same bytes through workerd's
- * CompressionStream('gzip'), or (`discard`) only read.
+ * A bench-only endpoint (src/bench/routes.ts, served by src/bench-entry.ts): the same bytes
+ * through workerd's CompressionStream('gzip'), through the worker's own SegmentCompressor at
+ * `level` (`deflate`), or (`discard`) only read.
  */
 export async function benchBaseline(
   client: Client,
-  endpoint: "gzip" | "discard",
+  endpoint: "gzip" | "discard" | { deflate: number },
   csvPath: string,
 ): Promise<{ seconds: number; inputBytes: number; outputBytes: number }> {
   const body = fileBody(csvPath, "text/csv");
-  const url = `${client.origin}/__bench/${endpoint}`;
+  const path = typeof endpoint === "string" ? `/__bench/${endpoint}` : `/__bench/deflate?level=${endpoint.deflate}`;
+  const url = `${client.origin}${path}`;
   const result = await explained(client.log, () =>
     exchange({ method: "POST", url, headers: new Headers(), body, timeoutMs: timeoutFor(body.length), keepBody: true }),
   );
-  const counts = expectJson<{ inputBytes: number; outputBytes: number }>(result, 200, `POST /__bench/${endpoint} (is BENCH_ENDPOINTS set?)`);
+  const counts = expectJson<{ inputBytes: number; outputBytes: number }>(result, 200, `POST ${path} (is the bench entry served?)`);
   if (counts.inputBytes !== body.length) throw new Error(`baseline read ${counts.inputBytes} of ${body.length} bytes`);
   return { seconds: result.seconds, ...counts };
 }

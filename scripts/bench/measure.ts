@@ -3,7 +3,20 @@
 // least-grown heap), appends to the small and large dataset interleaved.
 import { appendRows, benchBaseline, createDataset, download, fileSha256, readRows, type Client, type Created } from "./api.ts";
 import { csvRows, type GeneratedCsv } from "./csv-gen.ts";
-import { attempt, skipped, type AppendResult, type BenchResults, type DownloadResult, type RowsResult, type MemoryResult, type MemoryRow, type Outcome, type Timing } from "./results.ts";
+import { LEVELS } from "./levels.ts";
+import {
+  attempt,
+  skipped,
+  type AppendResult,
+  type BenchResults,
+  type DownloadResult,
+  type MemoryResult,
+  type MemoryRow,
+  type Outcome,
+  type RowsResult,
+  type Timing,
+  type WorkerdLevel,
+} from "./results.ts";
 import { sampleHeap, sampleLiveHeap, type Inspector } from "./heap.ts";
 import { sampleRss } from "./rss.ts";
 import { errorText, median, mib } from "./stats.ts";
@@ -20,16 +33,19 @@ export interface BenchData {
   warmup: GeneratedCsv;
   /** Smallest first; appends use the first and the last. */
   sizes: BenchSize[];
+  /** The CSV the compression levels are measured on (in Node and in workerd). */
+  levels: GeneratedCsv;
 }
 
 const APPEND_ROWS = 1000;
 const APPEND_RUNS = 5;
 const SETTLE_MS = 2000;
 
-type Measured = Pick<BenchResults, "ingest" | "memory" | "liveMemory" | "appendBytes" | "append" | "download" | "rows">;
+type Measured = Pick<BenchResults, "ingest" | "memory" | "liveMemory" | "appendBytes" | "append" | "download" | "rows" | "workerdLevels">;
 
 const ROWS_LIMIT = 100;
 const ROWS_RUNS = 5;
+const LEVEL_RUNS = 3;
 
 export interface Probes {
   /** The workerd running pubset. */
@@ -200,6 +216,26 @@ async function measureRows(client: Client, created: Created | null, measured: Me
   }
 }
 
+/**
+ * The worker's SegmentCompressor at each level in the same workerd (bench-only
+ * `POST /__bench/deflate?level=N`), timed as whole requests; runs take turns across levels.
+ */
+async function measureWorkerdLevels(client: Client, csv: GeneratedCsv, measured: Measured): Promise<void> {
+  measured.workerdLevels = await attempt("compression levels in workerd", async () => {
+    for (const level of LEVELS) await benchBaseline(client, { deflate: level }, csv.path);
+    const samples = LEVELS.map((): number[] => []);
+    const sizes = LEVELS.map(() => 0);
+    for (let run = 0; run < LEVEL_RUNS; run++) {
+      for (const [i, level] of LEVELS.entries()) {
+        const result = await benchBaseline(client, { deflate: level }, csv.path);
+        samples[i]?.push(result.seconds);
+        sizes[i] = result.outputBytes;
+      }
+    }
+    return LEVELS.map((level, i): WorkerdLevel => ({ level, seconds: median(samples[i] ?? []), inputBytes: csv.bytes, outputBytes: sizes[i] ?? 0 }));
+  });
+}
+
 export async function measureAll(client: Client, probes: Probes, data: BenchData): Promise<Measured> {
   const measured: Measured = {
     ingest: [],
@@ -209,6 +245,7 @@ export async function measureAll(client: Client, probes: Probes, data: BenchData
     append: [],
     download: { source: "", gz: skipped("not run"), csv: skipped("not run") },
     rows: [],
+    workerdLevels: skipped("not run"),
   };
   await createDataset(client, data.warmup.path, "bench warm-up");
   await benchBaseline(client, "gzip", data.warmup.path);
@@ -228,5 +265,6 @@ export async function measureAll(client: Client, probes: Probes, data: BenchData
   );
   await measureDownloads(client, { csv: big.csv, created: created[created.length - 1] ?? null }, measured);
   await measureRows(client, created[created.length - 1] ?? null, measured);
+  await measureWorkerdLevels(client, data.levels, measured);
   return measured;
 }

@@ -1,13 +1,11 @@
 // Renders a bench run as the markdown printed to stdout, written to bench/out/latest.md and
 // pasted into the README's Performance section. Failed steps show their error in place.
 import type { LevelResult } from "./levels.ts";
-import type { AppendResult, BenchResults, IngestResult, MemoryResult, Outcome, RowsResult } from "./results.ts";
+import type { AppendResult, BenchResults, IngestResult, MemoryResult, Outcome, RowsResult, WorkerdLevel } from "./results.ts";
 import { MB, MIB, mbPerSecond, median, mib } from "./stats.ts";
 
 const MEMORY_GOAL_BYTES = 64 * MIB;
 const APPEND_RATIO_GOAL = 1.2;
-/** workerd figures measured separately (README: Decisions), by level. */
-const WORKERD_MIB_PER_S: Record<number, number> = { 1: 45, 3: 32, 6: 20, 9: 16 };
 
 function failed(outcome: Outcome<unknown>): string {
   return outcome.ok ? "" : `**failed**: ${outcome.error.replaceAll("|", "\\|").replaceAll("\n", " ")}`;
@@ -88,22 +86,32 @@ function rowsRows(rows: RowsResult[]): string[][] {
   ]);
 }
 
-function levelRows(levels: LevelResult[], chosen: number): string[][] {
+function levelRows(levels: LevelResult[], workerd: Outcome<WorkerdLevel[]>, chosen: number): string[][] {
   return levels.map((l) => {
     const label = l.level === chosen ? `**${l.level}** (chosen)` : String(l.level);
-    const workerd = WORKERD_MIB_PER_S[l.level];
+    const inWorkerd = workerd.ok ? workerd.value.find((w) => w.level === l.level) : undefined;
+    const workerdRate = inWorkerd === undefined ? (workerd.ok ? "—" : failed(workerd)) : (inWorkerd.inputBytes / MIB / inWorkerd.seconds).toFixed(1);
     return [
       label,
       `${(l.outputBytes / MB).toFixed(2)} MB`,
       `${((100 * l.outputBytes) / l.inputBytes).toFixed(1)} %`,
       (l.inputBytes / MIB / l.seconds).toFixed(1),
-      workerd === undefined ? "—" : String(workerd),
+      workerdRate,
     ];
   });
 }
 
+function scannerLine(results: BenchResults): string {
+  const { label, outcome } = results.scanner;
+  const head = `**CSV scanner** alone (\`src/csv/scanner.ts\`, validation only; ${label}, median of 5 after a warm-up):`;
+  if (!outcome.ok) return `${head} ${failed(outcome)}`;
+  const { bytes, seconds } = outcome.value;
+  return `${head} **${(bytes / MIB / seconds).toFixed(1)} MiB/s** (${seconds < 1 ? `${(seconds * 1000).toFixed(0)} ms` : `${seconds.toFixed(2)} s`} for ${(bytes / MB).toFixed(1)} MB).`;
+}
+
 export function renderReport(results: BenchResults): string {
   const levels = results.levels.results;
+  const big = results.ingest[results.ingest.length - 1]?.label ?? "largest";
   return [
     `### Bench run ${results.date}`,
     "",
@@ -113,7 +121,7 @@ export function renderReport(results: BenchResults): string {
     "",
     table(["CSV", "create", "MB/s", "CompressionStream('gzip')", "MB/s", "ratio", "read only, MB/s"], results.ingest.map(ingestRow)),
     "",
-    "**Memory during the 100 MB requests.** RSS (VmRSS, every 50 ms) of the workerd that runs pubset, which also holds the runtime, the local D1 and R2 simulators and heap pages V8 keeps after collecting; and the worker isolate's own memory (V8 heap in use, uncollected garbage included, plus ArrayBuffers; DevTools `Runtime.getHeapUsage`, polled back to back). Each request ran twice: the first meets a process grown only by the smaller runs, the second shows the steady state. `wrangler dev`'s proxy workerd (not part of a deployment) is shown for completeness:",
+    `**Memory during the ${big} requests.** RSS (VmRSS, every 50 ms) of the workerd that runs pubset, which also holds the runtime, the local D1 and R2 simulators and heap pages V8 keeps after collecting; and the worker isolate's own memory (V8 heap in use, uncollected garbage included, plus ArrayBuffers; DevTools \`Runtime.getHeapUsage\`, polled back to back). Each request ran twice: the first meets a process grown only by the smaller runs, the second shows the steady state. \`wrangler dev\`'s proxy workerd (not part of a deployment) is shown for completeness:`,
     "",
     table(
       ["request", "workerd RSS before → peak", "RSS growth", "goal", "isolate: V8 heap + ArrayBuffers, before → peak", "dev proxy RSS growth"],
@@ -126,7 +134,7 @@ export function renderReport(results: BenchResults): string {
     "",
     table(["dataset", "median", "runs"], appendRows(results.append)),
     "",
-    `**Download** of the 100 MB version${results.download.source ? ` (\`${results.download.source}\`)` : ""}, signed GET, gunzipped by the client as it arrives and checked (sha-256) against the upload:`,
+    `**Download** of the ${big} version${results.download.source ? ` (\`${results.download.source}\`)` : ""}, signed GET, gunzipped by the client as it arrives and checked (sha-256) against the upload:`,
     "",
     table(["file", "Content-Encoding", "received", "MB/s on the wire", "CSV after gunzip", "CSV MB/s"], downloadRows(results)),
     ...(results.download.csv.ok && results.download.csv.value.contentEncoding === "gzip"
@@ -136,15 +144,17 @@ export function renderReport(results: BenchResults): string {
         ]
       : []),
     "",
-    "**Rows**: signed `GET …/latest/rows?offset=N&limit=100` on the 100 MB dataset (after the appends), median of 5 after one warm-up each:",
+    `**Rows**: signed \`GET …/latest/rows?offset=N&limit=100\` on the ${big} dataset (after the appends), median of 5 after one warm-up each:`,
     "",
     table(["window", "median", "runs"], rowsRows(results.rows)),
     "",
-    `**Compression levels** (${results.levels.label}); workerd column measured separately in workerd on a 10 MB CSV:`,
+    `**Compression levels** (${results.levels.label}; workerd: the same CSV POSTed to the bench-only \`/__bench/deflate?level=N\`, which runs the same SegmentCompressor in the worker's workerd, timed as the whole request, transport included, median of 3):`,
     "",
     levels.ok
-      ? table(["level", "size", "% of input", "Node MiB/s", "workerd MiB/s"], levelRows(levels.value, results.compressionLevel))
+      ? table(["level", "size", "% of input", "Node MiB/s", "workerd MiB/s (whole request)"], levelRows(levels.value, results.workerdLevels, results.compressionLevel))
       : failed(levels),
+    "",
+    scannerLine(results),
     "",
   ].join("\n");
 }

@@ -3,6 +3,7 @@
 import type { HeapSummary } from "./heap.ts";
 import type { LevelResult } from "./levels.ts";
 import type { RssSummary } from "./rss.ts";
+import type { ScannerResult } from "./scanner.ts";
 import { errorText } from "./stats.ts";
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -77,6 +78,15 @@ export interface DownloadResult {
   contentEncoding: string;
 }
 
+/** The worker's SegmentCompressor at one level in workerd, timed as a whole request. */
+export interface WorkerdLevel {
+  level: number;
+  /** Median over the runs. */
+  seconds: number;
+  inputBytes: number;
+  outputBytes: number;
+}
+
 export interface BenchResults {
   date: string;
   machine: string;
@@ -91,6 +101,9 @@ export interface BenchResults {
   /** 100-row windows of the 100 MB dataset's latest version, at its start, middle and end. */
   rows: RowsResult[];
   levels: { label: string; results: Outcome<LevelResult[]> };
+  workerdLevels: Outcome<WorkerdLevel[]>;
+  /** The CSV validator alone, in Node. */
+  scanner: { label: string; outcome: Outcome<ScannerResult> };
 }
 
 export function failures(results: BenchResults): string[] {
@@ -107,6 +120,8 @@ export function failures(results: BenchResults): string[] {
     ["download .csv", results.download.csv],
     ...results.rows.map((r): [string, Outcome<unknown>] => [`rows at ${r.label}`, r.seconds]),
     ["compression levels", results.levels.results],
+    ["compression levels in workerd", results.workerdLevels],
+    ["CSV scanner", results.scanner.outcome],
   ];
   return all.filter(([, outcome]) => !outcome.ok).map(([what, outcome]) => `${what}: ${outcome.ok ? "" : outcome.error}`);
 }

@@ -92,14 +92,14 @@ function closed(stream: WriteStream): Promise<void> {
 }
 
 /**
- * Starts `wrangler dev` on the bundled worker (see worker-build.ts), on `port`, with the bench-only
- * endpoint enabled; logs go to `logFile`.
+ * Starts `wrangler dev` on the bundled bench entry (see worker-build.ts), on `port`; logs go to
+ * `logFile`.
  */
 export async function startServer(build: WorkerBuild, stateDir: string, port: number, logFile: string): Promise<RunningServer> {
   const inspectorPort = await freePort();
   const args = [
     "dev", build.script, "--no-bundle", "--local", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort),
-    "--persist-to", stateDir, "--var", "BENCH_ENDPOINTS:1", "--show-interactive-dev-session=false",
+    "--persist-to", stateDir, "--show-interactive-dev-session=false",
   ];
   const log = createWriteStream(logFile);
   const child = spawn(process.execPath, [WRANGLER_BIN, ...args], {

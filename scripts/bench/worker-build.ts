@@ -18,10 +18,17 @@ export interface WorkerBuild {
   script: string;
 }
 
-/** Bundles src/ with `wrangler deploy --dry-run` into `dir`, beside copies of its config. */
+/**
+ * The bench's own entry: the deployed worker plus the /__bench/* baselines, which the deployed
+ * entry (src/index.ts, wrangler.toml's `main`) does not carry.
+ */
+const BENCH_ENTRY = join("src", "bench-entry.ts");
+
+/** Bundles the bench entry with `wrangler deploy --dry-run` into `dir`, beside copies of its config. */
 export async function buildWorker(dir: string): Promise<WorkerBuild> {
   mkdirSync(dir, { recursive: true });
   for (const name of COPIED) cpSync(join(PROJECT_ROOT, name), join(dir, name));
-  await runBounded("wrangler deploy --dry-run", [WRANGLER_BIN, "deploy", "--dry-run", "--outdir", join(dir, "dist")], PROJECT_ROOT, BUILD_TIMEOUT_MS);
-  return { dir, script: join("dist", "index.js") };
+  const args = [WRANGLER_BIN, "deploy", BENCH_ENTRY, "--dry-run", "--outdir", join(dir, "dist")];
+  await runBounded("wrangler deploy --dry-run", args, PROJECT_ROOT, BUILD_TIMEOUT_MS);
+  return { dir, script: join("dist", "bench-entry.js") };
 }

@@ -1,0 +1,82 @@
+// Baselines for `npm run bench`, served only by the bench's own worker entry (src/bench-entry.ts),
+// never by the deployed one: the same workerd gzipping a request body with its native
+// CompressionStream (what ingest throughput is compared with), compressing it with the worker's
+// own SegmentCompressor at a given level, or only reading it.
+import { Hono } from "hono";
+import { toProblem } from "../app.ts";
+import type { AppEnv } from "../app-env.ts";
+import { ApiError } from "../errors.ts";
+import { SegmentCompressor } from "../storage/deflate-segment.ts";
+
+export const BENCH_PATH = "/__bench";
+
+export interface ByteCounts {
+  inputBytes: number;
+  outputBytes: number;
+}
+
+async function drainedSize(body: ReadableStream<Uint8Array>): Promise<ByteCounts> {
+  let inputBytes = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    inputBytes += value.byteLength;
+  }
+  return { inputBytes, outputBytes: 0 };
+}
+
+async function gzippedSize(body: ReadableStream<Uint8Array>): Promise<ByteCounts> {
+  let inputBytes = 0;
+  let outputBytes = 0;
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      inputBytes += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
+  });
+  const reader = body.pipeThrough(counter).pipeThrough(new CompressionStream("gzip")).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    outputBytes += value.byteLength;
+  }
+  return { inputBytes, outputBytes };
+}
+
+/** The body through the storage's SegmentCompressor at `level`, as ingest compresses a segment. */
+async function deflatedSize(body: ReadableStream<Uint8Array>, level: number): Promise<ByteCounts> {
+  let inputBytes = 0;
+  const compressor = new SegmentCompressor(level, () => {});
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    inputBytes += value.byteLength;
+    compressor.push(value);
+  }
+  return { inputBytes, outputBytes: compressor.finish().compressedBytes };
+}
+
+function requireBody(body: ReadableStream<Uint8Array> | null): ReadableStream<Uint8Array> {
+  if (body === null) throw new ApiError("invalid_request", "POST the bytes to measure.");
+  return body;
+}
+
+/**
+ * `POST /__bench/gzip`: pipes the body through CompressionStream('gzip') and counts bytes.
+ * `POST /__bench/deflate?level=N`: the body through SegmentCompressor at level N (1–9).
+ * `POST /__bench/discard`: only reads the body, the transport's own ceiling.
+ */
+export function benchRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>().basePath(BENCH_PATH);
+  app.post("/gzip", async (c) => c.json(await gzippedSize(requireBody(c.req.raw.body))));
+  app.post("/deflate", async (c) => {
+    const level = Number(c.req.query("level"));
+    if (!Number.isInteger(level) || level < 1 || level > 9) throw new ApiError("invalid_query", "`level` must be an integer 1–9.");
+    return c.json(await deflatedSize(requireBody(c.req.raw.body), level));
+  });
+  app.post("/discard", async (c) => c.json(await drainedSize(requireBody(c.req.raw.body))));
+  app.onError((error) => toProblem(error));
+  return app;
+}

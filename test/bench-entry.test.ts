@@ -1,0 +1,57 @@
+// The bench-only endpoints (src/bench/routes.ts) are served by the bench's own worker entry
+// (src/bench-entry.ts) and by nothing the deployment runs: the deployed entry answers 404
+// whatever its vars, while the bench entry measures and still serves the whole API.
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import benchWorker from "../src/bench-entry.ts";
+import { ORIGIN, send } from "./helpers/http.ts";
+
+const BYTES = new TextEncoder().encode("id,name\n1,Ada\n".repeat(1000));
+const PATHS = ["/__bench/gzip", "/__bench/discard", "/__bench/deflate?level=3"];
+
+async function viaBenchEntry(path: string, init: RequestInit = {}): Promise<Response> {
+  const ctx = createExecutionContext();
+  const response = await benchWorker.fetch(new Request(`${ORIGIN}${path}`, init), env, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+describe("/__bench", () => {
+  it("is not found in the deployed worker, even with the var that once enabled it", async () => {
+    for (const path of PATHS) {
+      const response = await send("POST", path, { body: BYTES, headers: { "Content-Type": "text/csv" } });
+      expect(response.status).toBe(404);
+      expect(response.headers.get("content-type")).toContain("application/problem+json");
+      expect(((await response.json()) as { code: string }).code).toBe("not_found");
+    }
+    expect("BENCH_ENDPOINTS" in env).toBe(false);
+  });
+
+  it("gzips, deflates at a level, or only reads the body in the bench entry", async () => {
+    const gzip = (await (await viaBenchEntry("/__bench/gzip", { method: "POST", body: BYTES })).json()) as { inputBytes: number; outputBytes: number };
+    expect(gzip.inputBytes).toBe(BYTES.length);
+    expect(gzip.outputBytes).toBeGreaterThan(0);
+    expect(gzip.outputBytes).toBeLessThan(BYTES.length);
+    const sizes: number[] = [];
+    for (const level of [1, 9]) {
+      const response = await viaBenchEntry(`/__bench/deflate?level=${level}`, { method: "POST", body: BYTES });
+      const counts = (await response.json()) as { inputBytes: number; outputBytes: number };
+      expect(counts.inputBytes).toBe(BYTES.length);
+      sizes.push(counts.outputBytes);
+    }
+    expect(sizes[0]).toBeLessThan(BYTES.length);
+    expect(sizes[1]).toBeLessThanOrEqual(sizes[0]!);
+    const discard = (await (await viaBenchEntry("/__bench/discard", { method: "POST", body: BYTES })).json()) as { inputBytes: number };
+    expect(discard.inputBytes).toBe(BYTES.length);
+  });
+
+  it("answers problems for bad bench input, and serves the API beside the bench routes", async () => {
+    const bad = await viaBenchEntry("/__bench/deflate?level=12", { method: "POST", body: BYTES });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { code: string }).code).toBe("invalid_query");
+    const list = await viaBenchEntry("/v1/dataset?limit=1");
+    expect(list.status).toBe(200);
+    expect(await list.json()).toHaveProperty("results");
+  });
+});
