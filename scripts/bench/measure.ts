@@ -218,7 +218,8 @@ async function measureRows(client: Client, created: Created | null, measured: Me
 
 /**
  * The worker's SegmentCompressor at each level in the same workerd (bench-only
- * `POST /__bench/deflate?level=N`), timed as whole requests; runs take turns across levels.
+ * `POST /__bench/deflate?level=N`, which times the compression of the received body in
+ * 1 MiB pushes, as Node's column does); runs take turns across levels.
  */
 async function measureWorkerdLevels(client: Client, csv: GeneratedCsv, measured: Measured): Promise<void> {
   measured.workerdLevels = await attempt("compression levels in workerd", async () => {

@@ -148,10 +148,10 @@ export function renderReport(results: BenchResults): string {
     "",
     table(["window", "median", "runs"], rowsRows(results.rows)),
     "",
-    `**Compression levels** (${results.levels.label}; workerd: the same CSV POSTed to the bench-only \`/__bench/deflate?level=N\`, which runs the same SegmentCompressor in the worker's workerd, timed as the whole request, transport included, median of 3):`,
+    `**Compression levels** (${results.levels.label}; workerd: the same CSV POSTed to the bench-only \`/__bench/deflate?level=N\`, which runs the same SegmentCompressor over it in the worker's workerd in the same 1 MiB pushes and times the compression alone, median of 3):`,
     "",
     levels.ok
-      ? table(["level", "size", "% of input", "Node MiB/s", "workerd MiB/s (whole request)"], levelRows(levels.value, results.workerdLevels, results.compressionLevel))
+      ? table(["level", "size", "% of input", "Node MiB/s", "workerd MiB/s"], levelRows(levels.value, results.workerdLevels, results.compressionLevel))
       : failed(levels),
     "",
     scannerLine(results),

@@ -78,7 +78,7 @@ export interface DownloadResult {
   contentEncoding: string;
 }
 
-/** The worker's SegmentCompressor at one level in workerd, timed as a whole request. */
+/** The worker's SegmentCompressor at one level in workerd, the compression alone timed. */
 export interface WorkerdLevel {
   level: number;
   /** Median over the runs. */
