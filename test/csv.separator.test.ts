@@ -46,6 +46,13 @@ describe("separator hints on create and replace", () => {
     expect(outcome("name\nfoo\n")).toEqual({ rows: 1, header: ["name"] });
   });
 
+  it("names the separator when a header that holds a comma splits better on it", () => {
+    const tsv = "name\tcity, country\tpop\nAda\tLondon, UK\t9\nBo\tLima\t10\n";
+    expect(outcome(tsv)).toMatchObject({ code: "invalid_csv", row: 3, expected: 2, found: 1, separator: "\t" });
+    expect(outcome("a;b,c\n1,2,3\n")).toMatchObject({ code: "invalid_csv", row: 2, expected: 2, found: 3 });
+    expect(outcome("a;b,c\n1,2,3\n")).not.toHaveProperty("separator");
+  });
+
   it("only hints in the first record; later rows get the usual errors", () => {
     expect(outcome('a,b\n"x";"y"\n')).toMatchObject({ code: "invalid_csv", row: 2 });
     expect(outcome('a,b\n"x";"y"\n')).not.toHaveProperty("separator");

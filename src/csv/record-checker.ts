@@ -4,7 +4,7 @@
 import { CellBuffer } from "./cell-buffer.ts";
 import { CsvError, invalidCsv, limitExceeded, wrongSeparator, type CsvLimitName } from "./csv-error.ts";
 import { isHeaderRow } from "./header-match.ts";
-import { likelySeparator } from "./separator-hint.ts";
+import { likelySeparator, type Separator } from "./separator-hint.ts";
 import type { CsvLimits, CsvMode } from "./types.ts";
 
 /**
@@ -156,8 +156,23 @@ export class RecordChecker {
   private mismatch(row: number, found: number): CsvError {
     const expected = this.columns;
     const message = `row ${row} has ${found} fields, expected ${expected}`;
-    if (this.mode.kind === "table") return invalidCsv(message, row, { expected, found });
-    return new CsvError("column_count_mismatch", message, { row, expected, found });
+    if (this.mode.kind === "rows") return new CsvError("column_count_mismatch", message, { row, expected, found });
+    const separator = this.headerSeparator();
+    if (separator === null) return invalidCsv(message, row, { expected, found });
+    return new CsvError("invalid_csv", `${message}; ${wrongSeparator(separator, 1, "the header").message}`, { row, expected, found, separator });
+  }
+
+  /**
+   * The separator a header of several comma-separated cells splits better on (a TSV whose
+   * header holds a comma), or null: checked only once a data row has failed.
+   */
+  private headerSeparator(): Separator | null {
+    const header = this.header?.join(",") ?? "";
+    const separator = likelySeparator(header);
+    if (separator === null) return null;
+    let fields = 1;
+    for (const c of header) if (c === separator) fields++;
+    return fields > this.columns ? separator : null;
   }
 
   private withinHeaderBytes(pos: number): boolean {
