@@ -2,7 +2,7 @@
 // on a throw-away state directory serving the bench entry, src/bench-entry.ts), the compression
 // levels in Node and in that workerd, and the CSV scanner's own speed, printed as markdown and
 // written to bench/out/latest.md. A script, not a test: numbers depend on the machine.
-// `npm run bench -- --quick`: 1 and 10 MB only, fewer runs, to check the bench itself works.
+// `npm run bench:quick`: 1 and 10 MB only, fewer runs, to check the bench itself works.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, tmpdir, totalmem } from "node:os";
 import { join, relative } from "node:path";
