@@ -4,6 +4,9 @@
 import { BENCH_PATH, benchRoutes } from "./bench/routes.ts";
 import worker from "./index.ts";
 
+// The deployed entry's named exports (its Durable Object classes) are the bench worker's too.
+export * from "./index.ts";
+
 const bench = benchRoutes();
 
 export default {
