@@ -127,6 +127,7 @@ describe("exact header sets", () => {
     const fresh = await createDataset(key, "a\n1\n", { name: "pinned csv", visibility: "public" }, "page.html");
     const response = await send("GET", fresh.source.slice(0, -3));
     expect(headerMap(response)).toEqual({
+      "accept-ranges": "bytes",
       "access-control-allow-origin": "*",
       "access-control-expose-headers": EXPOSE,
       "cache-control": "public, max-age=60, stale-while-revalidate=300",
@@ -143,6 +144,7 @@ describe("exact header sets", () => {
     const fresh = await createDataset(key, "a\n1\n", { name: "pinned gz", visibility: "public" }, "page.html");
     const response = await send("GET", fresh.source);
     expect(headerMap(response)).toEqual({
+      "accept-ranges": "bytes",
       "access-control-allow-origin": "*",
       "access-control-expose-headers": EXPOSE,
       "cache-control": "public, max-age=60, stale-while-revalidate=300",
