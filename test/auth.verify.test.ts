@@ -255,3 +255,14 @@ describe("Content-Digest presence", () => {
     expect(await codeOf(withHeader(request, "content-digest", "sha-256=AAAA"))).toBe("digest_mismatch");
   });
 });
+
+describe("new key material", () => {
+  it("secrets never start with '-', so a CLI flag value is never read as an option", async () => {
+    const { newKeyMaterial } = await import("../src/auth/key-secrets.ts");
+    for (let i = 0; i < 500; i++) {
+      const { keyId, secret } = newKeyMaterial();
+      expect(keyId).toMatch(/^pk_[A-Za-z0-9_-]{22}$/);
+      expect(secret).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+    }
+  });
+});

@@ -58,7 +58,9 @@ export async function openSecret(masterKeyBase64: string, keyId: string, sealed:
 /** A new key: `pk_` + 16 random bytes, and a 32-byte secret, both base64url. */
 export function newKeyMaterial(): { keyId: string; secret: string } {
   const keyId = "pk_" + toBase64Url(crypto.getRandomValues(new Uint8Array(16)));
-  const secret = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
+  // Prefixed like key ids: a bare base64url secret starts with "-" one time in 64, and then
+  // `pubset login --secret <secret>`, as the start banner prints it, reads it as an option.
+  const secret = "sk_" + toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
   return { keyId, secret };
 }
 

@@ -40,7 +40,7 @@ describe("keys create, list, revoke", () => {
     expect(Object.keys(key).sort()).toEqual(["key_id", "secret", "team", "user"]);
     expect(key).toMatchObject({ team: "acme", user: "ada" });
     expect(key.key_id).toMatch(/^pk_[A-Za-z0-9_-]+$/);
-    expect(key.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(key.secret).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
     created.push({ key_id: key.key_id!, secret: key.secret! });
   });
 
