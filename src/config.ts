@@ -10,7 +10,6 @@ export interface Limits {
   maxFieldBytes: number;
   maxHeaderBytes: number;
   signatureWindowSeconds: number;
-  nonceTtlSeconds: number;
   compressionLevel: number;
   /** Tiered compaction (src/storage/compaction-plan.ts): segments per tier, list bound, size cap. */
   compactionFanIn: number;
@@ -33,7 +32,6 @@ export const DEFAULT_LIMITS: Limits = {
   maxFieldBytes: 1024 * 1024,
   maxHeaderBytes: 1024 * 1024,
   signatureWindowSeconds: 300,
-  nonceTtlSeconds: 600,
   compressionLevel: 3,
   compactionFanIn: 5,
   compactionMaxSegments: 16,
@@ -76,7 +74,6 @@ export function limitsFrom(env: object): Limits {
     maxFieldBytes: positiveInt(env, "MAX_FIELD_BYTES", d.maxFieldBytes),
     maxHeaderBytes: positiveInt(env, "MAX_HEADER_BYTES", d.maxHeaderBytes),
     signatureWindowSeconds: positiveInt(env, "SIGNATURE_WINDOW_SECONDS", d.signatureWindowSeconds),
-    nonceTtlSeconds: positiveInt(env, "NONCE_TTL_SECONDS", d.nonceTtlSeconds),
     compressionLevel: Math.min(9, positiveInt(env, "COMPRESSION_LEVEL", d.compressionLevel)),
     compactionFanIn: Math.max(2, positiveInt(env, "COMPACTION_FAN_IN", d.compactionFanIn)),
     compactionMaxSegments: Math.max(2, positiveInt(env, "COMPACTION_MAX_SEGMENTS", d.compactionMaxSegments)),

@@ -8,7 +8,7 @@ import { verifyRequestSignature } from "../auth/verify.ts";
 import { limitsFrom } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import { byteLimitStream } from "../http/byte-limit.ts";
-import { findKey, recordNonce, type StoredKey } from "../storage/keys-db.ts";
+import { findKey, nonceExpiry, recordNonce, type StoredKey } from "../storage/keys-db.ts";
 import type { AppEnv } from "../app-env.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -55,7 +55,7 @@ export const signatureMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   const verifiedKey = key as StoredKey | null;
   if (!verifiedKey) throw new ApiError("unknown_key", "Unknown key.");
   if (result.nonce !== null) {
-    const fresh = await recordNonce(c.env.DB, verifiedKey.keyId, result.nonce, nowSeconds, limits.nonceTtlSeconds);
+    const fresh = await recordNonce(c.env.DB, verifiedKey.keyId, result.nonce, nowSeconds, nonceExpiry(result.created, limits.signatureWindowSeconds));
     if (!fresh) throw new ApiError("nonce_reused", "This key already used this nonce.");
   }
   c.set("caller", { keyId: verifiedKey.keyId, teamId: verifiedKey.teamId, userId: verifiedKey.userId });

@@ -14,13 +14,13 @@ import { partsOf } from "../storage/segment-parts-db.ts";
 import { joinedGzipLength, joinedGzipStream } from "../storage/gzip-join.ts";
 import { joinedGzipRangeStream } from "../storage/gzip-range.ts";
 import { openSegment } from "../storage/segment-store.ts";
-import { FileParamsSchema, problemResponse } from "./schemas.ts";
+import { FileParamsSchema, NoQuerySchema, problemResponse } from "./schemas.ts";
 
 export const downloadRoute = createRoute({
   method: "get",
   path: "/{id}/{version}/{file}",
   summary: "Download a version's content (`.gz`: gzip; otherwise text/csv)",
-  request: { params: FileParamsSchema },
+  request: { params: FileParamsSchema, query: NoQuerySchema },
   responses: {
     200: {
       description: "The content",
@@ -36,6 +36,7 @@ export const downloadRoute = createRoute({
         "text/csv": { schema: z.string().openapi({ format: "binary" }) },
       },
     },
+    400: problemResponse("Malformed id or version, or any query parameter"),
     404: problemResponse("No such dataset, version or file visible to the caller"),
     416: problemResponse("The range starts past the end; `Content-Range: bytes */<length>`"),
   },

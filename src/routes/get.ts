@@ -5,11 +5,11 @@ import type { Context } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { contentLink, versionRecord } from "../datasets/shapes.ts";
 import { cacheControlFor, readableVersion } from "../datasets/versions.ts";
-import { IdParamsSchema, VersionParamsSchema, VersionRecordSchema, problemResponse } from "./schemas.ts";
+import { IdParamsSchema, NoQuerySchema, VersionParamsSchema, VersionRecordSchema, problemResponse } from "./schemas.ts";
 
 const responses = {
   200: { description: "The version's record", content: { "application/json": { schema: VersionRecordSchema } } },
-  400: problemResponse("Malformed id"),
+  400: problemResponse("Malformed id, or any query parameter"),
   401: problemResponse("Signature present but not valid"),
   404: problemResponse("No such dataset or version visible to the caller (a draft, to anyone outside its team)"),
 };
@@ -18,7 +18,7 @@ export const getLatestRoute = createRoute({
   method: "get",
   path: "/{id}",
   summary: "Get a dataset (latest version)",
-  request: { params: IdParamsSchema },
+  request: { params: IdParamsSchema, query: NoQuerySchema },
   responses,
 });
 
@@ -26,7 +26,7 @@ export const getVersionRoute = createRoute({
   method: "get",
   path: "/{id}/{version}",
   summary: "Get one version of a dataset",
-  request: { params: VersionParamsSchema },
+  request: { params: VersionParamsSchema, query: NoQuerySchema },
   responses,
 });
 
@@ -35,6 +35,8 @@ async function respond(c: Context<AppEnv>, id: string, versionRef: string) {
   const { dataset, version } = await readableVersion(c.env.DB, id, versionRef, caller);
   c.header("Cache-Control", cacheControlFor(dataset, caller));
   c.header("Link", contentLink(dataset, version));
+  // The version id itself, so the standard GET-then-`If-Match` PUT works (SPEC B6).
+  c.header("ETag", `"${version.id}"`);
   return c.json(versionRecord(dataset, version), 200);
 }
 

@@ -24,6 +24,9 @@ export const FileParamsSchema = z.object({
   file: z.string().min(1).openapi({ param: { name: "file", in: "path" }, description: "The stored file name; `.gz` for the gzip form." }),
 });
 
+/** Routes that take no query parameters refuse any (SPEC B6: `?x=<random>` must not bust caches). */
+export const NoQuerySchema = z.strictObject({});
+
 const UserOrTeamIdSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 characters of A-Z a-z 0-9 . _ -");
 
 export const ListQuerySchema = z.strictObject({

@@ -33,14 +33,22 @@ export async function findKey(db: D1Database, keyId: string): Promise<StoredKey 
   };
 }
 
-/** Records a nonce; false when the key already used it and it has not expired (SPEC B4). */
-export async function recordNonce(db: D1Database, keyId: string, nonce: string, nowSeconds: number, ttlSeconds: number): Promise<boolean> {
+/**
+ * When a nonce may be forgotten: one second after the last second its signature verifies
+ * (`created` + window, SPEC B4), so no setting can open a replay gap.
+ */
+export function nonceExpiry(createdSeconds: number, windowSeconds: number): number {
+  return createdSeconds + windowSeconds + 1;
+}
+
+/** Records a nonce until `expiresSeconds`; false when the key already used it and it has not expired (SPEC B4). */
+export async function recordNonce(db: D1Database, keyId: string, nonce: string, nowSeconds: number, expiresSeconds: number): Promise<boolean> {
   const result = await db
     .prepare(
       `INSERT INTO nonces (key_id, nonce, expires) VALUES (?1, ?2, ?3)
        ON CONFLICT (key_id, nonce) DO UPDATE SET expires = excluded.expires WHERE nonces.expires <= ?4`,
     )
-    .bind(keyId, nonce, nowSeconds + ttlSeconds, nowSeconds)
+    .bind(keyId, nonce, expiresSeconds, nowSeconds)
     .run();
   return result.meta.changes > 0;
 }
