@@ -22,6 +22,8 @@ export default defineConfig({
                 MAX_CONTENT_BYTES: "67108864",
                 // The origin test requests are sent to (test/helpers/http.ts ORIGIN), as npm start sets its own.
                 PUBLIC_ORIGIN: "https://pubset.test",
+                // Workers Cache does not exist in workerd; the in-worker stand-in does (README).
+                EDGE_CACHE: "in-worker",
               },
             },
           })),

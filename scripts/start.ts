@@ -65,6 +65,8 @@ function runDevServer(stateDir: string | undefined, port: number, extra: string[
   const args = ["dev", "--local", "--ip", "127.0.0.1", "--port", String(port), "--show-interactive-dev-session=false"];
   // SPEC B6 "One origin": absolute URLs in pages and /openapi.json name this server.
   args.push("--var", `PUBLIC_ORIGIN:http://127.0.0.1:${port}`);
+  // Workers Cache does not run under wrangler dev; the Worker's own cache stands in for it.
+  args.push("--var", "EDGE_CACHE:in-worker");
   if (stateDir !== undefined) args.push("--persist-to", stateDir);
   const child = spawnWrangler([...args, ...extra], ["ignore", "inherit", "inherit"]);
   const forward = (signal: NodeJS.Signals) => {

@@ -9,6 +9,8 @@ import { catalogNotFound, catalogRoutes } from "./catalog/routes.tsx";
 import { ApiError, problemResponse } from "./errors.ts";
 import { validationHook } from "./http/validation-hook.ts";
 import { browserSafetyMiddleware, withNosniff } from "./middleware/browser-safety.ts";
+import { cachePolicyMiddleware } from "./middleware/cache-policy.ts";
+import { d1SessionMiddleware } from "./middleware/d1-session.ts";
 import { httpCacheMiddleware } from "./middleware/http-cache.ts";
 import { idempotencyMiddleware } from "./middleware/idempotency.ts";
 import { signatureMiddleware } from "./middleware/signature.ts";
@@ -18,8 +20,8 @@ import { registerDocs } from "./routes/docs.ts";
 const CORS = cors({
   origin: "*",
   allowMethods: ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"],
-  allowHeaders: ["Signature", "Signature-Input", "Content-Digest", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match"],
-  exposeHeaders: ["ETag", "Link", "Location", "Retry-After", "Idempotent-Replayed"],
+  allowHeaders: ["Signature", "Signature-Input", "Content-Digest", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-D1-Bookmark"],
+  exposeHeaders: ["ETag", "Link", "Location", "Retry-After", "Idempotent-Replayed", "X-D1-Bookmark"],
   maxAge: 86400,
 });
 
@@ -37,6 +39,8 @@ export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", browserSafetyMiddleware);
   app.use("*", CORS);
+  app.use("*", d1SessionMiddleware);
+  app.use("*", cachePolicyMiddleware);
   // A path that exists with other methods: 405 with Allow, as problem details (SPEC B1).
   app.use(
     "*",

@@ -6,6 +6,7 @@ import { createKey } from "./helpers/keys.ts";
 import { appendRows, collectionPart, createDataset, gunzipText, send, write } from "./helpers/http.ts";
 
 const PUBLIC = "public, max-age=60, stale-while-revalidate=300";
+const IMMUTABLE = "public, max-age=31536000, immutable";
 
 describe("conditional GETs", () => {
   it("every 200 GET has a strong ETag and a matching If-None-Match gives 304", async () => {
@@ -31,7 +32,7 @@ describe("conditional GETs", () => {
     const pub = await createDataset(key, "a\n1\n", { name: "pub", visibility: "public" });
     const priv = await createDataset(key, "a\n1\n", { name: "priv" });
     expect((await send("GET", `/v1/dataset/${pub.id}`)).headers.get("cache-control")).toBe(PUBLIC);
-    expect((await send("GET", pub.source)).headers.get("cache-control")).toBe(PUBLIC);
+    expect((await send("GET", pub.source)).headers.get("cache-control")).toBe(IMMUTABLE);
     expect((await send("GET", `/v1/dataset/${pub.id}`, { key })).headers.get("cache-control")).toBe("private, no-store");
     expect((await send("GET", `/v1/dataset/${priv.id}`, { key })).headers.get("cache-control")).toBe("private, no-store");
     expect((await send("GET", "/v1/dataset", { key })).headers.get("cache-control")).toBe("private, no-store");

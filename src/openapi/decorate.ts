@@ -20,7 +20,11 @@ const SIGNATURE_HEADERS = (required: boolean) => [
 
 const responseHeaders = {
   ETag: { description: "Strong entity tag; send it back in If-None-Match for a 304.", schema: { type: "string" } },
-  "Cache-Control": { description: "`public, max-age=60, stale-while-revalidate=300` for unsigned reads of public data, else `private, no-store`.", schema: { type: "string" } },
+  "Cache-Control": {
+    description:
+      "Unsigned reads of public data: `public, max-age=31536000, immutable` on paths that name a version id, `public, max-age=60, stale-while-revalidate=300` on `latest` paths and lists; signed, private or `X-D1-Bookmark` reads: `private, no-store`; errors: `no-store`.",
+    schema: { type: "string" },
+  },
   Link: { description: 'Present when more results exist: `<…&cursor=…>; rel="next"`.', schema: { type: "string" } },
   "Link (record)": {
     description: 'The version\'s gzip content, the `source` of create/update: `</v1/dataset/{id}/{version}/{file}.gz>; rel="enclosure"; type="application/gzip"`.',

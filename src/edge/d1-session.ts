@@ -1,0 +1,40 @@
+// D1 read replication through the Sessions API (SPEC B6 "Replicas"): one session per request.
+// Reads start anywhere (the nearest replica); writes start on the primary; a request that sends
+// `X-D1-Bookmark` reads at least that fresh, so a writer reads its own writes from any replica.
+// https://developers.cloudflare.com/d1/best-practices/read-replication/
+
+export const BOOKMARK_HEADER = "X-D1-Bookmark";
+
+/** D1 bookmarks are hex groups joined by `-`; anything else is refused before it reaches D1. */
+const BOOKMARK = /^[0-9a-f]{8}(?:-[0-9a-f]{8}){2}-[0-9a-f]{32}$/;
+
+export function isBookmark(value: string): boolean {
+  return BOOKMARK.test(value);
+}
+
+/** Bookmarks sort oldest to newest as strings (D1 glossary); null when neither is known. */
+export function newestBookmark(a: string | null | undefined, b: string | null | undefined): string | null {
+  if (!a) return b ?? null;
+  if (!b) return a;
+  return a > b ? a : b;
+}
+
+export function sessionConstraint(method: string, bookmark: string | null): D1SessionConstraint | D1SessionBookmark {
+  if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") return "first-primary";
+  return bookmark ?? "first-unconstrained";
+}
+
+/**
+ * The session as the `D1Database` every route and storage function already takes, so no code
+ * path can query outside the request's session. A session has no `exec` or `dump`; nested
+ * `withSession` calls share the request's session.
+ */
+export function sessionDatabase(session: D1DatabaseSession): D1Database {
+  return {
+    prepare: (query: string) => session.prepare(query),
+    batch: <T = unknown>(statements: D1PreparedStatement[]) => session.batch<T>(statements),
+    exec: () => Promise.reject(new Error("exec is not available inside a D1 session")),
+    withSession: () => session,
+    dump: () => Promise.reject(new Error("dump is not available inside a D1 session")),
+  };
+}

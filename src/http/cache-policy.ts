@@ -1,0 +1,84 @@
+// Which responses a shared cache may keep, for how long, and under which purge tags (SPEC B6).
+// Routes say only "public" or "private"; this one table turns that into the wire policy, so
+// Workers Cache (checked before the Worker runs) and the local in-worker cache agree.
+
+/** A path that names a version id never changes: cache it for a year. */
+export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";
+/** `latest` paths, lists and search: a minute fresh, five more served stale while refetched. */
+export const MUTABLE_CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=300";
+export const PRIVATE_CACHE_CONTROL = "private, no-store";
+/** Errors: Workers Cache would otherwise keep a 404 for minutes after a dataset turns public. */
+export const ERROR_CACHE_CONTROL = "no-store";
+
+/** The tag every list and catalog page carries; purged whenever any dataset leaves public view. */
+export const CATALOG_TAG = "catalog";
+
+export function datasetTag(datasetId: string): string {
+  return `dataset:${datasetId}`;
+}
+
+/**
+ * Request headers a public response must vary on: a signed request or one that carries a D1
+ * bookmark must never be answered from an entry stored for an anonymous, bookmark-less one
+ * (Workers Cache only bypasses itself for `Authorization`, which RFC 9421 requests lack).
+ */
+export const PUBLIC_VARY = ["Signature", "X-D1-Bookmark"];
+
+const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+const API_LIST = /^\/v1\/dataset\/?$/;
+const API_DATASET = new RegExp(`^/v1/dataset/(${UUID})(?:/([^/]+))?(?:/[^/]+)?/?$`);
+const PAGE_DATASET = new RegExp(`^/datasets/(${UUID})$`);
+const CATALOG_PAGES = /^\/(?:|catalog\.jsonld)$/;
+
+export interface PathPolicy {
+  tags: string[];
+  /** True when the path names an explicit version id. */
+  immutable: boolean;
+}
+
+/** Purge tags and mutability of a path; null for paths outside the data (docs, openapi.json). */
+export function pathPolicy(pathname: string): PathPolicy | null {
+  if (API_LIST.test(pathname) || CATALOG_PAGES.test(pathname)) return { tags: [CATALOG_TAG], immutable: false };
+  const api = API_DATASET.exec(pathname);
+  if (api?.[1]) {
+    const versionRef = api[2];
+    return { tags: [datasetTag(api[1])], immutable: versionRef !== undefined && new RegExp(`^${UUID}$`).test(versionRef) };
+  }
+  const page = PAGE_DATASET.exec(pathname);
+  if (page?.[1]) return { tags: [datasetTag(page[1]), CATALOG_TAG], immutable: false };
+  return null;
+}
+
+function addVary(headers: Headers, names: string[]): void {
+  const present = (headers.get("Vary") ?? "").split(",").map((v) => v.trim()).filter((v) => v !== "");
+  const lower = new Set(present.map((v) => v.toLowerCase()));
+  for (const name of names) if (!lower.has(name.toLowerCase())) present.push(name);
+  headers.set("Vary", present.join(", "));
+}
+
+/**
+ * Rewrites `headers` of a response to `request` by the rules above. A route marks a response
+ * public with any `public` Cache-Control; everything else leaves private or no-store.
+ */
+export function applyCachePolicy(request: Request, status: number, headers: Headers): void {
+  if (status >= 400) {
+    headers.set("Cache-Control", ERROR_CACHE_CONTROL);
+    headers.delete("Cache-Tag");
+    return;
+  }
+  const declared = headers.get("Cache-Control");
+  if (declared === null) {
+    headers.set("Cache-Control", ERROR_CACHE_CONTROL);
+    return;
+  }
+  if (!/^\s*public\b/i.test(declared)) return;
+  if (request.headers.has("X-D1-Bookmark") || request.headers.has("Signature") || request.headers.has("Signature-Input")) {
+    headers.set("Cache-Control", PRIVATE_CACHE_CONTROL);
+    return;
+  }
+  const policy = pathPolicy(new URL(request.url).pathname);
+  if (policy === null) return;
+  headers.set("Cache-Control", policy.immutable ? IMMUTABLE_CACHE_CONTROL : MUTABLE_CACHE_CONTROL);
+  headers.set("Cache-Tag", policy.tags.join(","));
+  addVary(headers, PUBLIC_VARY);
+}
