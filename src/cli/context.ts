@@ -2,6 +2,7 @@
 // built from it, and a progress bar when stderr is a terminal.
 import { PubsetClient } from "../client/index.ts";
 import { stringOption, flag, type OptionValues } from "./args.ts";
+import { bookmarkFile, readBookmark, saveBookmark } from "./bookmark-file.ts";
 import { resolveConfig, type ResolvedConfig } from "./config.ts";
 import { fileSpool } from "./file-spool.ts";
 import { progressBar, type ProgressTarget } from "./progress-bar.ts";
@@ -18,6 +19,7 @@ export class CommandContext {
   readonly json: boolean;
   private readonly urlFlag: string | undefined;
   private resolved: ResolvedConfig | undefined;
+  private readonly clients: PubsetClient[] = [];
 
   constructor(io: CliIo, values: OptionValues) {
     this.io = io;
@@ -32,7 +34,14 @@ export class CommandContext {
 
   client(): PubsetClient {
     const { url, key } = this.config;
-    return new PubsetClient({ url, key, spool: fileSpool });
+    const client = new PubsetClient({ url, key, spool: fileSpool, bookmark: readBookmark(bookmarkFile(this.io.env), url.replace(/\/+$/, "")) });
+    this.clients.push(client);
+    return client;
+  }
+
+  /** Stores the newest D1 bookmark the command's clients saw, for the next invocation. */
+  saveBookmarks(): void {
+    for (const client of this.clients) saveBookmark(bookmarkFile(this.io.env), client.baseUrl, client.bookmark);
   }
 
   /** A client that signs nothing: it sees what a stranger sees. */

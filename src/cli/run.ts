@@ -30,7 +30,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stdout.write(commandUsage(command));
       return EXIT_OK;
     }
-    return (await command.run(new CommandContext(io, parsed.values), parsed)) ?? EXIT_OK;
+    const context = new CommandContext(io, parsed.values);
+    try {
+      return (await command.run(context, parsed)) ?? EXIT_OK;
+    } finally {
+      context.saveBookmarks();
+    }
   } catch (error: unknown) {
     return reportFailure(error, json, io.stdout, io.stderr);
   }

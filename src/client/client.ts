@@ -50,6 +50,11 @@ export class PubsetClient {
     this.writes = { transport: this.transport, gzipLevel: options.gzipLevel ?? DEFAULT_GZIP_LEVEL, spool: options.spool };
   }
 
+  /** The newest D1 bookmark this client has seen (X-D1-Bookmark), to hand to a later client. */
+  get bookmark(): string | undefined {
+    return this.transport.bookmark;
+  }
+
   /** True when requests are signed (a key was given). */
   get signed(): boolean {
     return this.transport.signing;

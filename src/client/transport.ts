@@ -24,6 +24,14 @@ export interface TransportOptions {
   /** Send request bodies as streams (default: yes, except in browsers, where most engines
    * cannot stream uploads over HTTP/1.1; there the body is collected into a Blob first). */
   streamUploads?: boolean;
+  /** A D1 bookmark to start from (from an earlier session, e.g. the CLI's state file). */
+  bookmark?: string;
+}
+
+/** D1 bookmarks sort oldest to newest as strings, so the newest is the greatest. */
+export function newerBookmark(current: string | undefined, seen: string | null): string | undefined {
+  if (seen === null || seen === "") return current;
+  return current === undefined || seen > current ? seen : current;
 }
 
 export interface SendSpec {
@@ -43,6 +51,9 @@ export class Transport {
   private readonly fetchImpl: typeof fetch;
   private readonly policy: RetryPolicy;
   private readonly streamUploads: boolean;
+  /** The newest X-D1-Bookmark any response carried; sent on every request, so this client
+   * reads its own writes even from a lagging read replica (SPEC B6). */
+  bookmark: string | undefined;
 
   constructor(options: TransportOptions = {}) {
     this.key = options.key;
@@ -50,6 +61,7 @@ export class Transport {
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.policy = { ...DEFAULT_RETRY, ...options.retry };
     this.streamUploads = options.streamUploads ?? !("document" in globalThis);
+    this.bookmark = options.bookmark;
   }
 
   /** The successful (2xx or 304) response; throws PubsetError or PubsetNetworkError. */
@@ -68,6 +80,7 @@ export class Transport {
         await sleep(retryDelayMs(retry, null, this.policy), spec.signal);
         continue;
       }
+      this.bookmark = newerBookmark(this.bookmark, response.headers.get("x-d1-bookmark"));
       if (response.ok || response.status === 304) return response;
       if (!last && isRetryableStatus(response.status)) {
         await response.body?.cancel();
@@ -80,6 +93,7 @@ export class Transport {
 
   private async init(spec: SendSpec): Promise<RequestInit> {
     const headers = new Headers(spec.headers);
+    if (this.bookmark !== undefined) headers.set("x-d1-bookmark", this.bookmark);
     if (spec.idempotencyKey !== undefined) headers.set("idempotency-key", spec.idempotencyKey);
     const body = spec.body;
     if (body) {
