@@ -3,6 +3,7 @@
 // A body is handed on through the RFC 9530 digest check, which fails the stream at its end.
 import { createMiddleware } from "hono/factory";
 import { digestVerifyingStream } from "../auth/content-digest.ts";
+import { cachedKey } from "../auth/key-cache.ts";
 import { openSecret } from "../auth/key-secrets.ts";
 import { verifyRequestSignature } from "../auth/verify.ts";
 import { limitsFrom } from "../config.ts";
@@ -45,7 +46,7 @@ export const signatureMiddleware = createMiddleware<AppEnv>(async (c, next) => {
       requireNonce: isWrite,
       hasBody: bodyPresent,
       lookupKey: async (keyId) => {
-        key = await findKey(c.env.DB, keyId);
+        key = await cachedKey(keyId, (id) => findKey(c.env.DB, id));
         if (!key || key.revoked) return null;
         return openSecret(c.env.KEY_ENCRYPTION_KEY, key.keyId, key.sealed);
       },
@@ -54,7 +55,9 @@ export const signatureMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   if (!result.ok) throw new ApiError(result.code, result.detail);
   const verifiedKey = key as StoredKey | null;
   if (!verifiedKey) throw new ApiError("unknown_key", "Unknown key.");
-  if (result.nonce !== null) {
+  // SPEC B4: a nonce is single use on writes; on GET and HEAD it is optional and not stored,
+  // so a signed read writes nothing.
+  if (isWrite && result.nonce !== null) {
     const fresh = await recordNonce(c.env.DB, verifiedKey.keyId, result.nonce, nowSeconds, nonceExpiry(result.created, limits.signatureWindowSeconds));
     if (!fresh) throw new ApiError("nonce_reused", "This key already used this nonce.");
   }

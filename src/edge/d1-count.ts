@@ -1,0 +1,41 @@
+// Counts a request's D1 round trips (one per statement run, one per batch) for `npm run bench`,
+// which reads them from the `X-Bench-D1` header when the worker runs with BENCH_ENDPOINTS=1.
+
+export interface D1Count {
+  queries: number;
+  writes: number;
+}
+
+const WRITE = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i;
+
+function countedStatement(statement: D1PreparedStatement, sql: string, count: D1Count, inner: WeakMap<object, D1PreparedStatement>): D1PreparedStatement {
+  const hit = () => {
+    count.queries++;
+    if (WRITE.test(sql)) count.writes++;
+  };
+  const wrapped = {
+    bind: (...values: unknown[]) => countedStatement(statement.bind(...values), sql, count, inner),
+    first: (column?: string) => (hit(), column === undefined ? statement.first() : statement.first(column)),
+    all: () => (hit(), statement.all()),
+    run: () => (hit(), statement.run()),
+    raw: (options?: { columnNames?: boolean }) => (hit(), options?.columnNames ? statement.raw({ columnNames: true }) : statement.raw()),
+  };
+  inner.set(wrapped, statement);
+  // The wrapper implements every method of the abstract class D1PreparedStatement.
+  return wrapped as unknown as D1PreparedStatement;
+}
+
+/** `session` with every round trip added to `count`. */
+export function countedSession(session: D1DatabaseSession, count: D1Count): D1DatabaseSession {
+  const inner = new WeakMap<object, D1PreparedStatement>();
+  const wrapped = {
+    prepare: (sql: string) => countedStatement(session.prepare(sql), sql, count, inner),
+    batch: <T = unknown>(statements: D1PreparedStatement[]) => {
+      count.queries++;
+      count.writes++;
+      return session.batch<T>(statements.map((s) => inner.get(s) ?? s));
+    },
+    getBookmark: () => session.getBookmark(),
+  };
+  return wrapped as unknown as D1DatabaseSession;
+}
