@@ -24,6 +24,17 @@ export default defineConfig({
                 PUBLIC_ORIGIN: "https://pubset.test",
                 // Workers Cache does not exist in workerd; the in-worker stand-in does (README).
                 EDGE_CACHE: "in-worker",
+                // Matches the raised limits below; test/rate-limit.test.ts uses the low ones.
+                RATE_LIMIT_SIGNED: "100000/60",
+                RATE_LIMIT_ANONYMOUS: "100000/60",
+                TEST_LOW_RATE_LIMIT_QUOTA: "3/60",
+              },
+              // Every test file's requests come from one address; the real limits would throttle
+              // the suite. The low limiter is the real binding with a quota a test can exhaust.
+              ratelimits: {
+                SIGNED_RATE_LIMIT: { namespace_id: "1001", simple: { limit: 100000, period: 60 } },
+                ANONYMOUS_RATE_LIMIT: { namespace_id: "1002", simple: { limit: 100000, period: 60 } },
+                TEST_LOW_RATE_LIMIT: { namespace_id: "9001", simple: { limit: 3, period: 60 } },
               },
             },
           })),

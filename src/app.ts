@@ -13,6 +13,7 @@ import { cachePolicyMiddleware } from "./middleware/cache-policy.ts";
 import { d1SessionMiddleware } from "./middleware/d1-session.ts";
 import { httpCacheMiddleware } from "./middleware/http-cache.ts";
 import { idempotencyMiddleware } from "./middleware/idempotency.ts";
+import { rateLimitFieldsMiddleware, rateLimitMiddleware } from "./middleware/rate-limit.ts";
 import { signatureMiddleware } from "./middleware/signature.ts";
 import { datasetRoutes } from "./routes/datasets.ts";
 import { registerDocs } from "./routes/docs.ts";
@@ -21,7 +22,7 @@ const CORS = cors({
   origin: "*",
   allowMethods: ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"],
   allowHeaders: ["Signature", "Signature-Input", "Content-Digest", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-D1-Bookmark"],
-  exposeHeaders: ["ETag", "Link", "Location", "Retry-After", "Idempotent-Replayed", "X-D1-Bookmark"],
+  exposeHeaders: ["ETag", "Link", "Location", "Retry-After", "Idempotent-Replayed", "X-D1-Bookmark", "RateLimit", "RateLimit-Policy"],
   maxAge: 86400,
 });
 
@@ -41,6 +42,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.use("*", CORS);
   app.use("*", d1SessionMiddleware);
   app.use("*", cachePolicyMiddleware);
+  app.use("*", rateLimitFieldsMiddleware);
   // A path that exists with other methods: 405 with Allow, as problem details (SPEC B1).
   app.use(
     "*",
@@ -54,6 +56,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
     }),
   );
   app.use("/v1/*", signatureMiddleware);
+  app.use("*", rateLimitMiddleware);
   app.use("/v1/*", idempotencyMiddleware);
   app.use("/v1/*", httpCacheMiddleware);
   app.route("/v1/dataset", datasetRoutes());

@@ -1,6 +1,9 @@
 declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+    /** The real local Rate Limiting binding with a limit of 3 a minute (vitest.config.ts). */
+    TEST_LOW_RATE_LIMIT: RateLimit;
+    TEST_LOW_RATE_LIMIT_QUOTA: string;
   }
 }
 

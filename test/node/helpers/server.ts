@@ -1,7 +1,7 @@
 // A real `npm start` (node scripts/start.ts → wrangler dev → workerd) on a free port with its
 // own temp state directory, for end-to-end tests over HTTP. Always call stop().
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,6 +34,31 @@ export interface StartOptions {
   /** Reuse a state directory (kept on stop); default: a fresh temp dir, removed on stop. */
   stateDir?: string;
   readyTimeoutMs?: number;
+  /** Serve with these rate limits (quota per period of 10 or 60 s) instead of wrangler.toml's. */
+  rateLimits?: { signed: { limit: number; period: 10 | 60 }; anonymous: { limit: number; period: 10 | 60 } };
+}
+
+/**
+ * A copy of wrangler.toml in `dir` with other rate limits (binding and vars alike), its paths
+ * made absolute, and `.dev.vars` linked beside it (wrangler reads it next to the config).
+ */
+function configWithRateLimits(dir: string, limits: NonNullable<StartOptions["rateLimits"]>): string {
+  let toml = readFileSync(join(PROJECT_ROOT, "wrangler.toml"), "utf8");
+  toml = toml.replace(/^main = "(.*)"$/m, (_, path: string) => `main = ${JSON.stringify(join(PROJECT_ROOT, path))}`);
+  toml = toml.replace(/^migrations_dir = "(.*)"$/m, (_, path: string) => `migrations_dir = ${JSON.stringify(join(PROJECT_ROOT, path))}`);
+  for (const [binding, varName, limit] of [
+    ["SIGNED_RATE_LIMIT", "RATE_LIMIT_SIGNED", limits.signed],
+    ["ANONYMOUS_RATE_LIMIT", "RATE_LIMIT_ANONYMOUS", limits.anonymous],
+  ] as const) {
+    const block = new RegExp(`(name = "${binding}"\\nnamespace_id = "\\d+"\\nsimple = )\\{[^}]*\\}`);
+    if (!block.test(toml)) throw new Error(`wrangler.toml has no ${binding} block in the expected form`);
+    toml = toml.replace(block, `$1{ limit = ${limit.limit}, period = ${limit.period} }`);
+    toml = toml.replace(new RegExp(`^${varName} = ".*"$`, "m"), `${varName} = "${limit.limit}/${limit.period}"`);
+  }
+  const file = join(dir, "wrangler.toml");
+  writeFileSync(file, toml);
+  symlinkSync(join(PROJECT_ROOT, ".dev.vars"), join(dir, ".dev.vars"));
+  return file;
 }
 
 export function freePort(): Promise<number> {
@@ -54,7 +79,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "pubset-server-"));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["scripts/start.ts", "--persist-to", stateDir], {
+  const configDir = options.rateLimits ? mkdtempSync(join(tmpdir(), "pubset-config-")) : undefined;
+  const wranglerArgs = configDir && options.rateLimits ? ["--", "--config", configWithRateLimits(configDir, options.rateLimits)] : [];
+  const child = spawn(process.execPath, ["scripts/start.ts", "--persist-to", stateDir, ...wranglerArgs], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
@@ -72,6 +99,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const stop = async () => {
     await killGroup(pid);
     if (ownsStateDir) rmSync(stateDir, { recursive: true, force: true });
+    if (configDir) rmSync(configDir, { recursive: true, force: true });
   };
 
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);

@@ -1,0 +1,29 @@
+// wrangler.toml states each rate limit twice: the binding enforces it, the var reports it in the
+// RateLimit fields (the binding cannot be read back). They must agree; Workers Cache must be on
+// with cross_version_cache off (SPEC B6).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "./helpers/run-script.ts";
+
+const toml = readFileSync(join(PROJECT_ROOT, "wrangler.toml"), "utf8");
+
+describe("wrangler.toml", () => {
+  it("reports the rate limits its bindings enforce", () => {
+    for (const [binding, varName] of [
+      ["SIGNED_RATE_LIMIT", "RATE_LIMIT_SIGNED"],
+      ["ANONYMOUS_RATE_LIMIT", "RATE_LIMIT_ANONYMOUS"],
+    ]) {
+      const block = new RegExp(`name = "${binding}"\\nnamespace_id = "\\d+"\\nsimple = \\{ limit = (\\d+), period = (\\d+) \\}`).exec(toml);
+      const reported = new RegExp(`^${varName} = "(\\d+)/(\\d+)"$`, "m").exec(toml);
+      expect(block, binding).not.toBeNull();
+      expect(reported, varName).not.toBeNull();
+      expect(`${reported![1]}/${reported![2]}`).toBe(`${block![1]}/${block![2]}`);
+    }
+  });
+
+  it("enables Workers Cache and keeps cross_version_cache off", () => {
+    expect(toml).toMatch(/^\[cache\]\nenabled = true\ncross_version_cache = false$/m);
+    expect(toml).toMatch(/^EDGE_CACHE = "workers-cache"$/m);
+  });
+});
