@@ -13,6 +13,8 @@ import { writeCsvFile, type GeneratedCsv } from "./bench/csv-gen.ts";
 import { Inspector } from "./bench/heap.ts";
 import { measureLevels } from "./bench/levels.ts";
 import { measureAll, type BenchData } from "./bench/measure.ts";
+import { measureEdge, type EdgeResults } from "./bench/edge.ts";
+import { renderEdge } from "./bench/edge-report.ts";
 import { renderReport } from "./bench/report.ts";
 import { attempt, failures, type BenchResults } from "./bench/results.ts";
 import { measureScanner } from "./bench/scanner.ts";
@@ -65,7 +67,30 @@ function generate(dir: string, sizes: Size[]): BenchData {
   return { warmup: make("warmup.csv", 200_000, 7), sizes: generated, levels };
 }
 
+/** `npm run bench -- --edge`: only the read-path figures (a minute, not the 100 MB runs). */
+async function edgeOnly(): Promise<number> {
+  const work = mkdtempSync(join(tmpdir(), "pubset-bench-edge-"));
+  try {
+    mkdirSync(OUT_DIR, { recursive: true });
+    const stateDir = join(work, "state");
+    const key = await prepareState(stateDir);
+    const build = await buildWorker(join(work, "app"));
+    const edge = await measureEdge(build, stateDir, key, join(OUT_DIR, "wrangler-edge.log"));
+    const report = [`### Bench run ${new Date().toISOString().slice(0, 10)} (edge only)`, "", `${machine()}.`, "", renderEdge(edge)].join("\n");
+    writeFileSync(join(OUT_DIR, "edge.md"), report);
+    process.stdout.write(report);
+    return edgeFailures(edge).length > 0 ? 1 : 0;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function edgeFailures(edge: EdgeResults): string[] {
+  return Object.entries(edge).flatMap(([what, outcome]) => (outcome.ok ? [] : [`${what}: ${outcome.error}`]));
+}
+
 async function main(): Promise<number> {
+  if (process.argv.includes("--edge")) return edgeOnly();
   const work = mkdtempSync(join(tmpdir(), "pubset-bench-"));
   let server: RunningServer | null = null;
   let inspector: Inspector | null = null;
@@ -105,10 +130,18 @@ async function main(): Promise<number> {
       levels: { label: `SegmentCompressor on the ${levelsLabel} CSV; Node ${process.version} in this process, median of 3`, results: levels },
       scanner: { label: `${levelsLabel} CSV in 64 KiB chunks, Node ${process.version}`, outcome: scanner },
     };
-    const report = renderReport(results);
+    inspector?.close();
+    inspector = null;
+    await server.stop();
+    server = null;
+    process.stderr.write("bench: edge read path (two more wrangler dev runs)…\n");
+    const edge = await measureEdge(build, stateDir, key, join(OUT_DIR, "wrangler-edge.log")).catch(
+      (error: unknown): EdgeResults => ({ d1: { ok: false, error: errorText(error) }, throughput: { ok: false, error: errorText(error) }, startup: { ok: false, error: errorText(error) } }),
+    );
+    const report = renderReport(results) + "\n" + renderEdge(edge);
     writeFileSync(join(OUT_DIR, "latest.md"), report);
     process.stdout.write(report);
-    const failed = failures(results);
+    const failed = [...failures(results), ...edgeFailures(edge)];
     if (failed.length > 0) {
       process.stderr.write(`bench: ${failed.length} measurement(s) failed:\n${failed.map((f) => `  - ${f}`).join("\n")}\n`);
       return 1;

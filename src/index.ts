@@ -1,13 +1,12 @@
 // Worker entry: the HTTP app, the two crons of wrangler.toml (the purge drain every minute,
 // the clean-up every 30 minutes), and the per-dataset append sequencer (a Durable Object).
 import { createApp } from "./app.ts";
-import { runPurgeDrain } from "./edge/purge-outbox.ts";
+import { PURGE_CRON, runPurgeDrain } from "./edge/purge-outbox.ts";
 import { runCleanup } from "./maintenance/cleanup.ts";
 
+// Besides the default handlers, only Durable Object classes may be exported here: workerd
+// refuses any other named export of the entry module.
 export { AppendSequencer } from "./datasets/append-sequencer.ts";
-
-/** Must match the first cron in wrangler.toml: one drain a minute keeps within the purge budget. */
-export const PURGE_CRON = "* * * * *";
 
 const app = createApp();
 

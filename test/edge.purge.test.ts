@@ -6,8 +6,8 @@
 import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { drainPurgeOutbox, purgerFor, runPurgeDrain, workersCachePurger, type Purger } from "../src/edge/purge-outbox.ts";
-import worker, { PURGE_CRON } from "../src/index.ts";
+import { PURGE_CRON, drainPurgeOutbox, purgerFor, runPurgeDrain, workersCachePurger, type Purger } from "../src/edge/purge-outbox.ts";
+import worker from "../src/index.ts";
 import { collectionPart, createDataset, send, write } from "./helpers/http.ts";
 import { createKey } from "./helpers/keys.ts";
 

@@ -5,6 +5,8 @@
 // never dropped: a tag leaves the outbox only after a purge that covered it succeeded.
 import { completePurges, failedPurges, outboxBacklog, pendingPurges } from "../storage/purge-outbox-db.ts";
 
+/** Must match the first cron in wrangler.toml: one drain a minute keeps within the purge budget. */
+export const PURGE_CRON = "* * * * *";
 export const PURGE_REQUESTS_PER_RUN = 5;
 export const TAGS_PER_PURGE = 100;
 

@@ -22,9 +22,9 @@ describe("wrangler.toml", () => {
     }
   });
 
-  it("runs the purge drain every minute (PURGE_CRON in src/index.ts) and the clean-up every 30", () => {
+  it("runs the purge drain every minute (PURGE_CRON in src/edge/purge-outbox.ts) and the clean-up every 30", () => {
     expect(toml).toMatch(/^crons = \["\* \* \* \* \*", "\*\/30 \* \* \* \*"\]$/m);
-    expect(readFileSync(join(PROJECT_ROOT, "src", "index.ts"), "utf8")).toContain('export const PURGE_CRON = "* * * * *";');
+    expect(readFileSync(join(PROJECT_ROOT, "src", "edge", "purge-outbox.ts"), "utf8")).toContain('export const PURGE_CRON = "* * * * *";');
   });
 
   it("enables Workers Cache and keeps cross_version_cache off", () => {
