@@ -31,6 +31,12 @@ const responseHeaders = {
     schema: { type: "string" },
   },
   Location: { description: "The created dataset or version.", schema: { type: "string" } },
+  "X-D1-Bookmark": {
+    description: "The newest D1 bookmark the request saw (on responses no shared cache keeps). Send it back on later requests to read your own writes from any read replica.",
+    schema: { type: "string" },
+  },
+  "RateLimit-Policy": { description: 'draft-ietf-httpapi-ratelimit-headers-11 quota policy, e.g. `"anonymous";q=300;w=60`.', schema: { type: "string" } },
+  RateLimit: { description: 'draft-ietf-httpapi-ratelimit-headers-11 remaining quota, e.g. `"anonymous";r=287;t=42` (an estimate; see README).', schema: { type: "string" } },
 };
 
 function addParameters(operation: Json, parameters: Json[]): void {
@@ -57,6 +63,7 @@ function decorateOperation(path: string, method: string, operation: Json): void 
   const responses = (operation.responses as Record<string, Json>) ?? {};
   const isWrite = method !== "get" && method !== "head";
   addParameters(operation, SIGNATURE_HEADERS(isWrite));
+  addParameters(operation, [header("X-D1-Bookmark", "A bookmark from an earlier response: this request reads data at least that fresh (and is answered `private, no-store`).")]);
   if (isWrite) {
     addParameters(operation, [
       header("Content-Digest", "RFC 9530 digest of the body, covered by the signature: `sha-256=:<base64>:` (sha-512 also accepted).", method !== "delete"),
@@ -73,7 +80,9 @@ function decorateOperation(path: string, method: string, operation: Json): void 
     responses["304"] ??= { description: "Not modified (If-None-Match matched)" };
     responses["401"] ??= problem("A signature was sent and does not verify");
   }
-  addResponseHeaders(responses["201"], ["Location"]);
+  addResponseHeaders(responses["201"], ["Location", "X-D1-Bookmark"]);
+  addResponseHeaders(responses["200"], ["RateLimit-Policy", "RateLimit", ...(isWrite ? (["X-D1-Bookmark"] as const) : [])]);
+  responses["429"] ??= problem("Over the rate limit (`rate_limited`); `Retry-After` says when to try again");
   responses["500"] ??= problem("A bug on our side; the request changed nothing");
   operation.responses = responses;
 }
