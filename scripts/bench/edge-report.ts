@@ -1,5 +1,5 @@
 // Renders the edge measurements (scripts/bench/edge.ts) as markdown for the bench report.
-import type { EdgeResults } from "./edge.ts";
+import { CONCURRENCY, type EdgeResults } from "./edge.ts";
 import type { Outcome } from "./results.ts";
 
 function failed(outcome: Outcome<unknown>): string {

@@ -14,7 +14,7 @@ import { signedHeaders } from "./signing.ts";
 import { median } from "./stats.ts";
 import type { WorkerBuild } from "./worker-build.ts";
 
-const CONCURRENCY = 8;
+export const CONCURRENCY = 8;
 const THROUGHPUT_SECONDS = 5;
 const TIMEOUT_MS = 60_000;
 

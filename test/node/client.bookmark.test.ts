@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PubsetClient } from "../../src/client/index.ts";
-import { bookmarkFile, readBookmark, saveBookmark } from "../../src/cli/bookmark-file.ts";
+import { BOOKMARK_MAX_AGE_MS, bookmarkFile, readBookmark, saveBookmark } from "../../src/cli/bookmark-file.ts";
 
 const B1 = "00000000-00000010-00000000-00000000000000000000000000000000";
 const B2 = "00000000-00000020-00000000-00000000000000000000000000000000";
@@ -54,6 +54,18 @@ describe("the CLI's bookmark file", () => {
     saveBookmark(file, "http://b.test", B3);
     expect(readBookmark(file, "http://a.test")).toBe(B2);
     expect(readBookmark(file, "http://b.test")).toBe(B3);
-    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ "http://a.test": B2, "http://b.test": B3 });
+    expect(Object.keys(JSON.parse(readFileSync(file, "utf8")))).toEqual(["http://a.test", "http://b.test"]);
+  });
+
+  it("forgets a bookmark after a day (D1 refuses old ones; replicas lag by seconds)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "pubset-bookmarks-"));
+    dirs.push(dir);
+    const file = bookmarkFile({ PUBSET_CONFIG: join(dir, "config.json") });
+    const then = Date.now() - BOOKMARK_MAX_AGE_MS - 1;
+    saveBookmark(file, "http://a.test", B3, then);
+    expect(readBookmark(file, "http://a.test", then + 1000)).toBe(B3);
+    expect(readBookmark(file, "http://a.test")).toBeUndefined();
+    saveBookmark(file, "http://a.test", B1);
+    expect(readBookmark(file, "http://a.test")).toBe(B1);
   });
 });
