@@ -112,14 +112,14 @@ describe("GET /datasets/:id (catalog dataset page)", () => {
     expect(linkHref(second.html, "Older versions")).toBeNull();
     const bad = await page(`/datasets/${d.id}?versions=garbage`);
     expect(bad.status).toBe(400);
-    expectCatalogHeaders(bad.headers);
+    expectCatalogHeaders(bad.headers, bad.status);
   });
 
   it("answers a private dataset with the same 404 page as a missing one, whoever signs the request", async () => {
     const secret = await createDataset(key, "a\n1\n", { name: "Page private secret", visibility: "private" });
     const missing = await page("/datasets/00000000-0000-4000-8000-000000000000");
     expect(missing.status).toBe(404);
-    expectCatalogHeaders(missing.headers);
+    expectCatalogHeaders(missing.headers, missing.status);
     expect(missing.html).toContain("<h1>Dataset not found</h1>");
     for (const options of [{}, { key }, { key: stranger }]) {
       const hidden = await page(`/datasets/${secret.id}`, options);
@@ -153,7 +153,7 @@ describe("GET /datasets/:id (catalog dataset page)", () => {
     for (const path of [`/datasets/${d.id}/extra`, "/no-such-page", "/datasets/a/b/c"]) {
       const shown = await page(path, browser);
       expect(shown.status).toBe(404);
-      expectCatalogHeaders(shown.headers);
+      expectCatalogHeaders(shown.headers, shown.status);
       expect(shown.html).toContain("<h1>Page not found</h1>");
       expect(linkHref(shown.html, "Browse public datasets")).toBe("/");
     }

@@ -107,7 +107,7 @@ describe("GET / (catalog home)", () => {
   ])("%s → 400 page that keeps the form and says why", async (path, why) => {
     const home = await page(path);
     expect(home.status).toBe(400);
-    expectCatalogHeaders(home.headers);
+    expectCatalogHeaders(home.headers, home.status);
     expect(home.html).toContain('<form class="search"');
     expect(text(home.html)).toContain(why);
     expect(home.html).not.toContain("<script");

@@ -63,7 +63,8 @@ describe("GET /v1/dataset/:id/:version/rows", () => {
     const response = await send("GET", `/v1/dataset/${multi.id}/${multiLatest}/rows`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(response.headers.get("cache-control")).toBe("public, max-age=60, stale-while-revalidate=300");
+    // An explicit version id: immutable (SPEC B6).
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     const body = (await response.json()) as RowsBody;
     expect(Object.keys(body)).toEqual(["columns", "rows", "offset", "total"]);
     expect(body).toEqual({ columns: COLUMNS, rows: EXPECTED, offset: 0, total: 8 });

@@ -58,7 +58,9 @@ function addVary(headers: Headers, names: string[]): void {
 
 /**
  * Rewrites `headers` of a response to `request` by the rules above. A route marks a response
- * public with any `public` Cache-Control; everything else leaves private or no-store.
+ * public with any `public` Cache-Control; everything else leaves private or no-store. API paths
+ * get the immutable or mutable policy; HTML pages keep their own (they answer everyone alike,
+ * signed or not) and gain only their tags.
  */
 export function applyCachePolicy(request: Request, status: number, headers: Headers): void {
   if (status >= 400) {
@@ -72,11 +74,16 @@ export function applyCachePolicy(request: Request, status: number, headers: Head
     return;
   }
   if (!/^\s*public\b/i.test(declared)) return;
+  const pathname = new URL(request.url).pathname;
+  const policy = pathPolicy(pathname);
+  if (!pathname.startsWith("/v1/")) {
+    if (policy !== null) headers.set("Cache-Tag", policy.tags.join(","));
+    return;
+  }
   if (request.headers.has("X-D1-Bookmark") || request.headers.has("Signature") || request.headers.has("Signature-Input")) {
     headers.set("Cache-Control", PRIVATE_CACHE_CONTROL);
     return;
   }
-  const policy = pathPolicy(new URL(request.url).pathname);
   if (policy === null) return;
   headers.set("Cache-Control", policy.immutable ? IMMUTABLE_CACHE_CONTROL : MUTABLE_CACHE_CONTROL);
   headers.set("Cache-Tag", policy.tags.join(","));
