@@ -53,8 +53,14 @@ export async function appendWith(workerEnv: Env, key: TestKey, id: string, rows:
 /** Forwards everything to the real binding, except what `override` replaces. */
 export function wrapBinding<T extends object>(real: T, override: Partial<Record<keyof T, unknown>>): T {
   return new Proxy(real, {
-    get(target, property) {
+    get(target, property, receiver: T) {
       if (Object.prototype.hasOwnProperty.call(override, property)) return override[property as keyof T];
+      // The worker opens one D1 session per request (src/middleware/d1-session.ts); a session of
+      // a wrapped D1 binding goes through the wrapper, so what it overrides still applies.
+      if (property === "withSession" && ("prepare" in override || "batch" in override)) {
+        const db = receiver as unknown as D1Database;
+        return () => ({ prepare: (sql: string) => db.prepare(sql), batch: (statements: D1PreparedStatement[]) => db.batch(statements), getBookmark: () => null });
+      }
       const value: unknown = Reflect.get(target, property);
       return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
