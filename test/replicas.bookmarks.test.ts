@@ -34,10 +34,13 @@ describe("X-D1-Bookmark", () => {
     expect(read.headers.get("x-d1-bookmark")! >= bookmark).toBe(true);
   });
 
-  it("a public cacheable response carries none; a malformed one is 400 and reads nothing", async () => {
+  it("an anonymous read carries none, a signed one does; a malformed one is 400 and reads nothing", async () => {
     const key = await createKey("replica-team", "replica-public");
     const d = await createDataset(key, "a\n1\n", { name: "pub", visibility: "public" });
     expect((await send("GET", `/v1/dataset/${d.id}`)).headers.get("x-d1-bookmark")).toBeNull();
+    // Nor does an anonymous 404: a client would send it on and skip the edge cache from then on.
+    expect((await send("GET", `/v1/dataset/${crypto.randomUUID()}`)).headers.get("x-d1-bookmark")).toBeNull();
+    expect((await send("GET", `/v1/dataset/${d.id}`, { key })).headers.get("x-d1-bookmark")).toMatch(BOOKMARK_SHAPE);
     await expectProblem(await send("GET", `/v1/dataset/${d.id}`, { headers: { "X-D1-Bookmark": "not-a-bookmark" } }), 400, "invalid_request");
   });
 

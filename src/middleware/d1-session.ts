@@ -1,11 +1,21 @@
-// Opens the request's D1 session (src/edge/d1-session.ts) and hands on its bookmark: every
-// response that no shared cache keeps carries `X-D1-Bookmark`, the newest the request saw.
+// Opens the request's D1 session (src/edge/d1-session.ts) and hands on its bookmark: responses
+// to writes, signed reads and bookmarked reads carry `X-D1-Bookmark`, the newest the request saw.
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { countedSession, type D1Count } from "../edge/d1-count.ts";
 import { benchEnabled } from "../routes/bench.ts";
 import { BOOKMARK_HEADER, isBookmark, newestBookmark, sessionConstraint, sessionDatabase } from "../edge/d1-session.ts";
 import { ApiError } from "../errors.ts";
+
+/**
+ * Writes, signed requests and requests that sent a bookmark get one back. An anonymous read
+ * does not (not even its 404): a client that then sent it on would turn every later public
+ * read private and skip the edge cache for nothing.
+ */
+function wantsBookmark(request: Request, sent: string | undefined): boolean {
+  const safe = request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS";
+  return !safe || sent !== undefined || request.headers.has("Signature");
+}
 
 export const d1SessionMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   const sent = c.req.header(BOOKMARK_HEADER)?.trim();
@@ -18,6 +28,7 @@ export const d1SessionMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   if (count) c.res.headers.set("X-Bench-D1", `queries=${count.queries}; writes=${count.writes}`);
   const bookmark = newestBookmark(session.getBookmark(), sent);
-  if (bookmark === null || /^\s*public\b/i.test(c.res.headers.get("Cache-Control") ?? "")) return;
+  if (bookmark === null || !wantsBookmark(c.req.raw, sent)) return;
+  if (/^\s*public\b/i.test(c.res.headers.get("Cache-Control") ?? "")) return;
   c.res.headers.set(BOOKMARK_HEADER, bookmark);
 });
