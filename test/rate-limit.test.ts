@@ -106,10 +106,12 @@ describe("past the limit", () => {
     expect(names.results.map((r) => r.name)).not.toContain("over the limit");
   });
 
-  it("IPv6 clients are limited per /64", () => {
+  it("IPv6 clients are limited per /64; IPv4-mapped addresses as the IPv4 address", () => {
     const at = (ip: string) => clientAddressKey(new Request(ORIGIN, { headers: { "CF-Connecting-IP": ip } }));
     expect(at("2001:db8:1:2:aaaa::1")).toBe(at("2001:0db8:0001:0002:ffff:1:2:3"));
     expect(at("2001:db8:1:3::1")).not.toBe(at("2001:db8:1:2::1"));
     expect(at("203.0.113.7")).not.toBe(at("203.0.113.8"));
+    expect(at("::ffff:203.0.113.7")).toBe(at("203.0.113.7"));
+    expect(at("::ffff:203.0.113.7")).not.toBe(at("::ffff:203.0.113.8"));
   });
 });

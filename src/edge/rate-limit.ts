@@ -34,7 +34,8 @@ export function policyFrom(env: object, name: PolicyName): Policy {
 export function clientAddressKey(request: Request): string {
   const address = request.headers.get("CF-Connecting-IP")?.trim() ?? "";
   if (address === "") return "addr:unknown";
-  if (!address.includes(":")) return `addr:${address}`;
+  // IPv4, or IPv4 mapped into IPv6 (`::ffff:192.0.2.1`): the IPv4 address itself.
+  if (address.includes(".")) return `addr:${address.slice(address.lastIndexOf(":") + 1)}`;
   const groups = expandIpv6(address);
   return groups ? `addr6:${groups.slice(0, 4).join(":")}::/64` : `addr:${address}`;
 }
