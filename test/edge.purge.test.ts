@@ -138,6 +138,25 @@ describe("the purge interface", () => {
     expect(workersCachePurger(cache).name).toBe("workers-cache");
   });
 
+  it("the scheduled handler drains through ctx.cache when Workers Cache is in front", async () => {
+    const tags = await enqueue(150);
+    const seen: CachePurgeOptions[] = [];
+    const cache: CacheContext = {
+      async purge(options) {
+        seen.push(options);
+        return { success: true, errors: [] };
+      },
+      async invalidate() {
+        throw new Error("not used");
+      },
+    };
+    // The handler reads only ctx.cache; workerd's test context has none, so this one carries it.
+    const ctx = { cache } as unknown as ExecutionContext;
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: PURGE_CRON }), { ...env, EDGE_CACHE: "workers-cache" }, ctx);
+    expect(seen).toEqual([{ tags: tags.slice(0, 100) }, { tags: tags.slice(100) }]);
+    expect(await outbox()).toEqual([]);
+  });
+
   it("with Workers Cache configured but its API absent, the drain keeps the outbox", async () => {
     await enqueue(3);
     expect(await runPurgeDrain({ ...env, EDGE_CACHE: "workers-cache" }, undefined, Date.now())).toBeNull();

@@ -36,6 +36,8 @@ describe("D1 round trips", () => {
       expect(queries).toBeLessThanOrEqual(2);
       expect(writes).toBe(0);
       expect(sessions).toEqual(["first-unconstrained"]);
+      // The per-request D1 count is reported only in bench mode.
+      expect(response.headers.get("x-bench-d1")).toBeNull();
     }
   });
 
