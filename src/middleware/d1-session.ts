@@ -3,9 +3,9 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { countedSession, type D1Count } from "../edge/d1-count.ts";
-import { benchEnabled } from "../routes/bench.ts";
 import { BOOKMARK_HEADER, isBookmark, newestBookmark, sessionConstraint, sessionDatabase } from "../edge/d1-session.ts";
 import { ApiError } from "../errors.ts";
+import { benchEnabled } from "../routes/bench.ts";
 
 /**
  * Writes, signed requests and requests that sent a bookmark get one back. An anonymous read
