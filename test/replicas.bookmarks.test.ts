@@ -94,6 +94,31 @@ describe("read-your-writes against a lagging replica", () => {
     expect(client.bookmark! >= afterWrite).toBe(true);
   });
 
+  it("an append's bookmark covers its commit, made in the append sequencer outside the request's session", async () => {
+    const key = await createKey("replica-team", "replica-append");
+    const d = await createDataset(key, "a\n1\n", { name: "appended", visibility: "public" });
+    const before = await currentBookmark(env.DB);
+    // The request's own session answers with an old bookmark, as a replica that has not yet
+    // received the sequencer's commit would.
+    const frozen = {
+      withSession: (constraint?: string) => {
+        const session = env.DB.withSession(constraint);
+        return { prepare: (sql: string) => session.prepare(sql), batch: (statements: D1PreparedStatement[]) => session.batch(statements), getBookmark: () => before };
+      },
+    } as unknown as D1Database;
+    const { body, contentType } = multipart([csvPart("2\n")]);
+    const url = `${ORIGIN}/v1/dataset/${d.id}`;
+    const headers = await signRequest({ method: "POST", url, headers: { "Content-Type": contentType }, body }, key);
+    const response = await through(frozen, new Request(url, { method: "POST", headers, body }));
+    expect(response.status).toBe(201);
+    const bookmark = response.headers.get("x-d1-bookmark")!;
+    expect(bookmark > before).toBe(true);
+    const { version } = (await response.json()) as { version: string };
+    const replica = laggingReplica(env.DB, before, (row) => row.id === version || row.version_id === version);
+    const read = await through(replica.db, new Request(`${ORIGIN}/v1/dataset/${d.id}/${version}`, { headers: { "X-D1-Bookmark": bookmark } }));
+    expect(read.status).toBe(200);
+  });
+
   it("writes start on the primary, whatever bookmark they carry", async () => {
     const key = await createKey("replica-team", "replica-primary");
     const before = await currentBookmark(env.DB);

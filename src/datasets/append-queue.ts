@@ -3,6 +3,7 @@
 // consecutive versions in one D1 batch (group commit). Concurrent appenders then queue instead
 // of losing compare-and-swap rounds to each other (issue 11: 50 writers on one dataset).
 import { limitsFrom, storageTimingsFrom } from "../config.ts";
+import { noteBookmark } from "../edge/d1-session.ts";
 import { ApiError, type ProblemCode, type ProblemExtensions } from "../errors.ts";
 import { getLatestState } from "../storage/datasets-db.ts";
 import type { AppendSequencer } from "./append-sequencer.ts";
@@ -34,12 +35,17 @@ interface Problem {
 }
 
 /** What crosses back from the sequencer: plain data, since errors lose their fields over RPC. */
-export type QueuedOutcome = { ok: true; result: WriteResult } | { ok: false; problem: Problem };
+/** `bookmark`: a D1 bookmark at least as new as the commit, for the appender's X-D1-Bookmark. */
+export type QueuedOutcome = { ok: true; result: WriteResult; bookmark?: string | null } | { ok: false; problem: Problem };
 
-export async function commitQueuedAppend(sequencers: AppendSequencerBinding, append: QueuedAppend): Promise<WriteResult> {
+/** `db`: the request's database, which notes the commit's bookmark (src/edge/d1-session.ts). */
+export async function commitQueuedAppend(sequencers: AppendSequencerBinding, append: QueuedAppend, db?: D1Database): Promise<WriteResult> {
   const sequencer = sequencers.get(sequencers.idFromName(append.datasetId));
   const outcome = (await sequencer.commit(append)) as QueuedOutcome;
-  if (outcome.ok) return outcome.result;
+  if (outcome.ok) {
+    if (db) noteBookmark(db, outcome.bookmark);
+    return outcome.result;
+  }
   const { code, detail, extensions, headers } = outcome.problem;
   throw new ApiError(code, detail, extensions, headers);
 }

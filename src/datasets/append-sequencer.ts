@@ -7,6 +7,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { limitsFrom, mergePolicyFrom, storageTimingsFrom } from "../config.ts";
 import { compactInBackground } from "../maintenance/compaction.ts";
+import { sessionDatabase } from "../edge/d1-session.ts";
 import { commitAppendGroup, type LatestCache, type QueuedAppend, type QueuedOutcome } from "./append-queue.ts";
 
 /** A bound on one batch: D1 caps statements and bytes per batch. */
@@ -65,7 +66,11 @@ export class AppendSequencer extends DurableObject<Env> {
         const group = this.waiting.splice(0, MAX_GROUP);
         let outcomes: QueuedOutcome[];
         try {
-          outcomes = await commitAppendGroup(this.env, group.map((w) => w.append), this.known);
+          // A session, so each appender learns a bookmark that covers its commit (X-D1-Bookmark).
+          const session = this.env.DB.withSession("first-primary");
+          outcomes = await commitAppendGroup({ ...this.env, DB: sessionDatabase(session) }, group.map((w) => w.append), this.known);
+          const bookmark = session.getBookmark();
+          outcomes = outcomes.map((outcome) => (outcome.ok ? { ...outcome, bookmark } : outcome));
         } catch (error: unknown) {
           console.error(JSON.stringify({ event: "append_group_failed", error: String(error) }));
           outcomes = group.map(() => ({ ok: false, problem: { code: "service_unavailable", detail: "The commit failed; retry.", extensions: {}, headers: { "Retry-After": "1" } } }));

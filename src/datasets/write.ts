@@ -87,7 +87,7 @@ export async function writeVersion<Body extends object>(
       collection: upload.collection,
       ingested: upload.dataset.ingested,
       idempotency: request.idempotency,
-    });
+    }, env.DB);
     // The sequencer compacts after its commits, one compaction at a time per dataset.
     return { result: committed, answer: request.answer(committed) };
   }

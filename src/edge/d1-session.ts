@@ -30,11 +30,30 @@ export function sessionConstraint(method: string, bookmark: string | null): D1Se
  * `withSession` calls share the request's session.
  */
 export function sessionDatabase(session: D1DatabaseSession): D1Database {
-  return {
+  const db: D1Database = {
     prepare: (query: string) => session.prepare(query),
     batch: <T = unknown>(statements: D1PreparedStatement[]) => session.batch<T>(statements),
     exec: () => Promise.reject(new Error("exec is not available inside a D1 session")),
     withSession: () => session,
     dump: () => Promise.reject(new Error("dump is not available inside a D1 session")),
   };
+  notes.set(db, { bookmark: null });
+  return db;
+}
+
+/**
+ * Bookmarks of commits made outside the request's own session (the append sequencer commits in
+ * its Durable Object), noted on the request's database so its X-D1-Bookmark covers them too:
+ * otherwise the session's last answer, possibly from a replica, could predate the writer's commit.
+ */
+const notes = new WeakMap<D1Database, { bookmark: string | null }>();
+
+export function notedBookmark(db: D1Database): string | null {
+  return notes.get(db)?.bookmark ?? null;
+}
+
+/** Records `bookmark` for the request whose database is `db` (a no-op outside a request). */
+export function noteBookmark(db: D1Database, bookmark: string | null | undefined): void {
+  const note = notes.get(db);
+  if (note) note.bookmark = newestBookmark(note.bookmark, bookmark);
 }

@@ -3,7 +3,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { countedSession, type D1Count } from "../edge/d1-count.ts";
-import { BOOKMARK_HEADER, isBookmark, newestBookmark, sessionConstraint, sessionDatabase } from "../edge/d1-session.ts";
+import { BOOKMARK_HEADER, isBookmark, newestBookmark, notedBookmark, sessionConstraint, sessionDatabase } from "../edge/d1-session.ts";
 import { ApiError } from "../errors.ts";
 import { benchEnabled } from "../routes/bench.ts";
 
@@ -24,10 +24,11 @@ export const d1SessionMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   }
   const session = c.env.DB.withSession(sessionConstraint(c.req.method, sent ?? null));
   const count: D1Count | null = benchEnabled(c.env) ? { queries: 0, writes: 0 } : null;
-  c.env = { ...c.env, DB: sessionDatabase(count ? countedSession(session, count) : session) };
+  const db = sessionDatabase(count ? countedSession(session, count) : session);
+  c.env = { ...c.env, DB: db };
   await next();
   if (count) c.res.headers.set("X-Bench-D1", `queries=${count.queries}; writes=${count.writes}`);
-  const bookmark = newestBookmark(session.getBookmark(), sent);
+  const bookmark = newestBookmark(newestBookmark(session.getBookmark(), notedBookmark(db)), sent);
   if (bookmark === null || !wantsBookmark(c.req.raw, sent)) return;
   if (/^\s*public\b/i.test(c.res.headers.get("Cache-Control") ?? "")) return;
   c.res.headers.set(BOOKMARK_HEADER, bookmark);
