@@ -67,7 +67,7 @@ function generate(dir: string, sizes: Size[]): BenchData {
   return { warmup: make("warmup.csv", 200_000, 7), sizes: generated, levels };
 }
 
-/** `npm run bench -- --edge`: only the read-path figures (a minute, not the 100 MB runs). */
+/** `npm run bench:edge`: only the read-path figures (a minute, not the 100 MB runs). */
 async function edgeOnly(): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), "pubset-bench-edge-"));
   try {
