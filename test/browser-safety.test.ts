@@ -15,14 +15,17 @@ beforeAll(async () => {
   dataset = await createDataset(key, "a\n1\n", { name: "safety", visibility: "public" }, "page.html");
 });
 
-const EXPOSE = "ETag,Link,Location,Retry-After,Idempotent-Replayed";
+const EXPOSE = "ETag,Link,Location,Retry-After,Idempotent-Replayed,X-D1-Bookmark,RateLimit,RateLimit-Policy";
+/** The draft-11 quota fields every response carries (src/middleware/rate-limit.ts). */
+const QUOTA = { ratelimit: expect.stringMatching(/^"anonymous";r=\d+;t=\d+$/), "ratelimit-policy": expect.stringMatching(/^"anonymous";q=\d+;w=\d+$/) };
 
 function headerMap(response: Response): Record<string, string> {
   return Object.fromEntries([...response.headers].map(([name, value]) => [name.toLowerCase(), value]));
 }
 
-/** What differs between a local cache hit and a miss (a hit adds them; the bodies are compared byte for byte). */
-const CACHE_STATE = new Set(["age", "date", "cf-cache-status", "content-length"]);
+/** What differs between a local cache hit and a miss (a hit adds them; the bodies are compared
+ * byte for byte), and the quota left, which changes with every request. */
+const CACHE_STATE = new Set(["age", "date", "cf-cache-status", "content-length", "ratelimit"]);
 
 function contentHeaders(response: Response): Record<string, string> {
   return Object.fromEntries(Object.entries(headerMap(response)).filter(([name]) => !CACHE_STATE.has(name)));
@@ -110,6 +113,7 @@ describe("exact header sets", () => {
       "content-type": "text/html; charset=UTF-8",
       "referrer-policy": "no-referrer",
       "x-content-type-options": "nosniff",
+      ...QUOTA,
     });
   });
 
@@ -120,6 +124,7 @@ describe("exact header sets", () => {
       "cache-control": "public, max-age=300",
       "content-type": "application/json",
       "x-content-type-options": "nosniff",
+      ...QUOTA,
     });
   });
 
@@ -130,13 +135,15 @@ describe("exact header sets", () => {
       "accept-ranges": "bytes",
       "access-control-allow-origin": "*",
       "access-control-expose-headers": EXPOSE,
-      "cache-control": "public, max-age=60, stale-while-revalidate=300",
+      "cache-control": "public, max-age=31536000, immutable",
+      "cache-tag": `dataset:${fresh.id}`,
       "content-disposition": 'attachment; filename="page.html.csv"',
       "content-length": "4",
       "content-type": "text/csv; charset=utf-8",
       etag: `"${fresh.version}.csv"`,
-      vary: "Accept-Encoding",
+      vary: "Accept-Encoding, Signature, X-D1-Bookmark",
       "x-content-type-options": "nosniff",
+      ...QUOTA,
     });
   });
 
@@ -147,12 +154,15 @@ describe("exact header sets", () => {
       "accept-ranges": "bytes",
       "access-control-allow-origin": "*",
       "access-control-expose-headers": EXPOSE,
-      "cache-control": "public, max-age=60, stale-while-revalidate=300",
+      "cache-control": "public, max-age=31536000, immutable",
+      "cache-tag": `dataset:${fresh.id}`,
       "content-disposition": 'attachment; filename="page.html.csv.gz"',
       "content-length": expect.stringMatching(/^\d+$/),
       "content-type": "application/gzip",
       etag: `"${fresh.version}.gz"`,
+      vary: "Signature, X-D1-Bookmark",
       "x-content-type-options": "nosniff",
+      ...QUOTA,
     });
   });
 
@@ -165,6 +175,7 @@ describe("exact header sets", () => {
       "cache-control": "no-store",
       "content-type": "application/problem+json",
       "x-content-type-options": "nosniff",
+      ...QUOTA,
     });
   });
 });
