@@ -1,6 +1,7 @@
 // Worker entry for `npm run bench` only (scripts/bench/worker-build.ts bundles this file, not
 // src/index.ts): the deployed worker unchanged, plus the /__bench/* baselines of
 // src/bench/routes.ts, so the deployed bundle carries none of them.
+import { countedDatabase, type D1Count } from "./bench/d1-count.ts";
 import { BENCH_PATH, benchRoutes } from "./bench/routes.ts";
 import worker from "./index.ts";
 
@@ -9,10 +10,19 @@ export * from "./index.ts";
 
 const bench = benchRoutes();
 
+/** The deployed worker with its D1 round trips counted and reported in `X-Bench-D1`. */
+async function countedFetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const count: D1Count = { queries: 0, writes: 0 };
+  const response = await worker.fetch(request, { ...env, DB: countedDatabase(env.DB, count) }, ctx);
+  const counted = new Response(response.body, { status: response.status, statusText: response.statusText, headers: response.headers, encodeBody: response.headers.has("Content-Encoding") ? "manual" : "automatic" });
+  counted.headers.set("X-Bench-D1", `queries=${count.queries}; writes=${count.writes}`);
+  return counted;
+}
+
 export default {
   ...worker,
   fetch(request, env, ctx) {
     if (new URL(request.url).pathname.startsWith(`${BENCH_PATH}/`)) return bench.fetch(request, env, ctx);
-    return worker.fetch(request, env, ctx);
+    return countedFetch(request, env, ctx);
   },
 } satisfies ExportedHandler<Env>;

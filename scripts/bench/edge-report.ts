@@ -33,7 +33,7 @@ export function renderEdge(edge: EdgeResults): string {
       `On that fresh worker the first search took ${s.value.firstGetMs.toFixed(0)} ms, then ${s.value.warmGetMs.toFixed(1)} ms (median of 20).`
     : failed(s);
   return [
-    "**D1 round trips per request** (one per statement or batch, counted by the worker itself in bench mode, `X-Bench-D1`). Production is `EDGE_CACHE=workers-cache`: cache hits never reach the Worker, so every request counted here is a miss. The local in-worker cache (`EDGE_CACHE=in-worker`, `npm start`) checks the dataset's visibility on each hit. A signed write's count includes recording its nonce; an append's commit runs in its dataset's sequencer (a Durable Object) and is not in the request's count:",
+    "**D1 round trips per request** (one per statement or batch, counted by the bench's entry around the real binding, `X-Bench-D1`). Production is `EDGE_CACHE=workers-cache`: cache hits never reach the Worker, so every request counted here is a miss. The local in-worker cache (`EDGE_CACHE=in-worker`, `npm start`) checks the dataset's visibility on each hit. A signed write's count includes recording its nonce; an append's commit runs in its dataset's sequencer (a Durable Object) and is not in the request's count:",
     "",
     d1,
     "",

@@ -1,5 +1,5 @@
 // The read path at the edge (README "Reading at the edge"): D1 round trips per request type, as
-// the worker itself counts them (bench mode's X-Bench-D1 header); anonymous GET requests a
+// the bench entry counts them around the real binding (X-Bench-D1); anonymous GET requests a
 // second through the local in-worker cache against a bare route of the same worker, and the
 // same GET with no cache at all; the worker's bundle and the time a fresh `wrangler dev` takes
 // to its first answer. Two servers, one after the other, on the same state: EDGE_CACHE
@@ -185,7 +185,7 @@ export async function measureEdge(build: WorkerBuild, stateDir: string, key: Sig
     });
     results.throughput = await attempt("throughput", async () => [
       await hammer("anonymous GET record, explicit version, through the in-worker cache (hits)", `${server.origin}/v1/dataset/${t.id}/${t.version}`),
-      await hammer("bare route `GET /__bench/bare` (no D1, no R2)", `${server.origin}/__bench/bare`),
+      await hammer("bare route `GET /__bench/bare` (no app middleware, no D1, no R2)", `${server.origin}/__bench/bare`),
       ...production,
     ]);
   });

@@ -2,10 +2,8 @@
 // to writes, signed reads and bookmarked reads carry `X-D1-Bookmark`, the newest the request saw.
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
-import { countedSession, type D1Count } from "../edge/d1-count.ts";
 import { BOOKMARK_HEADER, isBookmark, newestBookmark, notedBookmark, sessionConstraint, sessionDatabase } from "../edge/d1-session.ts";
 import { ApiError } from "../errors.ts";
-import { benchEnabled } from "../routes/bench.ts";
 
 /**
  * Writes, signed requests and requests that sent a bookmark get one back. An anonymous read
@@ -23,11 +21,9 @@ export const d1SessionMiddleware = createMiddleware<AppEnv>(async (c, next) => {
     throw new ApiError("invalid_request", `${BOOKMARK_HEADER} must be a bookmark this service returned.`);
   }
   const session = c.env.DB.withSession(sessionConstraint(c.req.method, sent ?? null));
-  const count: D1Count | null = benchEnabled(c.env) ? { queries: 0, writes: 0 } : null;
-  const db = sessionDatabase(count ? countedSession(session, count) : session);
+  const db = sessionDatabase(session);
   c.env = { ...c.env, DB: db };
   await next();
-  if (count) c.res.headers.set("X-Bench-D1", `queries=${count.queries}; writes=${count.writes}`);
   const bookmark = newestBookmark(newestBookmark(session.getBookmark(), notedBookmark(db)), sent);
   if (bookmark === null || !wantsBookmark(c.req.raw, sent)) return;
   if (/^\s*public\b/i.test(c.res.headers.get("Cache-Control") ?? "")) return;

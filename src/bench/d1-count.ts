@@ -1,5 +1,5 @@
-// Counts a request's D1 round trips (one per statement run, one per batch) for `npm run bench`,
-// which reads them from the `X-Bench-D1` header when the worker runs with BENCH_ENDPOINTS=1.
+// Counts a request's D1 round trips (one per statement run, one per batch) for `npm run bench`:
+// the bench entry (src/bench-entry.ts) wraps the real binding and reports them in `X-Bench-D1`.
 
 export interface D1Count {
   queries: number;
@@ -38,4 +38,15 @@ export function countedSession(session: D1DatabaseSession, count: D1Count): D1Da
     getBookmark: () => session.getBookmark(),
   };
   return wrapped as unknown as D1DatabaseSession;
+}
+
+/** The binding, with every session it opens counted (the app opens one per request). */
+export function countedDatabase(db: D1Database, count: D1Count): D1Database {
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === "withSession") return (constraint?: string) => countedSession(target.withSession(constraint), count);
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
