@@ -36,6 +36,9 @@ export default defineConfig({
                 ANONYMOUS_RATE_LIMIT: { namespace_id: "1002", simple: { limit: 100000, period: 60 } },
                 TEST_LOW_RATE_LIMIT: { namespace_id: "9001", simple: { limit: 3, period: 60 } },
               },
+              // A D1 that no migration touches: what a plain `wrangler dev` on a fresh clone
+              // has (test/setup.problems.test.ts).
+              d1Databases: { UNMIGRATED_DB: "unmigrated-db" },
             },
           })),
         ],

@@ -7,6 +7,7 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env.ts";
 import { catalogNotFound, catalogRoutes } from "./catalog/routes.tsx";
 import { ApiError, problemResponse } from "./errors.ts";
+import { logSetupProblem, setupProblem } from "./setup-problems.ts";
 import { validationHook } from "./http/validation-hook.ts";
 import { browserSafetyMiddleware, withNosniff } from "./middleware/browser-safety.ts";
 import { cachePolicyMiddleware } from "./middleware/cache-policy.ts";
@@ -31,6 +32,11 @@ export function toProblem(error: unknown): Response {
   if (error instanceof HTTPException) {
     const code = error.status === 413 ? "payload_too_large" : error.status === 404 ? "not_found" : "invalid_request";
     return problemResponse(new ApiError(code, error.message || "Request rejected."));
+  }
+  const setup = setupProblem(error);
+  if (setup !== null) {
+    logSetupProblem(setup);
+    return problemResponse(setup);
   }
   console.error("unhandled error", error);
   return problemResponse(new ApiError("internal_error", "Something went wrong on our side; the request changed nothing."));

@@ -28,6 +28,8 @@ export const PROBLEMS = {
   rate_limited: { status: 429, title: "Rate limited" },
   internal_error: { status: 500, title: "Internal error" },
   service_unavailable: { status: 503, title: "Service unavailable" },
+  not_initialized: { status: 503, title: "Database not initialized" },
+  not_configured: { status: 503, title: "Server not configured" },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof PROBLEMS;

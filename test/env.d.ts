@@ -4,6 +4,7 @@ declare namespace Cloudflare {
     /** The real local Rate Limiting binding with a limit of 3 a minute (vitest.config.ts). */
     TEST_LOW_RATE_LIMIT: RateLimit;
     TEST_LOW_RATE_LIMIT_QUOTA: string;
+    UNMIGRATED_DB: D1Database;
   }
 }
 

@@ -23,9 +23,22 @@ export function isMasterKey(text: string): boolean {
   return bytes !== null && bytes.length === 32;
 }
 
-async function importMasterKey(masterKeyBase64: string): Promise<CryptoKey> {
-  const raw = decodeBase64(masterKeyBase64);
-  if (raw.length !== 32) throw new Error("KEY_ENCRYPTION_KEY must be 32 bytes, base64-encoded");
+/** KEY_ENCRYPTION_KEY is unset or unusable: the server is not configured, the request is fine. */
+export class MasterKeyError extends Error {
+  override readonly name = "MasterKeyError";
+  readonly missing: boolean;
+
+  constructor(missing: boolean) {
+    super(missing ? "KEY_ENCRYPTION_KEY is not set" : "KEY_ENCRYPTION_KEY is not 32 bytes of base64");
+    this.missing = missing;
+  }
+}
+
+// `unknown`: an unset worker secret arrives as undefined whatever the generated Env type says.
+async function importMasterKey(masterKeyBase64: unknown): Promise<CryptoKey> {
+  if (typeof masterKeyBase64 !== "string" || masterKeyBase64.trim() === "") throw new MasterKeyError(true);
+  if (!isMasterKey(masterKeyBase64)) throw new MasterKeyError(false);
+  const raw = decodeBase64(masterKeyBase64.trim());
   return crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
 }
 

@@ -5,11 +5,12 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { publicOrigin } from "../config.ts";
 import { ApiError } from "../errors.ts";
+import { logSetupProblem, setupProblem } from "../setup-problems.ts";
 import { loadDatasetPage } from "./dataset-data.ts";
 import { homeQuery, loadHome } from "./home-data.ts";
 import { htmlResponse } from "./html-response.ts";
 import { DatasetPage } from "./pages/dataset-page.tsx";
-import { ErrorPage, PAGE_NOT_FOUND } from "./pages/error-page.tsx";
+import { ErrorPage, NOT_SET_UP, PAGE_NOT_FOUND } from "./pages/error-page.tsx";
 import { HomePage } from "./pages/home-page.tsx";
 
 export function catalogRoutes(): Hono<AppEnv> {
@@ -31,7 +32,14 @@ export function catalogRoutes(): Hono<AppEnv> {
     return htmlResponse(<DatasetPage data={data} origin={publicOrigin(c.env)} />);
   });
 
-  app.onError((error) => {
+  app.onError(async (error) => {
+    const setup = setupProblem(error);
+    if (setup !== null) {
+      logSetupProblem(setup);
+      const response = await htmlResponse(<ErrorPage status={503} message={{ title: NOT_SET_UP, text: setup.detail }} />, 503);
+      response.headers.set("Cache-Control", "no-store");
+      return response;
+    }
     if (error instanceof ApiError && error.status < 500) {
       const status = error.status === 404 ? 404 : 400;
       return htmlResponse(<ErrorPage status={status} />, status);
