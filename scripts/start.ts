@@ -8,6 +8,7 @@ import { applyLocalMigrations, type D1Target } from "./lib/d1.ts";
 import { ensureDemoKey } from "./lib/demo-key.ts";
 import { masterKeyFor } from "./lib/master-key.ts";
 import { DEFAULT_DEMO_KEY_FILE, PROJECT_ROOT } from "./lib/paths.ts";
+import { assertPortFree } from "./lib/port.ts";
 import { demoKeyFile, stateDirFrom } from "./lib/state-dir.ts";
 import { spawnWrangler } from "./lib/wrangler.ts";
 
@@ -52,8 +53,8 @@ pubset demo key (${created ? "new" : "existing"}, saved in ${display(keyFile)}):
   team    demo
   user    demo
 
-Once the server below is ready, try a signed upload:
-  ${keyEnv}npm run sign -- POST ${origin}/v1/dataset --collection '{"name":"Cities"}' --dataset examples/cities.csv
+Once the server below is ready, try a signed upload (public, so the catalog at ${origin}/ shows it):
+  ${keyEnv}npm run sign -- POST ${origin}/v1/dataset --collection '{"name":"Cities","visibility":"public"}' --dataset examples/cities.csv
 
 More keys: npm run keys -- create --team T --user U
 
@@ -88,6 +89,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + "\n");
     return 0;
   }
+  await assertPortFree(port);
   const target: D1Target = stateDir === undefined ? { kind: "local" } : { kind: "local", persistTo: stateDir };
   const masterKey = masterKeyFor(target);
   process.stderr.write(`Applying local D1 migrations (${stateDir === undefined ? ".wrangler/state" : display(stateDir)})…\n`);

@@ -119,7 +119,10 @@ describe("POST /v1/dataset rejects bad input and stores nothing", () => {
   });
 
   it("an unsigned write → 401 signature_required", async () => {
-    await expectProblem(await write("POST", "/v1/dataset", undefined, [collectionPart({ name: "x" }), csvPart("a\n1\n")]), 401, "signature_required");
+    const problem = await expectProblem(await write("POST", "/v1/dataset", undefined, [collectionPart({ name: "x" }), csvPart("a\n1\n")]), 401, "signature_required");
+    // The detail is the newcomer's way in (issue 13): the CLI's login and the signing helper.
+    expect(String(problem.detail)).toContain("pubset login");
+    expect(String(problem.detail)).toContain("npm run sign");
   });
 });
 

@@ -5,11 +5,11 @@ import type { Context } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import type { Caller } from "../datasets/access.ts";
 import type { WriteAnswer, WriteKind, WriteRequest, WriteResult } from "../datasets/write.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, SIGNATURE_REQUIRED_DETAIL } from "../errors.ts";
 
 export function requireCaller(c: Context<AppEnv>): Caller {
   const caller = c.get("caller");
-  if (!caller) throw new ApiError("signature_required", "Writes must carry an RFC 9421 HTTP message signature.");
+  if (!caller) throw new ApiError("signature_required", SIGNATURE_REQUIRED_DETAIL);
   return caller;
 }
 
