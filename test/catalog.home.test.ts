@@ -2,7 +2,7 @@
 // "next page" links, and friendly 400 pages for queries that cannot run.
 import { beforeAll, describe, expect, it } from "vitest";
 import { datasetIds, expectCatalogHeaders, linkHref, page, text } from "./catalog.helpers.ts";
-import { createDataset, send } from "./helpers/http.ts";
+import { appendRows, createDataset, send } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 
 let ada: TestKey;
@@ -33,6 +33,18 @@ describe("GET / (catalog home)", () => {
     expect(linkHref(home.html, "quokkaword")).toBe("/?q=quokkaword");
     expect(linkHref(home.html, "home-team")).toBe("/?team=home-team");
     expect(home.html).toMatch(/updated <time datetime="\d{4}-\d\d-\d\dT[\d:.]+Z">\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/time>/);
+  });
+
+  it("shows each entry's rows, columns and CSV size, of the latest version, in lists and search results", async () => {
+    const key = await createKey("home-size-team", "home-size");
+    const csv = "city,country,population\nLisbon,Portugal,545923\nPorto,Portugal,231800\n";
+    const d = await createDataset(key, csv, { name: "Home sized wombatword", visibility: "public" });
+    expect(text((await page("/?team=home-size-team")).html)).toContain(`2 rows · 3 columns · ${csv.length} bytes CSV`);
+    const appended = await appendRows(key, d.id, "Kyoto,Japan,1463723\n");
+    expect(appended.status).toBe(201);
+    const bytes = csv.length + "Kyoto,Japan,1463723\n".length;
+    expect(text((await page("/?team=home-size-team")).html)).toContain(`3 rows · 3 columns · ${bytes} bytes CSV`);
+    expect(text((await page("/?q=wombatword")).html)).toContain(`3 rows · 3 columns · ${bytes} bytes CSV`);
   });
 
   it("never shows a private dataset, nor a team that has only private ones, even to a signed request", async () => {

@@ -5,7 +5,7 @@ import { MAX_SEARCH_QUERY_LENGTH } from "../config.ts";
 import { searchPage, toFtsQuery } from "../datasets/search.ts";
 import { ApiError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
-import { publicTeams } from "../storage/catalog-db.ts";
+import { publicTeams, versionSizes, type VersionSize } from "../storage/catalog-db.ts";
 import { listDatasets, type ListFilter, type ListRow } from "../storage/dataset-lists-db.ts";
 import { CATALOG_MAX_TEAMS, CATALOG_PAGE_SIZE } from "./catalog-limits.ts";
 import { homeHref } from "./links.ts";
@@ -19,10 +19,15 @@ export interface HomeQuery {
   cursor: string;
 }
 
+/** A list entry: the dataset's latest version, with its size when the version row was found. */
+export interface HomeEntry extends ListRow {
+  size: VersionSize | null;
+}
+
 export interface HomeData {
   query: HomeQuery;
   teams: string[];
-  datasets: ListRow[];
+  datasets: HomeEntry[];
   /** `/?…&cursor=…` of the next page, or null on the last one. */
   nextHref: string | null;
   /** Why the query could not run (shown beside the form), or null. */
@@ -73,7 +78,9 @@ export async function loadHome(db: D1Database, query: HomeQuery): Promise<HomeDa
   try {
     const { rows, nextCursor } = await page(db, query);
     const nextHref = nextCursor === null ? null : homeHref({ ...query, cursor: nextCursor });
-    return { query, teams, datasets: rows, nextHref, problem: null };
+    const sizes = await versionSizes(db, rows.map((row) => row.version));
+    const datasets = rows.map((row) => ({ ...row, size: sizes.get(row.version) ?? null }));
+    return { query, teams, datasets, nextHref, problem: null };
   } catch (error: unknown) {
     // The query was checked above, so what is left to reject is the cursor.
     if (error instanceof ApiError && error.code === "invalid_query") {
