@@ -30,12 +30,50 @@ export function splitCommand(argv: string[]): { command: string | undefined; res
   return { command: undefined, rest: argv };
 }
 
+/** Levenshtein distance, for "did you mean" on a mistyped option. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next.push(Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    }
+    row = next;
+  }
+  return row[b.length] ?? 0;
+}
+
+/**
+ * Our own words for what parseArgs would refuse (its messages quote unevenly and talk about
+ * "positional arguments"): the command line is walked once leniently, then checked here.
+ */
+function checkTokens(argv: string[], options: ParseArgsOptionsConfig): void {
+  const { tokens } = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true });
+  const known = Object.keys(options).map((name) => `--${name}`);
+  for (const token of tokens) {
+    if (token.kind !== "option") continue;
+    const spec = options[token.name];
+    if (spec === undefined) {
+      const near = known.filter((name) => editDistance(name, token.rawName) <= 2);
+      const hint = near.length > 0 ? ` (did you mean ${near.join(" or ")}?)` : "";
+      throw new UsageError(`unknown option ${token.rawName}${hint}`);
+    }
+    if (spec.type === "string" && token.value === undefined) throw new UsageError(`${token.rawName} needs a value, e.g. ${token.rawName} VALUE`);
+    if (spec.type === "boolean" && token.inlineValue === true) throw new UsageError(`${token.rawName} takes no value`);
+    if (spec.type === "string" && token.inlineValue !== true && token.value?.startsWith("-") && token.value !== "-") {
+      throw new UsageError(`${token.rawName} needs a value, not the option ${token.value}; write ${token.rawName}=${token.value} if that is the value`);
+    }
+  }
+}
+
 export function parseCommand(argv: string[], options: ParseArgsOptionsConfig): ParsedCommand {
+  const all = { ...GLOBAL_OPTIONS, ...options };
+  checkTokens(argv, all);
   try {
-    const { values, positionals } = parseArgs({ args: argv, options: { ...GLOBAL_OPTIONS, ...options }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args: argv, options: all, allowPositionals: true, strict: true });
     return { values, positionals };
-  } catch (error: unknown) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+  } catch {
+    throw new UsageError(`cannot read the options ${JSON.stringify(argv.filter((arg) => arg.startsWith("-")).join(" "))}`);
   }
 }
 

@@ -19,24 +19,35 @@ function extensionText(error: PubsetError): string {
   return extras.length === 0 ? "" : ` (${extras.map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(", ")})`;
 }
 
+/** The JSON document a failure prints on stdout with --json: the API's problem as it came, or
+ * one of ours shaped alike (`code` to switch on, `detail` to show, the exit code). */
+function failureDocument(error: unknown, exitCode: number): Record<string, unknown> {
+  if (error instanceof PubsetError) return error.problem;
+  const detail = error instanceof Error ? error.message : String(error);
+  if (error instanceof UsageError) return { code: "usage_error", title: "Usage error", detail, exit_code: exitCode };
+  if (error instanceof PubsetNetworkError) return { code: "network_error", title: "No answer", detail, attempts: error.attempts, exit_code: exitCode };
+  return { code: "error", title: "Error", detail, exit_code: exitCode };
+}
+
 /**
- * Writes the error to stderr (and, with --json, the problem document to stdout, so a script
- * still reads one JSON document) and returns the exit code.
+ * Writes the error to stderr (and, with --json, a JSON document to stdout, so a script always
+ * reads one JSON document) and returns the exit code.
  */
 export function reportFailure(error: unknown, json: boolean, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): number {
+  let code: number;
   if (error instanceof UsageError) {
     stderr.write(`pubset: ${error.message}\nRun \`pubset --help\` for usage.\n`);
-    return EXIT_USAGE;
-  }
-  if (error instanceof PubsetError) {
+    code = EXIT_USAGE;
+  } else if (error instanceof PubsetError) {
     stderr.write(`pubset: ${error.code} (HTTP ${error.status}): ${error.detail}${extensionText(error)}\n`);
-    if (json) stdout.write(`${JSON.stringify(error.problem)}\n`);
-    return EXIT_API;
-  }
-  if (error instanceof PubsetNetworkError) {
+    code = EXIT_API;
+  } else if (error instanceof PubsetNetworkError) {
     stderr.write(`pubset: network error after ${error.attempts} attempt(s): ${error.message}\n`);
-    return EXIT_OTHER;
+    code = EXIT_OTHER;
+  } else {
+    stderr.write(`pubset: ${error instanceof Error ? error.message : String(error)}\n`);
+    code = EXIT_OTHER;
   }
-  stderr.write(`pubset: ${error instanceof Error ? error.message : String(error)}\n`);
-  return EXIT_OTHER;
+  if (json) stdout.write(`${JSON.stringify(failureDocument(error, code))}\n`);
+  return code;
 }

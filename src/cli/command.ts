@@ -11,6 +11,8 @@ interface CommandHelp {
   summary: string;
   /** Lines describing the options, for `pubset <command> --help`. */
   details?: string[];
+  /** One command line that works as typed (ids as <id>), shown by `--help`. */
+  example: string;
 }
 
 export interface OptionsCommand extends CommandHelp {

@@ -1,7 +1,7 @@
 // Runs one `pubset` invocation against the given streams and environment and resolves with its
 // exit code; main.ts binds it to the process, tests call it directly.
 import { splitCommand, parseCommand, flag } from "./args.ts";
-import { EXIT_OK, EXIT_USAGE, reportFailure, UsageError } from "./cli-error.ts";
+import { EXIT_OK, reportFailure, UsageError } from "./cli-error.ts";
 import type { Command } from "./command.ts";
 import { download } from "./commands/download.ts";
 import { keys } from "./commands/keys.ts";
@@ -18,13 +18,24 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const { command: name, rest } = splitCommand(argv);
   if (name === undefined || name === "help") {
     const asked = name === "help" || argv.includes("--help") || argv.includes("-h");
-    (asked ? io.stdout : io.stderr).write(mainUsage(COMMANDS));
-    return asked ? EXIT_OK : EXIT_USAGE;
+    if (asked) {
+      io.stdout.write(mainUsage(COMMANDS));
+      return EXIT_OK;
+    }
+    io.stderr.write(mainUsage(COMMANDS));
+    return reportFailure(new UsageError("no command given"), json, io.stdout, io.stderr);
   }
   const command = COMMANDS.find((c) => c.name === name);
   try {
     if (command === undefined) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
-    if ("passthrough" in command) return await command.passthrough(argv.slice(argv.indexOf(name) + 1));
+    if ("passthrough" in command) {
+      const args = argv.slice(argv.indexOf(name) + 1);
+      if (args.length === 0 || args.includes("--help") || args.includes("-h")) {
+        io.stdout.write(commandUsage(command));
+        return EXIT_OK;
+      }
+      return await command.passthrough(args);
+    }
     const parsed = parseCommand(rest, command.options);
     if (flag(parsed.values, "help")) {
       io.stdout.write(commandUsage(command));

@@ -15,6 +15,11 @@ export function mainUsage(commands: Command[]): string {
 commands:
 ${lines.join("\n")}
 
+examples:
+  pubset login
+  pubset create cities.csv --name Cities --public
+  pubset download <id> -o cities.csv
+
 options for every command:
   --json       print one JSON document on stdout instead of text
   --url URL    server (overrides PUBSET_URL and the config file)
@@ -35,6 +40,9 @@ export function commandUsage(command: Command): string {
 
 ${command.summary}
 ${details ? `\n${details}\n` : ""}
+example:
+  ${command.example}
+
 ${EXIT_CODES}
 `;
 }

@@ -1,5 +1,6 @@
 // Downloads a version's content: always fetches the `.gz` form (SPEC C) so progress counts the
 // bytes that cross the wire against Content-Length, and inflates it locally when CSV is wanted.
+import { safeFileName } from "./file-name.ts";
 import { countingStream } from "./progress.ts";
 import type { Transport } from "./transport.ts";
 import type { ProgressCallback } from "./types.ts";
@@ -18,7 +19,7 @@ export interface DownloadOptions {
 
 export interface Download {
   stream: ReadableStream<Uint8Array>;
-  /** `cities.csv.gz` for gzip, `cities.csv` for csv. */
+  /** `cities.csv.gz` for gzip, `cities.csv` for csv: a safe base name (file-name.ts). */
   fileName: string;
   /** The gzip's size (Content-Length), when the server sent it. */
   compressedBytes: number | undefined;
@@ -47,7 +48,7 @@ export async function download(transport: Transport, url: string, options: Downl
   const progress = options.onProgress;
   if (progress) stream = stream.pipeThrough(countingStream((loaded) => progress({ phase: "download", loaded, total: compressedBytes })));
   const path = new URL(url).pathname;
-  const gzName = decodeURIComponent(path.slice(path.lastIndexOf("/") + 1));
+  const gzName = safeFileName(path.slice(path.lastIndexOf("/") + 1), "dataset.csv.gz");
   if (options.format === "csv") {
     const csv = stream.pipeThrough(gunzip());
     return { stream: csv, fileName: gzName.replace(/\.gz$/, ""), compressedBytes, path };

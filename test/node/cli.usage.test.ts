@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { reportFailure } from "../../src/cli/cli-error.ts";
+import { reportFailure, UsageError } from "../../src/cli/cli-error.ts";
+import { COMMANDS } from "../../src/cli/run.ts";
 import { resolveConfig } from "../../src/cli/config.ts";
 import { PubsetError, PubsetNetworkError } from "../../src/client/index.ts";
 import { runInProcess } from "./cli.helpers.ts";
@@ -34,7 +35,11 @@ describe("help and usage errors", () => {
     [["get"], "missing ID"],
     [["get", "a", "b", "c"], 'unexpected argument "c"'],
     [["create", "x.csv", "--name", "X"], "no such file: x.csv"],
-    [["ls", "--colour"], "--colour"],
+    [["ls", "--colour"], "unknown option --colour"],
+    [["ls", "--lmit", "3"], "unknown option --lmit (did you mean --limit?)"],
+    [["create", "x.csv", "--name"], "--name needs a value"],
+    [["create", "x.csv", "--name", "--public"], "--name needs a value, not the option --public"],
+    [["ls", "--json=yes"], "--json takes no value"],
     [["rows", "id", "--limit", "0"], "--limit must be a whole number ≥ 1"],
     [["update", "id", "--public", "--private"], "exclude each other"],
     [["update", "id"], "update needs at least one"],
@@ -44,7 +49,22 @@ describe("help and usage errors", () => {
     const run = await runInProcess(args, env);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(message);
+    expect(run.stderr).not.toMatch(/positional argument|ERR_PARSE_ARGS/);
     expect(run.stdout).toBe("");
+    // With --json the same failure is one JSON document on stdout.
+    const json = await runInProcess([...args, "--json"], env);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ code: "usage_error", exit_code: 1 });
+    expect(String((JSON.parse(json.stdout) as { detail: string }).detail)).toContain(message.replace(/^usage: pubset$/, "no command given"));
+  });
+
+  it("every command's help shows an example that starts with its name", async () => {
+    for (const command of COMMANDS) {
+      const help = await runInProcess([command.name, "--help"], env);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`\nexample:\n  pubset ${command.name} `));
+    }
+    expect((await runInProcess(["--help"], env)).stdout).toContain("examples:\n  pubset login");
   });
 
   it("checks create's --name before touching the network", async () => {
@@ -117,5 +137,11 @@ describe("failures", () => {
   it("exit 3 for network and other errors", () => {
     expect(report(new PubsetNetworkError("GET x: fetch failed", 5, null), false)).toMatchObject({ code: 3, stdout: "" });
     expect(report(new Error("EACCES"), false).code).toBe(3);
+  });
+
+  it("--json: every failure is one JSON document with a code", () => {
+    expect(JSON.parse(report(new PubsetNetworkError("GET x: fetch failed", 5, null), true).stdout)).toMatchObject({ code: "network_error", attempts: 5, exit_code: 3 });
+    expect(JSON.parse(report(new Error("EACCES"), true).stdout)).toMatchObject({ code: "error", detail: "EACCES", exit_code: 3 });
+    expect(JSON.parse(report(new UsageError("missing ID"), true).stdout)).toMatchObject({ code: "usage_error", detail: "missing ID", exit_code: 1 });
   });
 });

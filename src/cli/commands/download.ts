@@ -32,6 +32,7 @@ export const download: Command = {
   name: "download",
   synopsis: "download ID [VERSION] [-o FILE] [--csv|--gzip]  |  download SOURCE [-o FILE]",
   summary: "save a version's content (default: the stored .gz under its own name)",
+  example: "pubset download <id> -o cities.csv",
   details: [
     "--file NAME   skip the file name lookup: the stored name, e.g. cities.csv",
     "-o FILE       where to write; `-` is stdout (CSV). FILE ending in .gz keeps gzip, else CSV",

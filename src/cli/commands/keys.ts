@@ -18,6 +18,13 @@ export function runKeys(args: string[]): Promise<number> {
 export const keys: Command = {
   name: "keys",
   synopsis: "keys create --team T --user U | keys list [--json] | keys revoke ID",
-  summary: "manage API keys in the local D1 (runs scripts/keys.ts; see `pubset keys --help`)",
+  summary: "manage API keys in the local D1 (runs scripts/keys.ts in this checkout)",
+  details: [
+    "create --team T --user U   a new key; prints {\"key_id\",\"secret\",\"team\",\"user\"}",
+    "list [--json]              every key",
+    "revoke ID                  revoke a key",
+    "--remote                   the deployed database instead of the local one",
+  ],
+  example: "pubset keys create --team demo --user ada",
   passthrough: runKeys,
 };

@@ -11,6 +11,7 @@ export const login: Command = {
   name: "login",
   synopsis: "login [--url U] [--key-id K] [--secret S]",
   summary: "save the server URL and your key in the config file (mode 0600)",
+  example: "pubset login --url http://127.0.0.1:8787 --key-id pk_… --secret …",
   details: [
     "--url U       server (default: the saved one, else http://127.0.0.1:8787)",
     "--key-id K    key id, e.g. from `pubset keys create --team T --user U`",

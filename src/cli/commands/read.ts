@@ -10,6 +10,7 @@ export const ls: Command = {
   name: "ls",
   synopsis: "ls [--team T] [--owner U] [--q WORDS] [--limit N]",
   summary: "list datasets (signed: your team's; else public ones), newest or best match first",
+  example: "pubset ls --q cities --limit 10",
   details: ["--team T      only team T's datasets", "--owner U     only user U's datasets", "--q WORDS     full-text search", "--limit N     stop after N datasets"],
   options: { team: { type: "string" }, owner: { type: "string" }, q: { type: "string" }, limit: { type: "string" } },
   async run(context, parsed) {
@@ -34,6 +35,7 @@ export const get: Command = {
   name: "get",
   synopsis: "get ID [VERSION]",
   summary: "show a dataset's record (latest version, or VERSION)",
+  example: "pubset get <id> --json",
   options: {},
   async run(context, parsed) {
     const [id = "", version] = positionals(parsed, ["ID", "VERSION"], 1);
@@ -46,6 +48,7 @@ export const versions: Command = {
   name: "versions",
   synopsis: "versions ID",
   summary: "list a dataset's versions, newest first",
+  example: "pubset versions <id>",
   options: {},
   async run(context, parsed) {
     const [id = ""] = positionals(parsed, ["ID"], 1);
@@ -64,6 +67,7 @@ export const rows: Command = {
   name: "rows",
   synopsis: "rows ID [VERSION] [--offset N] [--limit N]",
   summary: "print data rows as a table, without downloading the file",
+  example: "pubset rows <id> --offset 100 --limit 20",
   details: ["--offset N    first data row, 0-based (default 0)", "--limit N     rows to fetch (default: the server's, 100)"],
   options: { offset: { type: "string" }, limit: { type: "string" } },
   async run(context, parsed) {

@@ -2,12 +2,16 @@
 // progress bar on a terminal.
 import type { Collection, ProgressCallback } from "../../client/index.ts";
 import { flag, positionals, stringOption } from "../args.ts";
-import { UsageError } from "../cli-error.ts";
+import { EXIT_USAGE, UsageError } from "../cli-error.ts";
 import { basicCollection, COLLECTION_DETAILS, COLLECTION_OPTIONS, propertyChanges } from "../collection-options.ts";
 import type { Command } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { formatRecord } from "../output.ts";
+import { ask } from "../prompt.ts";
 import { uploadInput } from "../upload-input.ts";
+
+/** `rm` answered "no": nothing was done, as with a usage error. */
+const EXIT_DECLINED = EXIT_USAGE;
 
 async function withProgress<T>(context: CommandContext, call: (onProgress: ProgressCallback | undefined) => Promise<T>): Promise<T> {
   const bar = context.progress();
@@ -22,6 +26,7 @@ export const create: Command = {
   name: "create",
   synopsis: "create FILE --name N [--public] [--description D] [--key-words a,b] [--contact C]",
   summary: "create a dataset from a CSV file (`-` reads stdin; *.gz is sent as is)",
+  example: "pubset create cities.csv --name Cities --public --key-words geo,population",
   details: COLLECTION_DETAILS,
   options: COLLECTION_OPTIONS,
   async run(context, parsed) {
@@ -42,6 +47,7 @@ export const append: Command = {
   name: "append",
   synopsis: "append ID FILE",
   summary: "append data rows (no header line) as a new version",
+  example: "pubset append <id> more.csv",
   options: { "if-match": { type: "string" } },
   details: ["--if-match VERSION  fail (412) unless VERSION is still the latest"],
   async run(context, parsed) {
@@ -70,6 +76,7 @@ export const update: Command = {
   name: "update",
   synopsis: "update ID [--name N] [--public [--with-history]|--private] [--description D] [--key-words a,b] [--contact C] [FILE]",
   summary: "change metadata and/or replace the content (FILE's first row is the new header)",
+  example: "pubset update <id> --public --description \"Large cities\"",
   details: [
     ...COLLECTION_DETAILS,
     "--with-history      with --public: also publish the versions written while private (drafts),",
@@ -117,12 +124,24 @@ export const update: Command = {
 
 export const rm: Command = {
   name: "rm",
-  synopsis: "rm ID",
-  summary: "delete a dataset and every version of it",
-  options: {},
+  synopsis: "rm ID [--yes]",
+  summary: "delete a dataset and every version of it (asks first on a terminal)",
+  details: ["--yes         do not ask; without a terminal on stdin, rm never asks"],
+  example: "pubset rm <id> --yes",
+  options: { yes: { type: "boolean", short: "y" } },
   async run(context, parsed) {
     const [id = ""] = positionals(parsed, ["ID"], 1);
-    await context.client().delete(id);
+    const client = context.client();
+    if (context.io.stdin.isTTY === true && !flag(parsed.values, "yes")) {
+      const record = await client.get(id);
+      const answer = await ask(context.io.stdin, context.io.stderr, `Delete "${record.name}" (${id}) and every version of it? This cannot be undone. [y/N] `);
+      if (!/^y(es)?$/i.test(answer)) {
+        context.note("pubset: nothing deleted");
+        if (context.json) context.print({ id, deleted: false }, () => "");
+        return EXIT_DECLINED;
+      }
+    }
+    await client.delete(id);
     context.print({ id, deleted: true }, () => `deleted ${id}\n`);
   },
 };

@@ -1,0 +1,106 @@
+// What the CLI must not do to its user (issue 13): delete without asking on a terminal, or save
+// a download wherever a server's file name points.
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runInProcess, terminalInput, type CliRun } from "./cli.helpers.ts";
+import { e2eServer, type E2eServer } from "./helpers/shared-server.ts";
+
+const MAIN = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "pubset-cli-safety-"));
+let server: E2eServer & { stop(): Promise<void> };
+let signedEnv: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  server = await e2eServer();
+  signedEnv = { PUBSET_URL: server.url, PUBSET_CONFIG: join(dir, "none.json"), PUBSET_KEY_ID: server.demoKey.key_id, PUBSET_SECRET: server.demoKey.secret };
+});
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function pubsetProcess(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [MAIN, ...args], { cwd, env: { ...process.env, PUBSET_KEY_ID: "", PUBSET_SECRET: "", ...env } }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 128, stdout, stderr });
+    });
+  });
+}
+
+describe("pubset rm", () => {
+  async function created(name: string): Promise<string> {
+    writeFileSync(join(dir, "rm.csv"), "a,b\n1,2\n");
+    const run = await runInProcess(["create", join(dir, "rm.csv"), "--name", name, "--json"], signedEnv);
+    expect(run.code, run.stderr).toBe(0);
+    return (JSON.parse(run.stdout) as { id: string }).id;
+  }
+
+  it("on a terminal asks first, names the dataset, and deletes nothing unless told yes", async () => {
+    const id = await created("Keep me");
+    const declined = await runInProcess(["rm", id], signedEnv, terminalInput("n\n"));
+    expect(declined.code).toBe(1);
+    expect(declined.stderr).toContain(`Delete "Keep me" (${id})`);
+    expect(declined.stderr).toContain("nothing deleted");
+    expect((await runInProcess(["get", id], signedEnv)).code).toBe(0);
+
+    const declinedJson = await runInProcess(["rm", id, "--json"], signedEnv, terminalInput("\n"));
+    expect(declinedJson.code).toBe(1);
+    expect(JSON.parse(declinedJson.stdout)).toEqual({ id, deleted: false });
+
+    const confirmed = await runInProcess(["rm", id], signedEnv, terminalInput("y\n"));
+    expect(confirmed.code, confirmed.stderr).toBe(0);
+    expect((await runInProcess(["get", id], signedEnv)).code).toBe(2);
+  });
+
+  it("--yes deletes on a terminal without asking", async () => {
+    const id = await created("Delete me");
+    const run = await runInProcess(["rm", id, "--yes"], signedEnv, terminalInput(""));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain("Delete");
+    expect((await runInProcess(["get", id], signedEnv)).code).toBe(2);
+  });
+});
+
+describe("pubset download without -o", () => {
+  let hostile: Server;
+  let hostileUrl = "";
+  const gz = gzipSync("a,b\n1,2\n");
+
+  beforeAll(async () => {
+    // A server that names its file with directory steps, percent-encoded and plain.
+    hostile = createServer((request, response) => {
+      const path = new URL(request.url ?? "/", "http://x").pathname;
+      if (path.endsWith(".gz")) {
+        response.writeHead(200, { "Content-Type": "application/gzip", "Content-Length": gz.length });
+        response.end(gz);
+        return;
+      }
+      const name = path.split("/")[3] === "encoded" ? "..%2F..%2Fescaped.csv.gz" : "%2E%2E%5C%2E%2E%5Cbackslash.csv.gz";
+      response.writeHead(200, { "Content-Type": "application/json", Link: `</v1/dataset/x/v/${name}>; rel="enclosure"; type="application/gzip"` });
+      response.end("{}");
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, "127.0.0.1", resolve));
+    const address = hostile.address();
+    hostileUrl = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => hostile.close(() => resolve())));
+
+  it.each([
+    ["encoded", "escaped.csv.gz"],
+    ["backslash", "backslash.csv.gz"],
+  ])("keeps only a safe base name of a server's %s name, inside the working directory", async (id, expected) => {
+    const work = join(dir, `dl-${id}`, "a", "b");
+    mkdirSync(work, { recursive: true });
+    const run = await pubsetProcess(["download", id, "--url", hostileUrl], {}, work);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readdirSync(work)).toEqual([expected]);
+    expect(readdirSync(join(dir, `dl-${id}`))).toEqual(["a"]);
+    expect(existsSync(join(dir, `dl-${id}`, expected))).toBe(false);
+  });
+});
