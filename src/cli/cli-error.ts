@@ -1,6 +1,7 @@
 // Exit codes of `pubset` (documented in `pubset --help` and the README) and the one place an
 // error becomes a message on stderr and a code.
 import { PubsetError, PubsetNetworkError } from "../client/index.ts";
+import { EXIT_INTERRUPTED } from "./interrupt.ts";
 
 export const EXIT_OK = 0;
 export const EXIT_USAGE = 1;
@@ -50,4 +51,12 @@ export function reportFailure(error: unknown, json: boolean, stdout: NodeJS.Writ
   }
   if (json) stdout.write(`${JSON.stringify(failureDocument(error, code))}\n`);
   return code;
+}
+
+/** After an interrupt (interrupt.ts has told stderr what became of the write): the exit code,
+ * and with --json the document a script reads. */
+export function reportInterrupted(reason: unknown, json: boolean, stdout: NodeJS.WritableStream): number {
+  const detail = reason instanceof Error ? reason.message : "interrupted";
+  if (json) stdout.write(`${JSON.stringify({ code: "interrupted", title: "Interrupted", detail, exit_code: EXIT_INTERRUPTED })}\n`);
+  return EXIT_INTERRUPTED;
 }

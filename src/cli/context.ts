@@ -5,6 +5,7 @@ import { stringOption, flag, type OptionValues } from "./args.ts";
 import { bookmarkFile, readBookmark, saveBookmark } from "./bookmark-file.ts";
 import { resolveConfig, type ResolvedConfig } from "./config.ts";
 import { fileSpool } from "./file-spool.ts";
+import { WriteTracker } from "./interrupt.ts";
 import { progressBar, type ProgressTarget } from "./progress-bar.ts";
 
 export interface CliIo {
@@ -12,18 +13,30 @@ export interface CliIo {
   stderr: NodeJS.WritableStream & ProgressTarget;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
+  /** Aborted when the user interrupts (main.ts); absent in tests that never interrupt. */
+  signal?: AbortSignal;
+  /** Told what a write is doing, so an interrupt can say whether it landed. */
+  tracker?: WriteTracker;
 }
 
 export class CommandContext {
   readonly io: CliIo;
   readonly json: boolean;
+  readonly signal: AbortSignal | undefined;
+  readonly tracker: WriteTracker;
   private readonly urlFlag: string | undefined;
   private resolved: ResolvedConfig | undefined;
   private readonly clients: PubsetClient[] = [];
 
-  constructor(io: CliIo, values: OptionValues) {
+  /** The command line as typed after `pubset`, for "run this again" advice. */
+  readonly argv: string[];
+
+  constructor(io: CliIo, values: OptionValues, argv: string[] = []) {
     this.io = io;
+    this.argv = argv;
     this.json = flag(values, "json");
+    this.signal = io.signal;
+    this.tracker = io.tracker ?? new WriteTracker();
     this.urlFlag = stringOption(values, "url");
   }
 
@@ -34,7 +47,12 @@ export class CommandContext {
 
   client(): PubsetClient {
     const { url, key } = this.config;
-    const client = new PubsetClient({ url, key, spool: fileSpool, bookmark: readBookmark(bookmarkFile(this.io.env), url.replace(/\/+$/, "")) });
+    const client = new PubsetClient({
+      url,
+      key,
+      spool: () => fileSpool(this.signal),
+      bookmark: readBookmark(bookmarkFile(this.io.env), url.replace(/\/+$/, "")),
+    });
     this.clients.push(client);
     return client;
   }
@@ -42,6 +60,17 @@ export class CommandContext {
   /** Stores the newest D1 bookmark the command's clients saw, for the next invocation. */
   saveBookmarks(): void {
     for (const client of this.clients) saveBookmark(bookmarkFile(this.io.env), client.baseUrl, client.bookmark);
+  }
+
+  /** This command line again with `option value` set (replacing the option if it was given). */
+  rerunWith(option: string, value: string): string {
+    const args: string[] = [];
+    for (let i = 0; i < this.argv.length; i++) {
+      const arg = this.argv[i] ?? "";
+      if (arg === option) i++;
+      else if (!arg.startsWith(`${option}=`)) args.push(arg);
+    }
+    return ["pubset", ...args, option, value].map(shellQuote).join(" ");
   }
 
   /** A client that signs nothing: it sees what a stranger sees. */
@@ -62,4 +91,9 @@ export class CommandContext {
   note(message: string): void {
     this.io.stderr.write(`${message}\n`);
   }
+}
+
+/** A word as a POSIX shell reads it back: bare when safe, else in single quotes. */
+function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }

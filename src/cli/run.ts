@@ -1,7 +1,7 @@
 // Runs one `pubset` invocation against the given streams and environment and resolves with its
 // exit code; main.ts binds it to the process, tests call it directly.
 import { splitCommand, parseCommand, flag } from "./args.ts";
-import { EXIT_OK, reportFailure, UsageError } from "./cli-error.ts";
+import { EXIT_OK, reportFailure, reportInterrupted, UsageError } from "./cli-error.ts";
 import type { Command } from "./command.ts";
 import { download } from "./commands/download.ts";
 import { keys } from "./commands/keys.ts";
@@ -41,13 +41,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stdout.write(commandUsage(command));
       return EXIT_OK;
     }
-    const context = new CommandContext(io, parsed.values);
+    const context = new CommandContext(io, parsed.values, argv);
     try {
       return (await command.run(context, parsed)) ?? EXIT_OK;
     } finally {
       context.saveBookmarks();
     }
   } catch (error: unknown) {
+    if (io.signal?.aborted) return reportInterrupted(io.signal.reason, json, io.stdout);
     return reportFailure(error, json, io.stdout, io.stderr);
   }
 }

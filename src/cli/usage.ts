@@ -2,10 +2,11 @@
 import type { Command } from "./command.ts";
 
 export const EXIT_CODES = `exit codes:
-  0  ok
-  1  usage error (bad flags or arguments, missing file, missing config)
-  2  API error: the server answered with a problem; its code and detail go to stderr
-  3  network or other error (server unreachable after retries, I/O error)`;
+  0    ok
+  1    usage error (bad flags or arguments, missing file, missing config)
+  2    API error: the server answered with a problem; its code and detail go to stderr
+  3    network or other error (server unreachable after retries, I/O error)
+  130  interrupted (Ctrl-C); a write says whether it may have landed and how to check`;
 
 export function mainUsage(commands: Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));

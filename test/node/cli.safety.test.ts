@@ -1,6 +1,7 @@
-// What the CLI must not do to its user (issue 13): delete without asking on a terminal, or save
-// a download wherever a server's file name points.
-import { execFile } from "node:child_process";
+// What the CLI must not do to its user (issue 13): delete without asking on a terminal, save a
+// download wherever a server's file name points, or leave temp files and doubt after Ctrl-C.
+import { execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
@@ -102,5 +103,76 @@ describe("pubset download without -o", () => {
     expect(readdirSync(work)).toEqual([expected]);
     expect(readdirSync(join(dir, `dl-${id}`))).toEqual(["a"]);
     expect(existsSync(join(dir, `dl-${id}`, expected))).toBe(false);
+  });
+});
+
+describe("Ctrl-C during an upload (a real process and SIGINT)", () => {
+  // A server that takes the request and then never answers: it reads the whole body
+  // ("after sending") or none of it ("while sending").
+  let stalling: Server;
+  let stallingUrl = "";
+  const received = new Map<string, Promise<void>>();
+  const arrived: Record<string, () => void> = {};
+
+  beforeAll(async () => {
+    for (const mode of ["read", "stall"]) received.set(mode, new Promise<void>((resolve) => (arrived[mode] = resolve)));
+    stalling = createServer((request) => {
+      const mode = request.url?.includes("/read-all") ? "read" : "stall";
+      if (mode === "read") {
+        request.on("data", () => undefined);
+        request.on("end", () => arrived.read?.());
+      } else {
+        request.pause();
+        arrived.stall?.();
+      }
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, "127.0.0.1", resolve));
+    const address = stalling.address();
+    stallingUrl = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+  });
+  afterAll(() => {
+    stalling.closeAllConnections();
+    return new Promise<void>((resolve) => stalling.close(() => resolve()));
+  });
+
+  async function interrupted(mode: "read" | "stall", file: string): Promise<{ run: CliRun; temp: string }> {
+    const temp = mkdtempSync(join(dir, "tmp-"));
+    const id = mode === "read" ? "read-all" : "stall";
+    const child = spawn(process.execPath, [MAIN, "append", id, file, "--url", stallingUrl], {
+      cwd: dir,
+      env: { ...process.env, TMPDIR: temp, PUBSET_CONFIG: join(dir, "none.json"), PUBSET_KEY_ID: "pk_x", PUBSET_SECRET: "s" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const exited = new Promise<number>((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal === "SIGINT" ? -2 : -1))));
+    await received.get(mode);
+    // "stall": the client has filled the socket's buffers and waits; "read": it waits for an answer.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    child.kill("SIGINT");
+    const code = await exited;
+    return { run: { code, stdout, stderr }, temp };
+  }
+
+  it("after the whole body was sent: says the write may have landed, how to check and finish, and leaves no temp file", async () => {
+    writeFileSync(join(dir, "small.csv"), "1,2\n3,4\n");
+    const { run, temp } = await interrupted("read", "small.csv");
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toContain("may have landed");
+    expect(run.stderr).toContain("check:  pubset versions read-all");
+    expect(run.stderr).toMatch(/finish: pubset append read-all small\.csv --url \S+ --idempotency-key [0-9a-f-]{36}/);
+    expect(readdirSync(temp)).toEqual([]);
+  });
+
+  it("before the body was all sent: says nothing was written, and leaves no temp file", async () => {
+    // Already gzip, so sent as it is; random, so far larger than the sockets' buffers.
+    writeFileSync(join(dir, "big.csv.gz"), randomBytes(48 * 1024 * 1024));
+    const { run, temp } = await interrupted("stall", "big.csv.gz");
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toContain("nothing was written");
+    expect(run.stderr).not.toContain("may have landed");
+    expect(readdirSync(temp)).toEqual([]);
   });
 });

@@ -48,7 +48,7 @@ export const download: Command = {
     let bytes = 0;
     let path = output ?? "";
     try {
-      const result = await context.client().download(where, { format: csv ? "csv" : "gzip", onProgress: bar?.onProgress });
+      const result = await context.client().download(where, { format: csv ? "csv" : "gzip", onProgress: bar?.onProgress, signal: context.signal });
       const counted = result.stream.pipeThrough(
         new TransformStream<Uint8Array, Uint8Array>({
           transform(chunk, controller) {
@@ -60,13 +60,13 @@ export const download: Command = {
       // The global ReadableStream is node:stream/web's; only the typings (DOM vs Node) differ.
       const source = Readable.fromWeb(counted as NodeReadableStream<Uint8Array>);
       if (output === "-") {
-        await pipeline(source, context.io.stdout, { end: false });
+        await pipeline(source, context.io.stdout, { end: false, signal: context.signal });
         return;
       }
       path = output ?? result.fileName;
       const partial = `${path}.part`;
       try {
-        await pipeline(source, createWriteStream(partial, { flags: "w" }));
+        await pipeline(source, createWriteStream(partial, { flags: "w" }), { signal: context.signal });
         await rename(partial, path);
       } catch (error: unknown) {
         await rm(partial, { force: true });

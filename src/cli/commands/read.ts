@@ -19,7 +19,7 @@ export const ls: Command = {
     const limit = integerOption(values, "limit", 1);
     const filter = { team: stringOption(values, "team"), owner: stringOption(values, "owner"), q: stringOption(values, "q") };
     const results: Array<DatasetListItem | DatasetTeamListItem> = [];
-    for await (const item of context.client().list({ ...filter, limit: limit === undefined ? undefined : Math.min(limit, MAX_PAGE) })) {
+    for await (const item of context.client().list({ ...filter, limit: limit === undefined ? undefined : Math.min(limit, MAX_PAGE) }, { signal: context.signal })) {
       results.push(item);
       if (limit !== undefined && results.length >= limit) break;
     }
@@ -39,7 +39,7 @@ export const get: Command = {
   options: {},
   async run(context, parsed) {
     const [id = "", version] = positionals(parsed, ["ID", "VERSION"], 1);
-    const record = await context.client().get(id, version);
+    const record = await context.client().get(id, version, { signal: context.signal });
     context.print(record, () => formatRecord(record));
   },
 };
@@ -53,7 +53,7 @@ export const versions: Command = {
   async run(context, parsed) {
     const [id = ""] = positionals(parsed, ["ID"], 1);
     const results: VersionSummary[] = [];
-    for await (const version of context.client().versions(id)) results.push(version);
+    for await (const version of context.client().versions(id, { signal: context.signal })) results.push(version);
     context.print({ results }, () =>
       formatTable(
         ["VERSION", "CREATED", "ROWS", "SIZE", "COLUMNS"],
@@ -74,7 +74,7 @@ export const rows: Command = {
     const [id = "", version] = positionals(parsed, ["ID", "VERSION"], 1);
     const offset = integerOption(parsed.values, "offset", 0);
     const limit = integerOption(parsed.values, "limit", 1);
-    const page = await context.client().rows(id, { version, offset, limit });
+    const page = await context.client().rows(id, { version, offset, limit, signal: context.signal });
     context.print(page, () => formatTable(page.columns, page.rows));
     if (!context.json) {
       const last = page.offset + page.rows.length;

@@ -1,7 +1,7 @@
 // The write commands: create, append, update, rm. Uploads are gzipped client-side and show a
 // progress bar on a terminal.
 import type { Collection, ProgressCallback } from "../../client/index.ts";
-import { flag, positionals, stringOption } from "../args.ts";
+import { flag, positionals, stringOption, type OptionValues } from "../args.ts";
 import { EXIT_USAGE, UsageError } from "../cli-error.ts";
 import { basicCollection, COLLECTION_DETAILS, COLLECTION_OPTIONS, propertyChanges } from "../collection-options.ts";
 import type { Command } from "../command.ts";
@@ -13,12 +13,30 @@ import { uploadInput } from "../upload-input.ts";
 /** `rm` answered "no": nothing was done, as with a usage error. */
 const EXIT_DECLINED = EXIT_USAGE;
 
-async function withProgress<T>(context: CommandContext, call: (onProgress: ProgressCallback | undefined) => Promise<T>): Promise<T> {
+/** `--idempotency-key`: rerunning an interrupted write with its key cannot apply it twice. */
+const IDEMPOTENCY_OPTION = { "idempotency-key": { type: "string" } } as const;
+const IDEMPOTENCY_DETAIL = "--idempotency-key K  send this Idempotency-Key (default: a fresh one); an interrupted write prints its own";
+
+interface WriteCall {
+  onProgress: ProgressCallback;
+  signal: AbortSignal | undefined;
+  idempotencyKey: string;
+}
+
+/** Runs one upload with a progress bar on a terminal, the interrupt tracker told every step. */
+async function trackedWrite<T>(context: CommandContext, check: string, values: OptionValues, call: (options: WriteCall) => Promise<T>): Promise<T> {
+  const idempotencyKey = stringOption(values, "idempotency-key") ?? crypto.randomUUID();
   const bar = context.progress();
+  context.tracker.begin({ check, idempotencyKey, rerun: context.rerunWith("--idempotency-key", idempotencyKey) });
+  const onProgress: ProgressCallback = (progress) => {
+    context.tracker.progress(progress);
+    bar?.onProgress(progress);
+  };
   try {
-    return await call(bar?.onProgress);
+    return await call({ onProgress, signal: context.signal, idempotencyKey });
   } finally {
     bar?.done();
+    context.tracker.end();
   }
 }
 
@@ -27,8 +45,8 @@ export const create: Command = {
   synopsis: "create FILE --name N [--public] [--description D] [--key-words a,b] [--contact C]",
   summary: "create a dataset from a CSV file (`-` reads stdin; *.gz is sent as is)",
   example: "pubset create cities.csv --name Cities --public --key-words geo,population",
-  details: COLLECTION_DETAILS,
-  options: COLLECTION_OPTIONS,
+  details: [...COLLECTION_DETAILS, IDEMPOTENCY_DETAIL],
+  options: { ...COLLECTION_OPTIONS, ...IDEMPOTENCY_OPTION },
   async run(context, parsed) {
     const [file = ""] = positionals(parsed, ["FILE"], 1);
     const collection = basicCollection(parsed.values);
@@ -36,8 +54,8 @@ export const create: Command = {
     const properties = propertyChanges(parsed.values);
     const input = uploadInput(file, context.io.stdin);
     const client = context.client();
-    const created = await withProgress(context, (onProgress) =>
-      client.create({ ...collection, name: collection.name ?? "", ...(properties ? { properties } : {}) }, input, { onProgress }),
+    const created = await trackedWrite(context, "pubset ls --limit 5", parsed.values, (options) =>
+      client.create({ ...collection, name: collection.name ?? "", ...(properties ? { properties } : {}) }, input, options),
     );
     context.print(created, () => formatRecord(created));
   },
@@ -48,14 +66,14 @@ export const append: Command = {
   synopsis: "append ID FILE",
   summary: "append data rows (no header line) as a new version",
   example: "pubset append <id> more.csv",
-  options: { "if-match": { type: "string" } },
-  details: ["--if-match VERSION  fail (412) unless VERSION is still the latest"],
+  options: { "if-match": { type: "string" }, ...IDEMPOTENCY_OPTION },
+  details: ["--if-match VERSION  fail (412) unless VERSION is still the latest", IDEMPOTENCY_DETAIL],
   async run(context, parsed) {
     const [id = "", file = ""] = positionals(parsed, ["ID", "FILE"], 2);
     const input = uploadInput(file, context.io.stdin);
     const client = context.client();
     const ifMatch = stringOption(parsed.values, "if-match");
-    const appended = await withProgress(context, (onProgress) => client.append(id, input, { onProgress, ifMatch }));
+    const appended = await trackedWrite(context, `pubset versions ${id}`, parsed.values, (options) => client.append(id, input, { ...options, ifMatch }));
     context.print(appended, () => formatRecord(appended));
   },
 };
@@ -82,8 +100,9 @@ export const update: Command = {
     "--with-history      with --public: also publish the versions written while private (drafts),",
     "                    which otherwise stay readable by the team only",
     "property flags change only the properties named; the others are kept",
+    IDEMPOTENCY_DETAIL,
   ],
-  options: { ...COLLECTION_OPTIONS, "with-history": { type: "boolean" } },
+  options: { ...COLLECTION_OPTIONS, "with-history": { type: "boolean" }, ...IDEMPOTENCY_OPTION },
   async run(context, parsed) {
     const [id = "", file] = positionals(parsed, ["ID", "FILE"], 1);
     const collection: Collection = basicCollection(parsed.values);
@@ -99,14 +118,14 @@ export const update: Command = {
     if (changes !== undefined) {
       // PUT replaces `properties` as a whole (SPEC B2): merge into the current ones, and make
       // the write conditional on that version so a concurrent change is not lost.
-      const current = await client.get(id);
+      const current = await client.get(id, undefined, { signal: context.signal });
       collection.properties = { ...current.properties, ...changes };
       ifMatch = current.version;
     }
     const content = file === undefined ? undefined : uploadInput(file, context.io.stdin);
     const hasCollection = Object.keys(collection).length > 0;
-    const updated = await withProgress(context, (onProgress) =>
-      client.update(id, { collection: hasCollection ? collection : undefined, content }, { onProgress, ifMatch }),
+    const updated = await trackedWrite(context, `pubset versions ${id}`, parsed.values, (options) =>
+      client.update(id, { collection: hasCollection ? collection : undefined, content }, { ...options, ifMatch }),
     );
     context.print(updated, () => formatRecord(updated));
     if (collection.visibility === "public" && !withHistory) {
@@ -133,7 +152,7 @@ export const rm: Command = {
     const [id = ""] = positionals(parsed, ["ID"], 1);
     const client = context.client();
     if (context.io.stdin.isTTY === true && !flag(parsed.values, "yes")) {
-      const record = await client.get(id);
+      const record = await client.get(id, undefined, { signal: context.signal });
       const answer = await ask(context.io.stdin, context.io.stderr, `Delete "${record.name}" (${id}) and every version of it? This cannot be undone. [y/N] `);
       if (!/^y(es)?$/i.test(answer)) {
         context.note("pubset: nothing deleted");
@@ -141,7 +160,7 @@ export const rm: Command = {
         return EXIT_DECLINED;
       }
     }
-    await client.delete(id);
+    await client.delete(id, { signal: context.signal });
     context.print({ id, deleted: true }, () => `deleted ${id}\n`);
   },
 };
