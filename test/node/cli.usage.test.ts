@@ -116,6 +116,13 @@ describe("configuration", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ url: "https://pubset.example", key_id: "pk_b", secret: "s-b" });
   });
+
+  it("login without a terminal takes PUBSET_URL, PUBSET_KEY_ID and PUBSET_SECRET when the flags are absent", async () => {
+    const file = join(dir, "from-env", "config.json");
+    const run = await runInProcess(["login"], { PUBSET_CONFIG: file, PUBSET_URL: "https://env.example", PUBSET_KEY_ID: "pk_env", PUBSET_SECRET: "s-env" });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ url: "https://env.example", key_id: "pk_env", secret: "s-env" });
+  });
 });
 
 describe("failures", () => {

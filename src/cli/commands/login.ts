@@ -16,7 +16,7 @@ export const login: Command = {
     "--url U       server (default: the saved one, else http://127.0.0.1:8787)",
     "--key-id K    key id, e.g. from `pubset keys create --team T --user U`",
     "--secret S    its secret; prompted without echo on a terminal",
-    "without a terminal on stdin, --key-id and --secret are required",
+    "without a terminal on stdin, --key-id and --secret are required (else PUBSET_KEY_ID, PUBSET_SECRET, PUBSET_URL)",
   ],
   options: { "key-id": { type: "string" }, secret: { type: "string" } },
   async run(context, parsed) {
@@ -33,8 +33,11 @@ export const login: Command = {
       keyId ??= (await ask(stdin, stderr, `Key id${saved.key_id ? ` [${saved.key_id}]` : ""}: `)) || saved.key_id;
       secret ??= await askHidden(stdin as TerminalInput, stderr, "Secret: ");
     }
-    url ??= saved.url ?? DEFAULT_URL;
-    if (!keyId || !secret) throw new UsageError("login needs --key-id and --secret when stdin is not a terminal");
+    // Without a terminal (CI, scripts), the environment may carry what the flags did not.
+    url ??= nonEmpty(env.PUBSET_URL) ?? saved.url ?? DEFAULT_URL;
+    keyId ??= nonEmpty(env.PUBSET_KEY_ID);
+    secret ??= nonEmpty(env.PUBSET_SECRET);
+    if (!keyId || !secret) throw new UsageError("login needs --key-id and --secret (or PUBSET_KEY_ID and PUBSET_SECRET) when stdin is not a terminal");
     try {
       new URL(url);
     } catch {
@@ -44,3 +47,7 @@ export const login: Command = {
     context.print({ file, url, key_id: keyId }, () => `saved ${file} (${url}, key ${keyId})\n`);
   },
 };
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === "" ? undefined : value;
+}

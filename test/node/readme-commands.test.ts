@@ -1,0 +1,135 @@
+// Every command of the README's quick start and CLI sections, run as printed against `npm start`
+// (issue 13): the shell blocks are read from README.md, the port and each `<id>` (the dataset the
+// commands before printed) put in, and each line run by `sh` in a scratch directory that sees the
+// checkout's package.json, scripts and examples. A command that fails fails the test.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "./helpers/run-script.ts";
+import { startServer, type RunningServer } from "./helpers/server.ts";
+
+const README = readFileSync(join(PROJECT_ROOT, "README.md"), "utf8");
+const PRINTED_ORIGIN = "http://127.0.0.1:8787";
+const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+
+/** The text of a `## Title` section, up to the next `## `. */
+function section(title: string): string {
+  const start = README.indexOf(`\n## ${title}\n`);
+  if (start === -1) throw new Error(`README has no "## ${title}" section`);
+  const end = README.indexOf("\n## ", start + 1);
+  return README.slice(start, end === -1 ? undefined : end);
+}
+
+/** The commands of a section's ```sh blocks: one per line, `\`-continued lines joined. */
+function shellCommands(text: string): string[] {
+  const commands: string[] = [];
+  for (const block of text.matchAll(/```sh\n([\s\S]*?)```/g)) {
+    const joined = (block[1] ?? "").replace(/\\\n\s*/g, "");
+    for (const line of joined.split("\n")) {
+      const command = line.trim();
+      if (command !== "" && !command.startsWith("#")) commands.push(command);
+    }
+  }
+  return commands;
+}
+
+interface Ran {
+  command: string;
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function sh(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile("sh", ["-c", `set -e; ${command}`], { cwd, env, maxBuffer: 16 * 1024 * 1024, timeout: 90_000 }, (error, stdout, stderr) =>
+      resolve({ command, code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }),
+    );
+  });
+}
+
+/** A dataset id a create printed: the JSON of `npm run sign`, or the `id` line of `pubset create`. */
+function createdId(command: string, stdout: string): string | null {
+  const isCreate = /\/v1\/dataset\s/.test(`${command} `) && command.includes("POST") ? true : /pubset create /.test(command);
+  if (!isCreate) return null;
+  return new RegExp(`"id":"(${UUID})"`).exec(stdout)?.[1] ?? new RegExp(`^id\\s+(${UUID})$`, "m").exec(stdout)?.[1] ?? null;
+}
+
+/** A failure the shell does not see: `curl -s` exits 0 on a problem document too. */
+function answeredProblem(stdout: string): boolean {
+  try {
+    const parsed = JSON.parse(stdout) as { type?: unknown };
+    return typeof parsed.type === "string" && parsed.type.startsWith("/problems/");
+  } catch {
+    return false;
+  }
+}
+
+let server: RunningServer;
+let work: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  server = await startServer();
+  // The commands write files (`-o cities.csv`); a scratch directory keeps them out of the checkout.
+  work = mkdtempSync(join(tmpdir(), "pubset-readme-"));
+  for (const entry of ["package.json", "node_modules", "src", "scripts", "examples"]) symlinkSync(join(PROJECT_ROOT, entry), join(work, entry));
+  env = {
+    ...process.env,
+    // The server's own state (its demo key, its D1 for `keys`), a config file of the test's own.
+    PUBSET_STATE_DIR: server.stateDir,
+    PUBSET_CONFIG: join(work, "pubset-config.json"),
+    PUBSET_URL: "",
+    PUBSET_KEY_ID: "",
+    PUBSET_SECRET: "",
+  };
+});
+
+afterAll(async () => {
+  await server?.stop();
+  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+});
+
+async function runAll(commands: string[]): Promise<Ran[]> {
+  const ran: Ran[] = [];
+  let id: string | null = null;
+  for (const printed of commands) {
+    if (printed.includes("<id>") && id === null) throw new Error(`no dataset id printed before: ${printed}`);
+    const command: string = printed.replaceAll(PRINTED_ORIGIN, server.url).replaceAll("<id>", id ?? "");
+    // `pubset login` on a terminal asks; here (no terminal) it takes the demo key from the environment.
+    const lineEnv = /pubset login\b/.test(command)
+      ? { ...env, PUBSET_URL: server.url, PUBSET_KEY_ID: server.demoKey.key_id, PUBSET_SECRET: server.demoKey.secret }
+      : env;
+    const result = await sh(command, work, lineEnv);
+    ran.push(result);
+    if (result.code !== 0 || answeredProblem(result.stdout)) {
+      throw new Error(`README command failed (exit ${result.code}): ${printed}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
+    }
+    id = createdId(command, result.stdout) ?? id;
+  }
+  return ran;
+}
+
+describe("README commands, run as printed", () => {
+  it("the quick start: npm run sign, curl, then the CLI after `pubset login`", async () => {
+    const commands = shellCommands(section("Quick start")).filter((c) => !/^npm (ci|start)\b/.test(c));
+    expect(commands.some((c) => c.startsWith("npm run sign -- POST"))).toBe(true);
+    expect(commands.some((c) => c.startsWith("npx pubset create"))).toBe(true);
+    // The prose before the CLI block: `npx pubset login` with the demo key.
+    const cliAt = commands.findIndex((c) => c.startsWith("npx pubset"));
+    const ran = await runAll([...commands.slice(0, cliAt), "npx pubset login", ...commands.slice(cliAt)]);
+    const content = ran.find((r) => r.command.includes("| gunzip"));
+    expect(content?.stdout).toContain("Lagos,Nigeria,15388000");
+  });
+
+  it("the CLI section", async () => {
+    const commands = shellCommands(section("CLI"));
+    expect(commands[0]).toMatch(/^npx pubset login\b/);
+    expect(commands.length).toBeGreaterThanOrEqual(10);
+    const ran = await runAll(commands);
+    expect(ran.find((r) => r.command.includes(" rm "))?.stdout).toContain("deleted");
+    expect(readFileSync(join(work, "cities.csv"), "utf8")).toContain("city,country,population");
+  });
+});
