@@ -22,6 +22,20 @@ export function isRetryableStatus(status: number): boolean {
   return RETRYABLE_STATUSES.has(status);
 }
 
+/** 503s that waiting does not cure: a server whose operator must set it up (README, Errors). */
+const SETUP_CODES = new Set(["not_initialized", "not_configured"]);
+
+/** Whether a retryable-status answer is in fact final: a problem whose code says so. */
+export async function isFinalAnswer(response: Response): Promise<boolean> {
+  if (response.status !== 503 || !(response.headers.get("content-type") ?? "").includes("problem+json")) return false;
+  try {
+    const problem = (await response.clone().json()) as { code?: unknown };
+    return typeof problem.code === "string" && SETUP_CODES.has(problem.code);
+  } catch {
+    return false;
+  }
+}
+
 /** RFC 9110 §10.2.3: delay-seconds or an HTTP-date; null when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | null {
   if (value === null) return null;

@@ -2,7 +2,7 @@
 // with the same Idempotency-Key, and turns an error answer into a PubsetError.
 import { errorFromResponse, PubsetNetworkError, UploadSourceError } from "./errors.ts";
 import { countingStream } from "./progress.ts";
-import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelayMs, sleep, type RetryPolicy } from "./retry.ts";
+import { DEFAULT_RETRY, isFinalAnswer, isRetryableStatus, parseRetryAfter, retryDelayMs, sleep, type RetryPolicy } from "./retry.ts";
 import { signedHeaders, type SigningKey } from "./request-signing.ts";
 import type { ProgressCallback } from "./types.ts";
 
@@ -82,7 +82,7 @@ export class Transport {
       }
       this.bookmark = newerBookmark(this.bookmark, response.headers.get("x-d1-bookmark"));
       if (response.ok || response.status === 304) return response;
-      if (!last && isRetryableStatus(response.status)) {
+      if (!last && isRetryableStatus(response.status) && !(await isFinalAnswer(response))) {
         await response.body?.cancel();
         await sleep(retryDelayMs(retry, parseRetryAfter(response.headers.get("retry-after")), this.policy), spec.signal);
         continue;

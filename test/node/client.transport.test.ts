@@ -40,6 +40,13 @@ const problem = (status: number, code: string, extra: Record<string, unknown> = 
 const CREATED = { id: "d", name: "n", version: "v", properties: {}, owner: "u", team: "t", visibility: "private", source: "/s.gz" };
 
 describe("retries", () => {
+  it.each(["not_initialized", "not_configured"])("does not retry a 503 %s: a server that is not set up stays so", async (code) => {
+    const { seen, fetch } = scripted([problem(503, code)]);
+    const client = new PubsetClient({ url: "http://api.test", fetch, retry: FAST });
+    await expect(client.get("d")).rejects.toMatchObject({ status: 503, code });
+    expect(seen).toHaveLength(1);
+  });
+
   it("retries 503, 429 and network errors with one Idempotency-Key and a fresh signature each time", async () => {
     const { seen, fetch } = scripted([problem(503, "service_unavailable"), new TypeError("fetch failed"), problem(429, "rate_limited", {}, { "retry-after": "0" }), json(CREATED, { status: 201 })]);
     const client = new PubsetClient({ url: "http://api.test", key: KEY, fetch, retry: FAST });
