@@ -6,11 +6,14 @@ export interface TerminalInput extends NodeJS.ReadableStream {
   setRawMode?(mode: boolean): unknown;
 }
 
-export async function ask(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, question: string): Promise<string> {
+/** One answered line; "" when input ends first (Ctrl-D); an aborted `signal` (Ctrl-C, see
+ * main.ts) ends the wait with an error. */
+export async function ask(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, question: string, signal?: AbortSignal): Promise<string> {
   const rl = createInterface({ input, output, terminal: false });
+  const closed = new Promise<string>((resolve) => rl.once("close", () => resolve("")));
   try {
     output.write(question);
-    return (await rl.question("")).trim();
+    return (await Promise.race([rl.question("", { signal: signal ?? new AbortController().signal }), closed])).trim();
   } finally {
     rl.close();
   }

@@ -54,6 +54,9 @@ describe("pubset rm", () => {
     expect(declinedJson.code).toBe(1);
     expect(JSON.parse(declinedJson.stdout)).toEqual({ id, deleted: false });
 
+    // Ctrl-D (input ends before a line) is a no, not a hang.
+    expect((await runInProcess(["rm", id], signedEnv, terminalInput("y"))).code).toBe(1);
+
     const confirmed = await runInProcess(["rm", id], signedEnv, terminalInput("y\n"));
     expect(confirmed.code, confirmed.stderr).toBe(0);
     expect((await runInProcess(["get", id], signedEnv)).code).toBe(2);
@@ -135,7 +138,7 @@ describe("Ctrl-C during an upload (a real process and SIGINT)", () => {
     return new Promise<void>((resolve) => stalling.close(() => resolve()));
   });
 
-  async function interrupted(mode: "read" | "stall", file: string): Promise<{ run: CliRun; temp: string }> {
+  async function interrupted(mode: "read" | "stall" | "compress", file: string): Promise<{ run: CliRun; temp: string }> {
     const temp = mkdtempSync(join(dir, "tmp-"));
     const id = mode === "read" ? "read-all" : "stall";
     const child = spawn(process.execPath, [MAIN, "append", id, file, "--url", stallingUrl], {
@@ -148,9 +151,15 @@ describe("Ctrl-C during an upload (a real process and SIGINT)", () => {
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     const exited = new Promise<number>((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal === "SIGINT" ? -2 : -1))));
-    await received.get(mode);
-    // "stall": the client has filled the socket's buffers and waits; "read": it waits for an answer.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    if (mode === "compress") {
+      // The spool appears when compression starts; interrupt while it runs.
+      while (!readdirSync(temp).some((name) => name.startsWith("pubset-upload-"))) await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } else {
+      await received.get(mode);
+      // "stall": the client has filled the socket's buffers and waits; "read": it waits for an answer.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
     child.kill("SIGINT");
     const code = await exited;
     return { run: { code, stdout, stderr }, temp };
@@ -163,6 +172,15 @@ describe("Ctrl-C during an upload (a real process and SIGINT)", () => {
     expect(run.stderr).toContain("may have landed");
     expect(run.stderr).toContain("check:  pubset versions read-all");
     expect(run.stderr).toMatch(/finish: pubset append read-all small\.csv --url \S+ --idempotency-key [0-9a-f-]{36}/);
+    expect(readdirSync(temp)).toEqual([]);
+  });
+
+  it("while compressing: stops, says nothing was sent, and leaves no temp file", async () => {
+    // 64 MB of random hex takes seconds to compress, long enough to be caught in the act.
+    writeFileSync(join(dir, "slow.csv"), randomBytes(32 * 1024 * 1024).toString("hex"));
+    const { run, temp } = await interrupted("compress", "slow.csv");
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toContain("before the upload was sent; nothing was written");
     expect(readdirSync(temp)).toEqual([]);
   });
 

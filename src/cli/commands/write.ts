@@ -153,7 +153,7 @@ export const rm: Command = {
     const client = context.client();
     if (context.io.stdin.isTTY === true && !flag(parsed.values, "yes")) {
       const record = await client.get(id, undefined, { signal: context.signal });
-      const answer = await ask(context.io.stdin, context.io.stderr, `Delete "${record.name}" (${id}) and every version of it? This cannot be undone. [y/N] `);
+      const answer = await ask(context.io.stdin, context.io.stderr, `Delete "${record.name}" (${id}) and every version of it? This cannot be undone. [y/N] `, context.signal);
       if (!/^y(es)?$/i.test(answer)) {
         context.note("pubset: nothing deleted");
         if (context.json) context.print({ id, deleted: false }, () => "");
