@@ -14,10 +14,9 @@ export class InterruptedError extends Error {
 export interface WriteInFlight {
   /** `pubset versions <id>` for append/update; `pubset ls` for create (no id yet). */
   check: string;
-  /** The Idempotency-Key the write was sent with: rerunning with it cannot apply it twice. */
-  idempotencyKey: string;
-  /** The command line to finish the write safely. */
-  rerun: string;
+  /** The command line to finish the write safely; absent when a rerun would not send the same
+   * request (update merges properties into whatever is current by then). */
+  rerun?: string;
 }
 
 /** What the command is doing, fed by the write commands' progress callbacks. */
@@ -53,12 +52,12 @@ export class WriteTracker {
     if (!this.sentAll) {
       return "pubset: interrupted while sending; the server commits only a complete upload, so nothing was written.";
     }
-    return [
-      "pubset: interrupted after the whole upload was sent: the write may have landed.",
-      `  check:  ${write.check}`,
-      `  finish: ${write.rerun}`,
-      "          (the same Idempotency-Key: the server replays the answer if it landed, applies it once if not)",
-    ].join("\n");
+    const lines = ["pubset: interrupted after the whole upload was sent: the write may have landed.", `  check:  ${write.check}`];
+    if (write.rerun !== undefined) {
+      lines.push(`  finish: ${write.rerun}`);
+      lines.push("          (the same Idempotency-Key: the server replays the answer if it landed, applies it once if not)");
+    }
+    return lines.join("\n");
   }
 }
 

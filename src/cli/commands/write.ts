@@ -24,10 +24,16 @@ interface WriteCall {
 }
 
 /** Runs one upload with a progress bar on a terminal, the interrupt tracker told every step. */
-async function trackedWrite<T>(context: CommandContext, check: string, values: OptionValues, call: (options: WriteCall) => Promise<T>): Promise<T> {
+async function trackedWrite<T>(
+  context: CommandContext,
+  how: { check: string; replayable: boolean },
+  values: OptionValues,
+  call: (options: WriteCall) => Promise<T>,
+): Promise<T> {
   const idempotencyKey = stringOption(values, "idempotency-key") ?? crypto.randomUUID();
   const bar = context.progress();
-  context.tracker.begin({ check, idempotencyKey, rerun: context.rerunWith("--idempotency-key", idempotencyKey) });
+  const rerun = how.replayable ? context.rerunWith("--idempotency-key", idempotencyKey) : undefined;
+  context.tracker.begin({ check: how.check, rerun });
   const onProgress: ProgressCallback = (progress) => {
     context.tracker.progress(progress);
     bar?.onProgress(progress);
@@ -54,7 +60,7 @@ export const create: Command = {
     const properties = propertyChanges(parsed.values);
     const input = uploadInput(file, context.io.stdin);
     const client = context.client();
-    const created = await trackedWrite(context, "pubset ls --limit 5", parsed.values, (options) =>
+    const created = await trackedWrite(context, { check: "pubset ls --limit 5", replayable: true }, parsed.values, (options) =>
       client.create({ ...collection, name: collection.name ?? "", ...(properties ? { properties } : {}) }, input, options),
     );
     context.print(created, () => formatRecord(created));
@@ -73,7 +79,7 @@ export const append: Command = {
     const input = uploadInput(file, context.io.stdin);
     const client = context.client();
     const ifMatch = stringOption(parsed.values, "if-match");
-    const appended = await trackedWrite(context, `pubset versions ${id}`, parsed.values, (options) => client.append(id, input, { ...options, ifMatch }));
+    const appended = await trackedWrite(context, { check: `pubset versions ${id}`, replayable: true }, parsed.values, (options) => client.append(id, input, { ...options, ifMatch }));
     context.print(appended, () => formatRecord(appended));
   },
 };
@@ -124,7 +130,8 @@ export const update: Command = {
     }
     const content = file === undefined ? undefined : uploadInput(file, context.io.stdin);
     const hasCollection = Object.keys(collection).length > 0;
-    const updated = await trackedWrite(context, `pubset versions ${id}`, parsed.values, (options) =>
+    // A rerun merges the property flags into whatever is current by then: not the same request.
+    const updated = await trackedWrite(context, { check: `pubset versions ${id}`, replayable: changes === undefined }, parsed.values, (options) =>
       client.update(id, { collection: hasCollection ? collection : undefined, content }, { ...options, ifMatch }),
     );
     context.print(updated, () => formatRecord(updated));
