@@ -32,8 +32,19 @@ beforeAll(async () => {
     .replace(/^main = .*$/m, `main = ${JSON.stringify(join(PROJECT_ROOT, "src/index.ts"))}`)
     .replace(/^migrations_dir = .*$/m, `migrations_dir = ${JSON.stringify(join(PROJECT_ROOT, "migrations"))}`);
   writeFileSync(config, toml);
+  // A free port can be taken between the probe and wrangler's bind by the other test files'
+  // servers starting at the same time; then try another.
+  for (let attempt = 1; ; attempt++) {
+    if (await startWrangler()) return;
+    if (attempt === 3 || !log.includes("Address already in use")) throw new Error(`wrangler dev exited\n${log}`);
+  }
+});
+
+/** Starts `wrangler dev` on a free port; false when it exited before answering. */
+async function startWrangler(): Promise<boolean> {
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
+  log = "";
   const child = spawnWrangler(
     ["dev", "--config", config, "--local", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", state, "--show-interactive-dev-session=false"],
     ["ignore", "pipe", "pipe"],
@@ -43,16 +54,16 @@ beforeAll(async () => {
   child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString("utf8")));
   const deadline = Date.now() + 90_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited\n${log}`);
+    if (child.exitCode !== null) return false;
     if (Date.now() > deadline) throw new Error(`wrangler dev did not answer in time\n${log}`);
     try {
       await (await fetch(`${url}/openapi.json`, { signal: AbortSignal.timeout(2_000) })).body?.cancel();
-      break;
+      return true;
     } catch {
       await sleep(250);
     }
   }
-});
+}
 
 afterAll(async () => {
   // spawnWrangler does not detach; wrangler's own children follow it when it exits.
