@@ -1,5 +1,5 @@
 // What every command gets: the output streams, --json, the resolved configuration and a client
-// built from it, and a progress bar when stderr is a terminal.
+// built from it, a progress bar when stderr is a terminal, and the interrupt signal and tracker.
 import { PubsetClient } from "../client/index.ts";
 import { stringOption, flag, type OptionValues } from "./args.ts";
 import { bookmarkFile, readBookmark, saveBookmark } from "./bookmark-file.ts";
@@ -24,12 +24,11 @@ export class CommandContext {
   readonly json: boolean;
   readonly signal: AbortSignal | undefined;
   readonly tracker: WriteTracker;
+  /** The command line as typed after `pubset`, for "run this again" advice. */
+  readonly argv: string[];
   private readonly urlFlag: string | undefined;
   private resolved: ResolvedConfig | undefined;
   private readonly clients: PubsetClient[] = [];
-
-  /** The command line as typed after `pubset`, for "run this again" advice. */
-  readonly argv: string[];
 
   constructor(io: CliIo, values: OptionValues, argv: string[] = []) {
     this.io = io;
