@@ -30,8 +30,8 @@ export function splitCommand(argv: string[]): { command: string | undefined; res
   return { command: undefined, rest: argv };
 }
 
-/** Levenshtein distance, for "did you mean" on a mistyped option. */
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance, for "did you mean" on a mistyped option or command. */
+export function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];

@@ -1,6 +1,6 @@
 // Runs one `pubset` invocation against the given streams and environment and resolves with its
 // exit code; main.ts binds it to the process, tests call it directly.
-import { splitCommand, parseCommand, flag } from "./args.ts";
+import { editDistance, splitCommand, parseCommand, flag } from "./args.ts";
 import { EXIT_OK, reportFailure, reportInterrupted, UsageError } from "./cli-error.ts";
 import type { Command } from "./command.ts";
 import { download } from "./commands/download.ts";
@@ -27,7 +27,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   const command = COMMANDS.find((c) => c.name === name);
   try {
-    if (command === undefined) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+    if (command === undefined) {
+      const near = COMMANDS.filter((c) => editDistance(c.name, name) <= 2).map((c) => c.name);
+      throw new UsageError(`unknown command ${JSON.stringify(name)}${near.length > 0 ? ` (did you mean ${near.join(" or ")}?)` : ""}`);
+    }
     if ("passthrough" in command) {
       const args = argv.slice(argv.indexOf(name) + 1);
       if (args.length === 0 || args.includes("--help") || args.includes("-h")) {

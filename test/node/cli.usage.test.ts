@@ -32,6 +32,7 @@ describe("help and usage errors", () => {
   it.each([
     [[], "usage: pubset"],
     [["frobnicate"], 'unknown command "frobnicate"'],
+    [["donwload", "x"], 'unknown command "donwload" (did you mean download?)'],
     [["get"], "missing ID"],
     [["get", "a", "b", "c"], 'unexpected argument "c"'],
     [["create", "x.csv", "--name", "X"], "no such file: x.csv"],
