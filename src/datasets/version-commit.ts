@@ -32,6 +32,10 @@ export function nextVersion(
     name: collection?.name ?? parent?.name ?? "",
     visibility: collection?.visibility ?? parent?.visibility ?? "private",
     properties: collection?.properties ?? parent?.properties ?? {},
+    // Content and properties carried over from the parent name the parent's stored copies, so
+    // an append does not stringify and hash a header of up to 1 MiB again.
+    headerId: parent && derived.content.columns === parent.columns ? parent.headerId : undefined,
+    propertiesId: parent && collection?.properties === undefined ? parent.propertiesId : undefined,
   };
   const base = latest?.dataset ?? { id: datasetId, teamId: creator.teamId, ownerId: creator.userId, created: version.created };
   const dataset: DatasetRow = { ...base, name: version.name, visibility: version.visibility, latestVersion: version.id, latestSeq: version.seq };

@@ -35,6 +35,12 @@ export interface VersionRow {
   crc32: number;
   eol: "\n" | "\r\n";
   endsWithNewline: boolean;
+  /**
+   * The stored header and property set it names, when known (read versions, and versions that
+   * keep their parent's): a commit then reuses them instead of hashing the JSON again.
+   */
+  headerId?: string;
+  propertiesId?: string;
 }
 
 /** A stored version with what decides who may read it besides its team (SPEC B3, drafts). */
@@ -80,6 +86,8 @@ interface VersionRecord {
   eol: string;
   ends_with_newline: number;
   history_public: number;
+  header_id: string;
+  properties_id: string;
 }
 
 function toDataset(r: DatasetRecord): DatasetRow {
@@ -113,6 +121,8 @@ function toVersion(r: VersionRecord): StoredVersionRow {
     eol: r.eol === "\r\n" ? "\r\n" : "\n",
     endsWithNewline: r.ends_with_newline === 1,
     historyPublic: r.history_public === 1,
+    headerId: r.header_id,
+    propertiesId: r.properties_id,
   };
 }
 
@@ -271,11 +281,13 @@ async function versionStatements(db: D1Database, commit: VersionCommit): Promise
     // One part is the whole object, which is what a segment without part rows means.
     if (s.parts && s.parts.length > 1) statements.push(insertPartsStatement(db, s.key, s.parts));
   }
-  const header = await storedOnce(db, "headers", "columns", JSON.stringify(v.columns));
-  const properties = await storedOnce(db, "property_sets", "properties", JSON.stringify(v.properties));
+  const header = v.headerId ? { id: v.headerId, insert: null } : await storedOnce(db, "headers", "columns", JSON.stringify(v.columns));
+  const properties = v.propertiesId
+    ? { id: v.propertiesId, insert: null }
+    : await storedOnce(db, "property_sets", "properties", JSON.stringify(v.properties));
+  if (header.insert) statements.push(header.insert);
+  if (properties.insert) statements.push(properties.insert);
   statements.push(
-    header.insert,
-    properties.insert,
     db
       .prepare(
         `INSERT INTO versions (id, dataset_id, seq, parent_id, created, name, visibility, properties_id, file_name,
