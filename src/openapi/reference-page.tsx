@@ -3,6 +3,7 @@
 // from a CDN. Without JavaScript, or with the CDN out of reach (a laptop offline running
 // `npm start`), the plain reference is what people read; once Scalar has mounted, a CSS rule
 // hides the plain one, so the page needs no inline script and its policy allows none (SPEC B6).
+import type { Child } from "hono/jsx";
 import { Layout } from "../catalog/pages/layout.tsx";
 import { API_TITLE } from "./info.ts";
 import { Inline, Markdown } from "./markdown.tsx";
@@ -119,6 +120,42 @@ function operationsOf(document: Json): Operation[] {
   );
 }
 
+/** A table of named things (parameters, multipart parts): name, kind, required, meaning. */
+function FieldTable(props: {
+  label: string;
+  headings: [name: string, kind: string];
+  rows: Array<{ name: string; kind: string | Child; required: boolean; description: string }>;
+}) {
+  return (
+    <div class="scroll" role="region" tabindex={0} aria-label={props.label}>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{props.headings[0]}</th>
+            <th scope="col">{props.headings[1]}</th>
+            <th scope="col">required</th>
+            <th scope="col">meaning</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((row) => (
+            <tr>
+              <td>
+                <code>{row.name}</code>
+              </td>
+              {typeof row.kind === "string" ? <td class="short">{row.kind}</td> : <td>{row.kind}</td>}
+              <td class="short">{row.required ? "yes" : "no"}</td>
+              <td>
+                <Inline value={row.description} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 function OperationSection({ operation, index }: { operation: Operation; index: number }) {
   return (
     <section aria-labelledby={`op-${index}`}>
@@ -132,32 +169,11 @@ function OperationSection({ operation, index }: { operation: Operation; index: n
       </p>
       {operation.description ? <Markdown source={operation.description} baseLevel={3} /> : null}
       {operation.parameters.length > 0 ? (
-        <div class="scroll" role="region" tabindex={0} aria-label={`Parameters of ${operation.method} ${operation.path}`}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">parameter</th>
-              <th scope="col">in</th>
-              <th scope="col">required</th>
-              <th scope="col">meaning</th>
-            </tr>
-          </thead>
-          <tbody>
-            {operation.parameters.map((p) => (
-              <tr>
-                <td>
-                  <code>{p.name}</code>
-                </td>
-                <td class="short">{p.in}</td>
-                <td class="short">{p.required ? "yes" : "no"}</td>
-                <td>
-                  <Inline value={p.description} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        </div>
+        <FieldTable
+          label={`Parameters of ${operation.method} ${operation.path}`}
+          headings={["parameter", "in"]}
+          rows={operation.parameters.map((p) => ({ name: p.name, kind: p.in, required: p.required, description: p.description }))}
+        />
       ) : null}
       {operation.requestTypes.length > 0 ? (
         <p>
@@ -170,34 +186,11 @@ function OperationSection({ operation, index }: { operation: Operation; index: n
         </p>
       ) : null}
       {operation.parts.length > 0 ? (
-        <div class="scroll" role="region" tabindex={0} aria-label={`Parts of ${operation.method} ${operation.path}`}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">part</th>
-                <th scope="col">media type</th>
-                <th scope="col">required</th>
-                <th scope="col">meaning</th>
-              </tr>
-            </thead>
-            <tbody>
-              {operation.parts.map((part) => (
-                <tr>
-                  <td>
-                    <code>{part.name}</code>
-                  </td>
-                  <td>
-                    <code>{part.mediaType}</code>
-                  </td>
-                  <td class="short">{part.required ? "yes" : "no"}</td>
-                  <td>
-                    <Inline value={part.description} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <FieldTable
+          label={`Parts of ${operation.method} ${operation.path}`}
+          headings={["part", "media type"]}
+          rows={operation.parts.map((part) => ({ name: part.name, kind: <code>{part.mediaType}</code>, required: part.required, description: part.description }))}
+        />
       ) : null}
       <ul>
         {operation.responses.map((r) => (
