@@ -8,10 +8,10 @@ import { concat, EMPTY } from "./bytes.ts";
 import { CsvError, invalidCsv, wrongSeparator } from "./csv-error.ts";
 import { RecordChecker } from "./record-checker.ts";
 import { separatorByte } from "./separator-hint.ts";
-import type { CsvLimits, CsvMode, CsvStats } from "./types.ts";
+import type { CellSink, CsvLimits, CsvMode, CsvStats } from "./types.ts";
 import { Utf8Checker } from "./utf8-checker.ts";
 
-export type { CsvLimits, CsvMode, CsvStats } from "./types.ts";
+export type { CellSink, CsvLimits, CsvMode, CsvStats } from "./types.ts";
 
 // RFC 4180 §2 delimiters. Declared here rather than imported so the hot loop sees constants.
 const LF = 0x0a;
@@ -61,6 +61,9 @@ const QUOTED_STOP = stopTable([0, QUOTE]);
  * Memory held between chunks: the first record's cells (bounded by maxHeaderBytes), up to
  * two bytes of a possible BOM, and a run of blank lines (bounded, see BlankRun).
  *
+ * A `CellSink`, when given, receives every data cell as it is scanned (column types, SPEC C2);
+ * whatever it throws fails the scan like a CSV error.
+ *
  * `push` returns the bytes to pass on, often a subarray of its argument (use it before the
  * chunk's buffer is reused). After any error the scanner keeps throwing that error.
  */
@@ -79,9 +82,14 @@ export class CsvScanner {
   private finished = false;
   #recordEnd = -1;
   #rowsAtRecordEnd = 0;
+  private readonly sink: CellSink | null;
+  /** Table mode until the header record has ended: its cells go to `sink.header`. */
+  private headerPending: boolean;
 
-  constructor(mode: CsvMode, limits: CsvLimits) {
+  constructor(mode: CsvMode, limits: CsvLimits, sink: CellSink | null = null) {
     this.rec = new RecordChecker(mode, limits);
+    this.sink = sink;
+    this.headerPending = mode.kind === "table";
   }
 
   push(chunk: Uint8Array): Uint8Array {
@@ -144,6 +152,7 @@ export class CsvScanner {
   /** Scans `buf[from..]` and returns what of it (plus released blank lines) to pass on. */
   private scan(buf: Uint8Array, from: number): Uint8Array {
     const rec = this.rec;
+    const sink = this.sink;
     const end = buf.length;
     const off = this.consumed - from; // absolute offset of buf[0]
     let state = this.state;
@@ -153,6 +162,7 @@ export class CsvScanner {
       const j = this.utf8.resume(buf, i, end);
       if (j < 0) throw this.invalid("invalid UTF-8");
       if (rec.collecting) rec.collect(buf, i, j, off + j);
+      if (sink !== null) sink.piece(buf, i, j);
       i = j;
     }
     while (i < end) {
@@ -189,6 +199,7 @@ export class CsvScanner {
             if (j < 0) throw this.invalid("invalid UTF-8");
           }
           if (rec.collecting) rec.collect(buf, i, j, off + j);
+          if (sink !== null) sink.piece(buf, i, j);
           i = j;
           if (j === end) break;
           const b = buf[j]!;
@@ -203,6 +214,7 @@ export class CsvScanner {
           const b = buf[i]!;
           if (b === QUOTE) {
             if (rec.collecting) rec.collectQuote(off + i + 1);
+            if (sink !== null) sink.quote();
             state = QUOTED;
           } else if (b === COMMA || b === LF || b === CR) {
             state = this.delimit(b, off + i);
@@ -229,6 +241,7 @@ export class CsvScanner {
             // A record follows the held blank lines: they are records too. Only the first
             // release in a buffer can return bytes held from earlier buffers.
             rec.blankLines(this.held.lines, off + i);
+            if (sink !== null) sink.blankRecords(this.held.lines);
             prior = this.held.release() ?? prior;
           }
           rec.startRecord(off + i);
@@ -252,6 +265,7 @@ export class CsvScanner {
     }
     this.state = state;
     this.consumed += end - from;
+    if (sink !== null) sink.chunkEnd();
     if (state === UNQUOTED || state === QUOTED || state === QUOTE_SEEN) rec.checkOpenField(this.consumed);
     const body = buf.subarray(from, this.held.endBuffer(buf, from));
     return this.emit(prior === null ? body : concat(prior, body));
@@ -260,12 +274,22 @@ export class CsvScanner {
   /** A comma, LF or CR at `pos` ends the current field; returns the next state. */
   private delimit(b: number, pos: number): number {
     this.rec.endField(pos);
+    this.sink?.endField();
     if (b === COMMA) return FIELD_START;
     this.rec.endRecord();
+    this.recordEnded();
     if (b === CR) return AFTER_CR;
     this.eol ??= "\n";
     this.markRecordEnd(pos + 1);
     return LINE_START;
+  }
+
+  private recordEnded(): void {
+    const sink = this.sink;
+    if (sink === null) return;
+    if (!this.headerPending) return sink.endRecord();
+    this.headerPending = false;
+    sink.header(this.rec.header ?? []);
   }
 
   private markRecordEnd(end: number): void {
@@ -286,7 +310,9 @@ export class CsvScanner {
       case UNQUOTED:
       case QUOTE_SEEN:
         this.rec.endField(this.consumed);
+        this.sink?.endField();
         this.rec.endRecord();
+        this.recordEnded();
         break;
     }
     this.rec.finish();

@@ -34,3 +34,20 @@ export interface CsvStats {
   /** The first line ending seen outside quotes; "\n" when there is none. */
   eol: "\n" | "\r\n";
 }
+
+/**
+ * Receives the cells of the data records as the scanner finds them (src/schema/column-typer.ts
+ * types them). A cell's content arrives as zero or more pieces of the scanner's buffers plus a
+ * `quote()` per doubled quote; pieces are valid only until `chunkEnd()`, which the scanner calls
+ * at the end of every buffer. The header record's cells go to `header()` instead.
+ */
+export interface CellSink {
+  header(cells: string[]): void;
+  piece(buf: Uint8Array, from: number, to: number): void;
+  quote(): void;
+  chunkEnd(): void;
+  endField(): void;
+  endRecord(): void;
+  /** Records that are blank lines (a one-column table): one empty cell each. */
+  blankRecords(n: number): void;
+}

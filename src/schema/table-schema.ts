@@ -9,6 +9,8 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 export interface Field {
   name: string;
   type: FieldType;
+  title?: string;
+  description?: string;
   /** `"any"` when the values are not all in the type's default lexical form (datetime). */
   format?: "default" | "any";
   decimalChar?: string;

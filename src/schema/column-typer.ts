@@ -1,0 +1,210 @@
+// The CSV scanner's cell sink for SPEC C2: while an upload streams, each cell of a typed column
+// is inferred (TypeInference) or checked against its declared or stored field, from the bytes
+// the scanner already holds. Columns already known to be text cost nothing. Pure.
+import type { CellSink } from "../csv/types.ts";
+import { BOOLEAN, cellClasses, DATE, DATETIME, INTEGER, NUMBER } from "./cell-classes.ts";
+import { castCell } from "./cast.ts";
+import { carriedDeclaration, declaredFieldsByColumn, type DeclaredSchema } from "./declared.ts";
+import { TypeInference, type InferenceState } from "./infer.ts";
+import { SchemaError, shortValue } from "./schema-error.ts";
+import { DEFAULT_MISSING_VALUES, type Field, type TableSchema } from "./table-schema.ts";
+
+/** Create and replace infer what is not declared; an append is held to the stored schema. */
+export type TypingPlan =
+  | {
+      kind: "infer";
+      declared: DeclaredSchema | null;
+      /** The declaration came with the parent version: fields whose columns are gone are dropped, not refused. */
+      carried?: boolean;
+    }
+  | { kind: "check"; schema: TableSchema };
+
+const SKIP = 0;
+const INFER = 1;
+/** A field without options: its type bit from cellClasses decides. */
+const CHECK_BITS = 2;
+/** A field with options (decimalChar, trueValues, required…): the cell is decoded and cast. */
+const CHECK_CAST = 3;
+
+const TYPE_BITS = { integer: INTEGER, number: NUMBER, boolean: BOOLEAN, date: DATE, datetime: DATETIME, string: 0 } as const;
+const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+const NOTHING_MISSING: ReadonlySet<string> = new Set();
+
+function modeOf(field: Field): number {
+  if (field.type === "string" && !field.constraints?.required) return SKIP;
+  const plain = !field.decimalChar && !field.groupChar && !field.trueValues && !field.falseValues && !field.constraints?.required;
+  return plain ? CHECK_BITS : CHECK_CAST;
+}
+
+export class ColumnTyper implements CellSink {
+  private readonly plan: TypingPlan;
+  private columns: string[] = [];
+  private modes = new Uint8Array(0);
+  /** The declared or stored field of each checked column. */
+  private checked: (Field | null)[] = [];
+  private inference: TypeInference | null = null;
+  private missing: ReadonlySet<string>;
+  private onlyEmptyIsMissing: boolean;
+  private longestMissing: number;
+
+  /** 1-based record number of the record being scanned. */
+  private row = 1;
+  private col = 0;
+  private active = false;
+  /** Pieces of the current cell: 0, 1 (kept as a view), or 2 (copied into `carry`). */
+  private pieces = 0;
+  private view: Uint8Array = new Uint8Array(0);
+  private viewFrom = 0;
+  private viewTo = 0;
+  private carry = new Uint8Array(64);
+  private carried = 0;
+
+  constructor(plan: TypingPlan) {
+    this.plan = plan;
+    const missingValues = plan.kind === "check" ? plan.schema.missingValues : (plan.declared?.missingValues ?? DEFAULT_MISSING_VALUES);
+    this.missing = new Set(missingValues);
+    this.onlyEmptyIsMissing = missingValues.length === 1 && missingValues[0] === "";
+    this.longestMissing = Math.max(0, ...missingValues.map((m) => new TextEncoder().encode(m).length));
+    if (plan.kind === "check") this.begin(plan.schema.fields.map((f) => f.name), plan.schema.fields, 1);
+  }
+
+  /** Table mode: the header record ended; data rows start at row 2. */
+  header(cells: string[]): void {
+    if (this.plan.kind !== "infer") return;
+    const declaration = this.plan.carried ? carriedDeclaration(this.plan.declared, cells) : this.plan.declared;
+    const declared = declaration ? declaredFieldsByColumn(cells, declaration) : cells.map(() => null);
+    this.inference = new TypeInference(cells, [...this.missing]);
+    this.begin(cells, declared, 2);
+  }
+
+  piece(buf: Uint8Array, from: number, to: number): void {
+    if (!this.active) return;
+    if (this.pieces === 0) {
+      this.view = buf;
+      this.viewFrom = from;
+      this.viewTo = to;
+      this.pieces = 1;
+      return;
+    }
+    this.toCarry();
+    this.append(buf, from, to);
+  }
+
+  quote(): void {
+    if (!this.active) return;
+    this.toCarry();
+    this.append(new Uint8Array([0x22]), 0, 1);
+  }
+
+  /** The scanner's buffer ends inside a field: keep what of it was seen. */
+  chunkEnd(): void {
+    if (this.active && this.pieces === 1) this.toCarry();
+  }
+
+  endField(): void {
+    const col = this.col++;
+    if (this.active) {
+      if (this.pieces === 2) this.type(col, this.carry, 0, this.carried);
+      else if (this.pieces === 1) this.type(col, this.view, this.viewFrom, this.viewTo);
+      else this.type(col, this.carry, 0, 0);
+    }
+    this.pieces = 0;
+    this.active = this.activeFor(this.col);
+  }
+
+  endRecord(): void {
+    this.row++;
+    this.col = 0;
+    this.active = this.activeFor(0);
+  }
+
+  /** `n` blank lines that are records of one empty cell (a one-column table). */
+  blankRecords(n: number): void {
+    if (n > 0 && this.modes.length === 1 && this.modes[0] !== SKIP) this.type(0, this.carry, 0, 0);
+    this.row += n;
+  }
+
+  /** The version's schema: declared fields as given, the rest inferred, in column order. */
+  schema(): TableSchema {
+    if (this.plan.kind === "check") return this.plan.schema;
+    const inference = this.inference ?? new TypeInference(this.columns, [...this.missing]);
+    return {
+      fields: this.columns.map((_, i) => this.checked[i] ?? inference.field(i)),
+      missingValues: [...this.missing],
+    };
+  }
+
+  /** What a resumable upload carries between chunks. */
+  inferenceState(): InferenceState | null {
+    return this.inference?.toJSON() ?? null;
+  }
+
+  private begin(columns: string[], checked: (Field | null)[], firstDataRow: number): void {
+    this.columns = columns;
+    this.checked = checked;
+    this.modes = Uint8Array.from(checked, (field) => (field === null ? INFER : modeOf(field)));
+    this.row = firstDataRow;
+    this.col = 0;
+    this.active = this.activeFor(0);
+  }
+
+  private activeFor(col: number): boolean {
+    const mode = this.modes[col];
+    if (mode === undefined || mode === SKIP) return false;
+    return mode !== INFER || this.inference!.undecided(col);
+  }
+
+  private isMissing(buf: Uint8Array, from: number, to: number): boolean {
+    if (this.onlyEmptyIsMissing) return from === to;
+    if (to - from > this.longestMissing) return false;
+    return this.missing.has(decoder.decode(buf.subarray(from, to)));
+  }
+
+  private type(col: number, buf: Uint8Array, from: number, to: number): void {
+    const mode = this.modes[col]!;
+    if (mode === INFER) {
+      if (!this.isMissing(buf, from, to)) this.inference!.observeCell(col, buf, from, to);
+      return;
+    }
+    const field = this.checked[col]!;
+    if (this.isMissing(buf, from, to)) {
+      if (field.constraints?.required) throw this.mismatch(field, "", `${field.type} (required)`);
+      return;
+    }
+    if (mode === CHECK_BITS) {
+      if (from < to && cellClasses(buf, from, to) & TYPE_BITS[field.type]) return;
+      throw this.mismatch(field, decoder.decode(buf.subarray(from, to)), field.type);
+    }
+    const text = decoder.decode(buf.subarray(from, to));
+    const cast = castCell(field, text, NOTHING_MISSING);
+    if (!cast.ok) throw this.mismatch(field, text, cast.expected);
+  }
+
+  private mismatch(field: Field, text: string, expected: string): SchemaError {
+    const value = shortValue(text);
+    return new SchemaError("schema_mismatch", `row ${this.row}, column "${field.name}": ${JSON.stringify(value)} is not ${expected}`, {
+      row: this.row,
+      column: field.name,
+      value,
+      expected,
+    });
+  }
+
+  private toCarry(): void {
+    if (this.pieces === 2) return;
+    this.carried = 0;
+    if (this.pieces === 1) this.append(this.view, this.viewFrom, this.viewTo);
+    this.pieces = 2;
+  }
+
+  private append(buf: Uint8Array, from: number, to: number): void {
+    const n = to - from;
+    if (this.carried + n > this.carry.length) {
+      const next = new Uint8Array(Math.max(this.carry.length * 2, this.carried + n));
+      next.set(this.carry.subarray(0, this.carried));
+      this.carry = next;
+    }
+    this.carry.set(buf.subarray(from, to), this.carried);
+    this.carried += n;
+  }
+}
