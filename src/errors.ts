@@ -24,6 +24,8 @@ export const PROBLEMS = {
   column_count_mismatch: { status: 422, title: "Column count mismatch" },
   header_row_in_append: { status: 422, title: "Header row in append" },
   empty_append: { status: 422, title: "Empty append" },
+  invalid_schema: { status: 422, title: "Invalid schema" },
+  schema_mismatch: { status: 422, title: "Schema mismatch" },
   idempotency_key_reused: { status: 422, title: "Idempotency key reused" },
   rate_limited: { status: 429, title: "Rate limited" },
   internal_error: { status: 500, title: "Internal error" },

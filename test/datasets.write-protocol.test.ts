@@ -132,6 +132,7 @@ describe("round trips", () => {
       const keyOf = await objects.reserve();
       const ingested = await ingestCsv(new Blob([rows]).stream(), {
         mode: { kind: "rows", expectedColumns: 1, header: ["n"] },
+        typing: { kind: "check", schema: known.latest!.version.schema },
         limits: limitsFrom(env),
         bucket: env.CONTENT,
         key: keyOf,

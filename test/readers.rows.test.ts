@@ -18,11 +18,17 @@ interface RowsBody {
   total: number;
 }
 
+/**
+ * The window as text, for the tests of which rows come back: typed cells (SPEC C2, tested in
+ * readers.typed-rows.test.ts) are read back as the text they came from.
+ */
 async function rows(path: string, key?: TestKey): Promise<RowsBody> {
   const response = await send("GET", path, { key });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${text}`);
-  return JSON.parse(text) as RowsBody;
+  const { schema, ...body } = JSON.parse(text) as RowsBody & { schema: unknown; rows: unknown[][] };
+  expect(schema).toBeTypeOf("object");
+  return { ...body, rows: body.rows.map((row) => row.map((cell) => (cell === null ? "" : String(cell)))) };
 }
 
 async function appended(response: Response): Promise<string> {
@@ -59,15 +65,20 @@ beforeAll(async () => {
 });
 
 describe("GET /v1/dataset/:id/:version/rows", () => {
-  it("answers columns, rows, offset, total in that order, with decoded cells", async () => {
+  it("answers columns, schema, rows, offset, total in that order, with decoded cells typed by the schema", async () => {
     const response = await send("GET", `/v1/dataset/${multi.id}/${multiLatest}/rows`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     // An explicit version id: immutable (SPEC B6).
     expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
-    const body = (await response.json()) as RowsBody;
-    expect(Object.keys(body)).toEqual(["columns", "rows", "offset", "total"]);
-    expect(body).toEqual({ columns: COLUMNS, rows: EXPECTED, offset: 0, total: 8 });
+    const body = (await response.json()) as RowsBody & { schema: unknown };
+    expect(Object.keys(body)).toEqual(["columns", "schema", "rows", "offset", "total"]);
+    expect(body.schema).toEqual({
+      fields: [{ name: "id", type: "integer" }, { name: "name", type: "string" }, { name: "note", type: "string" }],
+      missingValues: [""],
+    });
+    const typed = EXPECTED.map(([id, name, note]) => [Number(id), name === "" ? null : name, note === "" ? null : note]);
+    expect(body).toEqual({ columns: COLUMNS, schema: body.schema, rows: typed, offset: 0, total: 8 });
     const signed = await send("GET", `/v1/dataset/${multi.id}/${multiLatest}/rows`, { key: owner });
     expect(signed.headers.get("cache-control")).toBe("private, no-store");
   });

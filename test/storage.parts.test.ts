@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS } from "../src/config.ts";
 import { CsvRecordDecoder } from "../src/csv/index.ts";
-import { ingestCsv } from "../src/datasets/ingest.ts";
+import { INFER_ALL, ingestCsv } from "../src/datasets/ingest.ts";
 import { readRowWindow } from "../src/datasets/row-reader.ts";
 import { compactVersion } from "../src/maintenance/compaction.ts";
 import { getVersionSegmentsWithParts, type SegmentRow } from "../src/storage/datasets-db.ts";
@@ -96,7 +96,9 @@ describe("segment parts", { timeout: 60_000 }, () => {
     owner = await createKey("parts-team", "parts-owner");
     table = bigTable();
     csv = COLUMNS.join(",") + "\n" + encode(table);
-    big = await createDataset(owner, csv, { name: "parts" });
+    // Declared as text with no missing values, so /rows answers the cells as the table holds them.
+    const schema = { fields: COLUMNS.map((name) => ({ name, type: "string" })), missingValues: [] };
+    big = await createDataset(owner, csv, { name: "parts", schema });
   }, 60_000);
 
   it("a large create is one object in several parts, cut at record ends, each decoding alone", async () => {
@@ -212,7 +214,7 @@ describe("part cuts", () => {
       },
     });
     const key = `datasets/parts-test/segments/${crypto.randomUUID()}`;
-    const ingested = await ingestCsv(source, { mode: { kind: "table" }, limits: DEFAULT_LIMITS, bucket: env.CONTENT, key, partRawBytes });
+    const ingested = await ingestCsv(source, { mode: { kind: "table" }, typing: INFER_ALL, limits: DEFAULT_LIMITS, bucket: env.CONTENT, key, partRawBytes });
     return ingested.segment;
   }
 

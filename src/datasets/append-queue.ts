@@ -86,7 +86,8 @@ export async function commitAppendGroup(
   const datasetId = first.datasetId;
   const objects = new UploadedObjects(env, datasetId, storageTimingsFrom(limitsFrom(env)));
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const latest = (round === 0 ? known.latest : null) ?? (await getLatestState(env.DB, datasetId));
+    const cached = round === 0 ? known.latest : null;
+    const latest = cached ?? (await getLatestState(env.DB, datasetId));
     known.latest = null;
     if (!latest) return appends.map(() => problem("not_found", `No dataset ${datasetId}.`));
     const outcomes: Array<QueuedOutcome | null> = [];
@@ -108,6 +109,9 @@ export async function commitAppendGroup(
         outcomes.push(failed(error));
       }
     }
+    // A PUT may have changed the columns or types since the cached version: a refusal is only
+    // given on a fresh read.
+    if (cached !== null && outcomes.some((o) => o !== null)) continue;
     let outcome;
     try {
       outcome = await commitOrReadBack(env.DB, planned);

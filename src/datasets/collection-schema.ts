@@ -2,6 +2,7 @@
 // are rejected instead of silently ignored. One schema validates, types and documents it.
 import { z } from "@hono/zod-openapi";
 import { MAX_KEY_WORDS, MAX_NAME_LENGTH, MAX_PROPERTIES_BYTES } from "../config.ts";
+import { FIELD_TYPES } from "../schema/table-schema.ts";
 
 export const VisibilitySchema = z.enum(["public", "private"]).openapi("Visibility");
 
@@ -16,11 +17,49 @@ export const PropertiesSchema = z
   })
   .openapi("Properties", { description: "Free-form metadata with known keys description, key_words, contact_name." });
 
+const OneCharacterSchema = z.string().length(1);
+
+export const DeclaredFieldSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    type: z.enum(FIELD_TYPES),
+    format: z.enum(["default", "any"]).optional(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    decimalChar: OneCharacterSchema.optional(),
+    groupChar: OneCharacterSchema.optional(),
+    trueValues: z.array(z.string()).min(1).optional(),
+    falseValues: z.array(z.string()).min(1).optional(),
+    constraints: z.strictObject({ required: z.boolean().optional() }).optional(),
+  })
+  .refine((f) => f.decimalChar === undefined || f.type === "number", { message: "decimalChar applies to number fields", path: ["decimalChar"] })
+  .refine((f) => f.groupChar === undefined || f.type === "number" || f.type === "integer", {
+    message: "groupChar applies to number and integer fields",
+    path: ["groupChar"],
+  })
+  .refine((f) => (f.trueValues === undefined && f.falseValues === undefined) || f.type === "boolean", {
+    message: "trueValues and falseValues apply to boolean fields",
+  })
+  .refine((f) => f.groupChar === undefined || f.groupChar !== (f.decimalChar ?? "."), { message: "groupChar must differ from decimalChar", path: ["groupChar"] })
+  .openapi("DeclaredField", { description: "A Frictionless Table Schema field, named by its header name (SPEC C2)." });
+
+export const DeclaredSchemaSchema = z
+  .strictObject({
+    fields: z.array(DeclaredFieldSchema),
+    missingValues: z.array(z.string()).optional(),
+  })
+  .refine((s) => new Set(s.fields.map((f) => f.name)).size === s.fields.length, { message: "a field is declared twice", path: ["fields"] })
+  .openapi("DeclaredSchema", {
+    description:
+      "Column types the publisher declares (a partial Frictionless Table Schema): declared fields are used as given and checked on every row; the other columns are inferred. Sent alone on a PUT, it re-types the current content without re-uploading it.",
+  });
+
 export const CollectionSchema = z
   .strictObject({
     name: z.string().trim().min(1).max(MAX_NAME_LENGTH).optional(),
     visibility: VisibilitySchema.optional(),
     properties: PropertiesSchema.optional(),
+    schema: DeclaredSchemaSchema.optional(),
     history: z.literal("public").optional().openapi({
       description:
         "Only beside `\"visibility\": \"public\"` on a PUT or append: also publish the versions written while the dataset was private (drafts), which otherwise stay readable by its team only.",

@@ -7,6 +7,9 @@ import { PartedCompressor } from "../storage/parted-segment.ts";
 import { SegmentUpload } from "../storage/segment-store.ts";
 import type { SegmentRow } from "../storage/datasets-db.ts";
 import { ApiError } from "../errors.ts";
+import { ColumnTyper, type TypingPlan } from "../schema/column-typer.ts";
+import type { DeclaredSchema } from "../schema/declared.ts";
+import type { TableSchema } from "../schema/table-schema.ts";
 
 /**
  * D1 keeps a header as one JSON value, and D1 refuses values past 2,000,000 bytes. A header is
@@ -34,18 +37,26 @@ export interface IngestedSegment {
   segment: SegmentRow;
   crc: number;
   stats: CsvStats;
+  /** The content's Table Schema (SPEC C2): inferred and declared, or the one appends were held to. */
+  schema: TableSchema;
+  /** The declaration in force for this content (carried fields whose columns are gone dropped). */
+  declared: DeclaredSchema | null;
 }
+
+/** No declaration: every column inferred. */
+export const INFER_ALL: TypingPlan = { kind: "infer", declared: null };
 
 export async function ingestCsv(
   source: ReadableStream<Uint8Array>,
-  options: { mode: CsvMode; limits: Limits; bucket: R2Bucket; key: string; partRawBytes?: number },
+  options: { mode: CsvMode; typing: TypingPlan; limits: Limits; bucket: R2Bucket; key: string; partRawBytes?: number },
 ): Promise<IngestedSegment> {
   const { limits } = options;
-  const scanner = new CsvScanner(options.mode, {
-    maxColumns: limits.maxColumns,
-    maxFieldBytes: limits.maxFieldBytes,
-    maxHeaderBytes: limits.maxHeaderBytes,
-  });
+  const typer = new ColumnTyper(options.typing);
+  const scanner = new CsvScanner(
+    options.mode,
+    { maxColumns: limits.maxColumns, maxFieldBytes: limits.maxFieldBytes, maxHeaderBytes: limits.maxHeaderBytes },
+    typer,
+  );
   const upload = new SegmentUpload(options.bucket, options.key);
   let pending: Uint8Array[] = [];
   const compressor = new PartedCompressor(limits.compressionLevel, (chunk) => pending.push(chunk));
@@ -99,6 +110,8 @@ export async function ingestCsv(
       },
       crc: totals.crc,
       stats: scanner.stats,
+      schema: typer.schema(),
+      declared: typer.declaration(),
     };
   } catch (error: unknown) {
     await reader.cancel(error).catch(() => {});

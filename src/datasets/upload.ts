@@ -78,7 +78,8 @@ async function readCollection(part: MultipartPart): Promise<Collection> {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? `collection.${issue.path.join(".")}: ` : "collection: ";
-    throw new ApiError("invalid_request", where + (issue?.message ?? "invalid"));
+    // A malformed declaration is the schema's problem (SPEC C2), not the request's.
+    throw new ApiError(issue?.path[0] === "schema" ? "invalid_schema" : "invalid_request", where + (issue?.message ?? "invalid"));
   }
   return parsed.data;
 }

@@ -36,6 +36,8 @@ export function nextVersion(
     // an append does not stringify and hash a header of up to 1 MiB again.
     headerId: parent && derived.content.columns === parent.columns ? parent.headerId : undefined,
     propertiesId: parent && collection?.properties === undefined ? parent.propertiesId : undefined,
+    ...(parent && derived.content.schema === parent.schema && parent.schemaId ? { schemaId: parent.schemaId } : {}),
+    ...(parent && derived.content.declared === parent.declared && parent.declaredId !== undefined ? { declaredId: parent.declaredId } : {}),
   };
   const base = latest?.dataset ?? { id: datasetId, teamId: creator.teamId, ownerId: creator.userId, created: version.created };
   const dataset: DatasetRow = { ...base, name: version.name, visibility: version.visibility, latestVersion: version.id, latestSeq: version.seq };

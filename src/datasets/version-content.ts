@@ -5,11 +5,13 @@
 import { ApiError } from "../errors.ts";
 import { crc32Combine } from "../storage/crc32.ts";
 import type { SegmentRow, VersionRow } from "../storage/datasets-db.ts";
+import type { DeclaredSchema } from "../schema/declared.ts";
+import type { TableSchema } from "../schema/table-schema.ts";
 import type { IngestedSegment } from "./ingest.ts";
 
 /** The content fields of a version, and how its segment list is built. */
 export interface DerivedContent {
-  content: Pick<VersionRow, "fileName" | "columns" | "rowCount" | "rawBytes" | "crc32" | "eol" | "endsWithNewline">;
+  content: Pick<VersionRow, "fileName" | "columns" | "rowCount" | "rawBytes" | "crc32" | "eol" | "endsWithNewline" | "schema" | "declared">;
   reuseParentSegments: boolean;
   newSegments: SegmentRow[];
 }
@@ -27,6 +29,8 @@ export function replacedContent(ingested: IngestedSegment, fileName: string): De
       crc32: ingested.crc,
       eol: ingested.stats.eol,
       endsWithNewline: ingested.stats.endsWithNewline,
+      schema: ingested.schema,
+      declared: ingested.declared,
     },
     reuseParentSegments: false,
     newSegments: [ingested.segment],
@@ -34,8 +38,18 @@ export function replacedContent(ingested: IngestedSegment, fileName: string): De
 }
 
 export function keptContent(parent: VersionRow): DerivedContent {
-  const { fileName, columns, rowCount, rawBytes, crc32, eol, endsWithNewline } = parent;
-  return { content: { fileName, columns, rowCount, rawBytes, crc32, eol, endsWithNewline }, reuseParentSegments: true, newSegments: [] };
+  const { fileName, columns, rowCount, rawBytes, crc32, eol, endsWithNewline, schema, declared } = parent;
+  return {
+    content: { fileName, columns, rowCount, rawBytes, crc32, eol, endsWithNewline, schema, declared },
+    reuseParentSegments: true,
+    newSegments: [],
+  };
+}
+
+/** A schema-only PUT: the parent's content as it is, typed anew (its rows were checked again). */
+export function retypedContent(parent: VersionRow, retyped: { schema: TableSchema; declared: DeclaredSchema | null }): DerivedContent {
+  const kept = keptContent(parent);
+  return { ...kept, content: { ...kept.content, schema: retyped.schema, declared: retyped.declared } };
 }
 
 function sameCell(a: string, b: string): boolean {
@@ -47,6 +61,10 @@ function sameCell(a: string, b: string): boolean {
  * then (a concurrent PUT) is checked again here, before anything is committed.
  */
 export async function appendedContent(parent: VersionRow, appended: IngestedSegment, lineBreak: LineBreakSource): Promise<DerivedContent> {
+  if (appended.schema !== parent.schema && JSON.stringify(appended.schema) !== JSON.stringify(parent.schema)) {
+    // A PUT changed the types while these rows streamed; they were checked against the old ones.
+    throw new ApiError("conflict", "The dataset's schema changed while the rows were sent; send them again.", {}, { "Retry-After": "1" });
+  }
   if (appended.stats.columns !== parent.columns.length) {
     throw new ApiError("column_count_mismatch", `Rows must have ${parent.columns.length} fields.`, {
       row: 1,
@@ -79,6 +97,8 @@ export async function appendedContent(parent: VersionRow, appended: IngestedSegm
       crc32: crc,
       eol: parent.eol,
       endsWithNewline: appended.stats.endsWithNewline,
+      schema: parent.schema,
+      declared: parent.declared,
     },
     reuseParentSegments: true,
     newSegments,

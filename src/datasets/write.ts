@@ -10,18 +10,22 @@
 //   lost the race → read the latest again and derive again (412 instead under If-Match)
 //   ambiguous D1 error → read the version back: committed means committed
 //   append committed → compaction after the response (by the sequencer, when appends use it)
-import { limitsFrom, mergePolicyFrom, storageTimingsFrom } from "../config.ts";
+import { limitsFrom, mergePolicyFrom, storageTimingsFrom, type Limits } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import { compactInBackground } from "../maintenance/compaction.ts";
-import { getLatestState, type VersionRow } from "../storage/datasets-db.ts";
+import type { TypingPlan } from "../schema/column-typer.ts";
+import type { DeclaredSchema } from "../schema/declared.ts";
+import { getLatestState, getVersionSegments, type VersionRow } from "../storage/datasets-db.ts";
 import type { Caller } from "./access.ts";
 import { commitQueuedAppend, type AppendSequencerBinding } from "./append-queue.ts";
 import type { Collection } from "./collection-schema.ts";
-import { ingestCsv, type IngestedSegment } from "./ingest.ts";
+import { INFER_ALL, ingestCsv, type IngestedSegment } from "./ingest.ts";
+import { typeStoredContent, type Typed } from "./retype.ts";
+import { withSchemaProblems } from "./schema-problems.ts";
 import { readUpload } from "./upload.ts";
 import { UploadedObjects } from "./uploaded-objects.ts";
 import { commitOrReadBack, nextVersion, publishesHistory } from "./version-commit.ts";
-import { appendedContent, keptContent, replacedContent, type DerivedContent } from "./version-content.ts";
+import { appendedContent, keptContent, replacedContent, retypedContent, type DerivedContent } from "./version-content.ts";
 import type { IdempotencyHold, WriteAnswer, WriteKind, WriteResult } from "./write-types.ts";
 
 export type { IdempotencyHold, WriteAnswer, WriteKind, WriteResult } from "./write-types.ts";
@@ -44,7 +48,7 @@ export type WriteBindings = { DB: D1Database; CONTENT: R2Bucket; APPEND_SEQUENCE
 
 interface Contribution {
   collection: Collection | null;
-  dataset: { ingested: IngestedSegment; fileName: string } | null;
+  dataset: { ingested: IngestedSegment; fileName: string; typedWithDeclaration: boolean } | null;
 }
 
 const MAX_ATTEMPTS = 20;
@@ -59,20 +63,37 @@ export async function writeVersion<Body extends object>(
   if (latest) checkIfMatch(request.ifMatch, latest.version);
   const objects = new UploadedObjects(env, request.datasetId, timings);
   const parent = latest?.version ?? null;
+  /** `collection.schema` when the collection part came before the dataset part. */
+  let declaredFirst: Collection["schema"] | null = null;
   const upload = await storageFailuresAsUnavailable(
-    readUpload({ contentType: request.contentType, body: request.body }, limits, {
-      onCollection: (collection) => checkCollection(request.kind, collection),
-      onDataset: async (part) => {
-        const key = await objects.reserve();
-        const mode =
-          request.kind === "append" && parent
-            ? { kind: "rows" as const, expectedColumns: parent.columns.length, header: parent.columns }
-            : { kind: "table" as const };
-        return { ingested: await ingestCsv(part.content, { mode, limits, bucket: env.CONTENT, key }), fileName: part.fileName };
-      },
-    }),
+    withSchemaProblems(request.datasetId, request.kind, () =>
+      readUpload({ contentType: request.contentType, body: request.body }, limits, {
+        onCollection: (collection) => {
+          checkCollection(request.kind, collection);
+          declaredFirst = collection.schema ?? null;
+        },
+        onDataset: async (part) => {
+          const key = await objects.reserve();
+          const mode =
+            request.kind === "append" && parent
+              ? { kind: "rows" as const, expectedColumns: parent.columns.length, header: parent.columns }
+              : { kind: "table" as const };
+          const typing = typingPlan(request.kind, parent, declaredFirst);
+          const ingested = await ingestCsv(part.content, { mode, typing, limits, bucket: env.CONTENT, key });
+          return { ingested, fileName: part.fileName, typedWithDeclaration: declaredFirst !== null };
+        },
+      }),
+    ),
   );
   checkParts(request.kind, upload);
+  const declared = upload.collection?.schema;
+  if (declared && upload.dataset && !upload.dataset.typedWithDeclaration) {
+    // The declaration came after the content: check the stored upload against it now.
+    const typed = await withSchemaProblems(request.datasetId, request.kind, () =>
+      typeStoredContent(env.CONTENT, [upload.dataset!.ingested.segment.key], { kind: "infer", declared: declarationOf(declared) }, limits),
+    );
+    Object.assign(upload.dataset.ingested, typed);
+  }
   const afterCommit = (result: WriteResult) => {
     if (request.kind === "append") {
       request.defer(compactInBackground(env, result.dataset.id, result.version.id, mergePolicyFrom(limits), timings));
@@ -92,8 +113,9 @@ export async function writeVersion<Body extends object>(
     return { result: committed, answer: request.answer(committed) };
   }
 
+  const retype = schemaOnly(upload) ? retyper(env, request.datasetId, declarationOf(upload.collection!.schema!), limits) : null;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const derived = await deriveContent(request.kind, latest?.version ?? null, upload, objects);
+    const derived = retype && latest ? retypedContent(latest.version, await retype(latest.version)) : await deriveContent(request.kind, latest?.version ?? null, upload, objects);
     const result = nextVersion(request.datasetId, request.caller, latest, upload.collection, derived);
     const answer = request.answer(result);
     const publishHistory = publishesHistory(upload.collection);
@@ -146,7 +168,45 @@ export function checkIfMatch(ifMatch: string | null, latest: VersionRow): void {
   }
 }
 
+/**
+ * How the upload's cells are typed (SPEC C2): an append is held to the stored schema; a create
+ * or replacement infers what its declaration (else the parent's, for the columns it still has)
+ * does not declare.
+ */
+function typingPlan(kind: WriteKind, parent: VersionRow | null, declared: Collection["schema"] | null): TypingPlan {
+  if (kind === "append" && parent) return { kind: "check", schema: parent.schema };
+  if (declared) return { kind: "infer", declared: declarationOf(declared) };
+  if (parent?.declared) return { kind: "infer", declared: parent.declared, carried: true };
+  return INFER_ALL;
+}
+
+/** An empty declaration (`{"fields": []}`) clears the one a dataset had. */
+function declarationOf(schema: NonNullable<Collection["schema"]>): DeclaredSchema | null {
+  if (schema.fields.length === 0 && schema.missingValues === undefined) return null;
+  return schema.missingValues === undefined ? { fields: schema.fields } : { fields: schema.fields, missingValues: schema.missingValues };
+}
+
+function schemaOnly(upload: Contribution): boolean {
+  return upload.dataset === null && upload.collection?.schema !== undefined;
+}
+
+/** Types a parent's stored content under `declared`; once per parent, as a lost race re-derives. */
+function retyper(env: WriteBindings, datasetId: string, declared: DeclaredSchema | null, limits: Limits): (parent: VersionRow) => Promise<Typed> {
+  const done = new Map<string, Typed>();
+  return async (parent) => {
+    const known = done.get(parent.id);
+    if (known) return known;
+    const keys = (await getVersionSegments(env.DB, parent.id)).map((segment) => segment.key);
+    const typed = await withSchemaProblems(datasetId, "update", () => typeStoredContent(env.CONTENT, keys, { kind: "infer", declared }, limits));
+    done.set(parent.id, typed);
+    return typed;
+  };
+}
+
 function checkCollection(kind: WriteKind, collection: Collection): void {
+  if (kind === "append" && collection.schema !== undefined) {
+    throw new ApiError("invalid_request", "collection.schema: an append is held to the dataset's schema; change the types with a PUT that sends only the collection.");
+  }
   if (kind === "create" && collection.name === undefined) throw new ApiError("invalid_request", "collection.name is required to create a dataset.");
   // SPEC B3: publishing the drafts is for a write that publishes; a create has none.
   if (kind === "create" && collection.history !== undefined) throw new ApiError("invalid_request", "collection.history: a new dataset has no earlier versions to publish.");

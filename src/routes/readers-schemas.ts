@@ -2,6 +2,7 @@
 // a dataset's version list and a version's rows as JSON (SPEC C).
 import { z } from "@hono/zod-openapi";
 import { LIST_MAX_LIMIT, ROWS_MAX_LIMIT } from "../config.ts";
+import { FIELD_TYPES } from "../schema/table-schema.ts";
 
 /** A whole number in the query string: digits only, so `?offset=` or `?limit=1e3` is a 400. */
 function queryInteger(min: number, max: number) {
@@ -32,10 +33,40 @@ export const RowsQuerySchema = z.strictObject({
   limit: queryInteger(1, ROWS_MAX_LIMIT).optional().openapi({ description: `1-${ROWS_MAX_LIMIT}, default 100.` }),
 });
 
+export const TableSchemaFieldSchema = z
+  .object({
+    name: z.string(),
+    type: z.enum(FIELD_TYPES),
+    format: z.enum(["default", "any"]).optional(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    decimalChar: z.string().optional(),
+    groupChar: z.string().optional(),
+    trueValues: z.array(z.string()).optional(),
+    falseValues: z.array(z.string()).optional(),
+    constraints: z.object({ required: z.boolean().optional() }).optional(),
+  })
+  .openapi("TableSchemaField");
+
+export const TableSchemaSchema = z
+  .object({
+    fields: z.array(TableSchemaFieldSchema).openapi({ description: "One field per column, in column order, named by the header." }),
+    missingValues: z.array(z.string()).openapi({ description: "Cells that mean \"no value\"; by default only the empty cell." }),
+  })
+  .openapi("TableSchema", {
+    description: "A Frictionless Table Schema (v1) of a version's columns: inferred over every row, or declared by the publisher (SPEC C2).",
+  });
+
+export const CellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]).openapi("Cell", {
+  description:
+    "A cell typed by its field: integer and number as JSON numbers (an integer past ±(2^53−1), NaN and INF as their text), boolean as true/false, a missing cell as null, anything else as its text.",
+});
+
 export const RowsResponseSchema = z
   .object({
     columns: z.array(z.string()).openapi({ description: "The header's cells." }),
-    rows: z.array(z.array(z.string())).openapi({ description: "Data rows from `offset` on, as decoded cell strings." }),
+    schema: TableSchemaSchema,
+    rows: z.array(z.array(CellSchema)).openapi({ description: "Data rows from `offset` on, each cell typed by its field." }),
     offset: z.number().int(),
     total: z.number().int().openapi({ description: "Data rows in the version." }),
   })

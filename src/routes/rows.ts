@@ -5,6 +5,7 @@ import type { AppEnv } from "../app-env.ts";
 import { ROWS_DEFAULT_LIMIT, ROWS_MAX_RESPONSE_CHARS } from "../config.ts";
 import { readRowWindow } from "../datasets/row-reader.ts";
 import { cacheControlFor, readableVersion } from "../datasets/versions.ts";
+import { typedRow } from "../schema/cast.ts";
 import { getVersionSegmentsWithParts } from "../storage/datasets-db.ts";
 import { openSegment } from "../storage/segment-store.ts";
 import { RowsQuerySchema, RowsResponseSchema } from "./readers-schemas.ts";
@@ -43,6 +44,8 @@ export function registerRows(app: OpenAPIHono<AppEnv>): void {
           })
         : [];
     c.header("Cache-Control", cacheControlFor(dataset, caller));
-    return c.json({ columns: version.columns, rows, offset, total: version.rowCount }, 200);
+    const missing = new Set(version.schema.missingValues);
+    const typed = rows.map((cells) => typedRow(version.schema, missing, cells));
+    return c.json({ columns: version.columns, schema: version.schema, rows: typed, offset, total: version.rowCount }, 200);
   });
 }

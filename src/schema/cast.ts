@@ -2,7 +2,7 @@
 // and the typed value `/rows` answers. Integers past ±(2^53−1) and NaN/INF stay their exact
 // text, as JSON has no other way to carry them. Pure.
 import { isBoolean, isDate, isDatetime, isInteger, isNumber, isSpecialNumber } from "./lexical.ts";
-import { DEFAULT_FALSE_VALUES, DEFAULT_TRUE_VALUES, type Field } from "./table-schema.ts";
+import { DEFAULT_FALSE_VALUES, DEFAULT_TRUE_VALUES, type Field, type TableSchema } from "./table-schema.ts";
 
 export type Cell = string | number | boolean | null;
 
@@ -59,4 +59,14 @@ export function castCell(field: Field, text: string, missingValues: ReadonlySet<
     case "string":
       return { ok: true, value: text };
   }
+}
+
+/** A data row typed by `schema`; a cell that does not fit its field stays text. */
+export function typedRow(schema: TableSchema, missingValues: ReadonlySet<string>, cells: readonly string[]): Cell[] {
+  return cells.map((text, i) => {
+    const field = schema.fields[i];
+    if (!field) return text;
+    const cast = castCell(field, text, missingValues);
+    return cast.ok ? cast.value : text;
+  });
 }

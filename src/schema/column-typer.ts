@@ -43,6 +43,7 @@ export class ColumnTyper implements CellSink {
   /** The declared or stored field of each checked column. */
   private checked: (Field | null)[] = [];
   private inference: TypeInference | null = null;
+  private declared: DeclaredSchema | null = null;
   private missing: ReadonlySet<string>;
   private onlyEmptyIsMissing: boolean;
   private longestMissing: number;
@@ -51,6 +52,11 @@ export class ColumnTyper implements CellSink {
   private row = 1;
   private col = 0;
   private active = false;
+  /**
+   * The record's first broken cell, raised when the record ends: the scanner's own checks of
+   * that record (field count, a repeated header) come first.
+   */
+  private broken: SchemaError | null = null;
   /** Pieces of the current cell: 0, 1 (kept as a view), or 2 (copied into `carry`). */
   private pieces = 0;
   private view: Uint8Array = new Uint8Array(0);
@@ -72,6 +78,7 @@ export class ColumnTyper implements CellSink {
   header(cells: string[]): void {
     if (this.plan.kind !== "infer") return;
     const declaration = this.plan.carried ? carriedDeclaration(this.plan.declared, cells) : this.plan.declared;
+    this.declared = declaration;
     const declared = declaration ? declaredFieldsByColumn(cells, declaration) : cells.map(() => null);
     this.inference = new TypeInference(cells, [...this.missing]);
     this.begin(cells, declared, 2);
@@ -113,6 +120,7 @@ export class ColumnTyper implements CellSink {
   }
 
   endRecord(): void {
+    if (this.broken !== null) throw this.broken;
     this.row++;
     this.col = 0;
     this.active = this.activeFor(0);
@@ -121,6 +129,7 @@ export class ColumnTyper implements CellSink {
   /** `n` blank lines that are records of one empty cell (a one-column table). */
   blankRecords(n: number): void {
     if (n > 0 && this.modes.length === 1 && this.modes[0] !== SKIP) this.type(0, this.carry, 0, 0);
+    if (this.broken !== null) throw this.broken;
     this.row += n;
   }
 
@@ -132,6 +141,11 @@ export class ColumnTyper implements CellSink {
       fields: this.columns.map((_, i) => this.checked[i] ?? inference.field(i)),
       missingValues: [...this.missing],
     };
+  }
+
+  /** The declaration the schema was built with (a carried one without its gone columns). */
+  declaration(): DeclaredSchema | null {
+    return this.plan.kind === "infer" ? this.declared : null;
   }
 
   /** What a resumable upload carries between chunks. */
@@ -168,21 +182,22 @@ export class ColumnTyper implements CellSink {
     }
     const field = this.checked[col]!;
     if (this.isMissing(buf, from, to)) {
-      if (field.constraints?.required) throw this.mismatch(field, "", `${field.type} (required)`);
+      if (field.constraints?.required) this.mismatch(field, "", `${field.type} (required)`);
       return;
     }
     if (mode === CHECK_BITS) {
       if (from < to && cellClasses(buf, from, to) & TYPE_BITS[field.type]) return;
-      throw this.mismatch(field, decoder.decode(buf.subarray(from, to)), field.type);
+      return this.mismatch(field, decoder.decode(buf.subarray(from, to)), field.type);
     }
     const text = decoder.decode(buf.subarray(from, to));
     const cast = castCell(field, text, NOTHING_MISSING);
-    if (!cast.ok) throw this.mismatch(field, text, cast.expected);
+    if (!cast.ok) this.mismatch(field, text, cast.expected);
   }
 
-  private mismatch(field: Field, text: string, expected: string): SchemaError {
+  private mismatch(field: Field, text: string, expected: string): void {
+    if (this.broken !== null) return;
     const value = shortValue(text);
-    return new SchemaError("schema_mismatch", `row ${this.row}, column "${field.name}": ${JSON.stringify(value)} is not ${expected}`, {
+    this.broken = new SchemaError("schema_mismatch", `row ${this.row}, column "${field.name}": ${JSON.stringify(value)} is not ${expected}`, {
       row: this.row,
       column: field.name,
       value,

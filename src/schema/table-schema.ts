@@ -28,3 +28,8 @@ export interface TableSchema {
 export const DEFAULT_MISSING_VALUES: readonly string[] = [""];
 export const DEFAULT_TRUE_VALUES: readonly string[] = ["true", "True", "TRUE"];
 export const DEFAULT_FALSE_VALUES: readonly string[] = ["false", "False", "FALSE"];
+
+/** Every column text: the schema of a version written before types were kept. */
+export function textSchema(columns: readonly string[]): TableSchema {
+  return { fields: columns.map((name) => ({ name, type: "string" })), missingValues: [...DEFAULT_MISSING_VALUES] };
+}

@@ -1,6 +1,8 @@
 // D1 access for datasets, their immutable versions and the segment lists behind each version.
 // Writes go through `commitVersion`, one D1 batch (a transaction): the single point that makes
 // a version and its R2 segments reachable (SPEC B7).
+import type { DeclaredSchema } from "../schema/declared.ts";
+import { textSchema, type TableSchema } from "../schema/table-schema.ts";
 import type { SegmentPart } from "./parted-segment.ts";
 import { claimableCondition, claimStatement } from "./pending-objects-db.ts";
 import { indexStatements, searchFields } from "./search-db.ts";
@@ -41,6 +43,13 @@ export interface VersionRow {
    */
   headerId?: string;
   propertiesId?: string;
+  /** The columns' types (SPEC C2); a version written before types were kept has text columns. */
+  schema: TableSchema;
+  /** The publisher's own declaration, which replacements of the content keep. */
+  declared: DeclaredSchema | null;
+  /** The stored schema and declaration it names, when known (see headerId). */
+  schemaId?: string;
+  declaredId?: string | null;
 }
 
 /** A stored version with what decides who may read it besides its team (SPEC B3, drafts). */
@@ -88,6 +97,10 @@ interface VersionRecord {
   history_public: number;
   header_id: string;
   properties_id: string;
+  schema_id: string | null;
+  declared_schema_id: string | null;
+  table_schema: string | null;
+  declared_schema: string | null;
 }
 
 function toDataset(r: DatasetRecord): DatasetRow {
@@ -123,6 +136,10 @@ function toVersion(r: VersionRecord): StoredVersionRow {
     historyPublic: r.history_public === 1,
     headerId: r.header_id,
     propertiesId: r.properties_id,
+    schema: r.table_schema ? (JSON.parse(r.table_schema) as TableSchema) : textSchema(JSON.parse(r.columns) as string[]),
+    declared: r.declared_schema ? (JSON.parse(r.declared_schema) as DeclaredSchema) : null,
+    declaredId: r.declared_schema_id,
+    ...(r.schema_id ? { schemaId: r.schema_id } : {}),
   };
 }
 
@@ -208,7 +225,12 @@ export interface VersionCommit {
  * a version row names it (SPEC B7). The insert is part of the commit batch and a no-op when the
  * value is already stored.
  */
-async function storedOnce(db: D1Database, table: "headers" | "property_sets", column: "columns" | "properties", json: string) {
+async function storedOnce(
+  db: D1Database,
+  table: "headers" | "property_sets" | "table_schemas",
+  column: "columns" | "properties" | "schema",
+  json: string,
+) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(json)));
   const id = "sha256-" + Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
   const insert = db.prepare(`INSERT INTO ${table} (id, ${column}) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`).bind(id, json);
@@ -285,18 +307,27 @@ async function versionStatements(db: D1Database, commit: VersionCommit): Promise
   const properties = v.propertiesId
     ? { id: v.propertiesId, insert: null }
     : await storedOnce(db, "property_sets", "properties", JSON.stringify(v.properties));
+  const schema = v.schemaId ? { id: v.schemaId, insert: null } : await storedOnce(db, "table_schemas", "schema", JSON.stringify(v.schema));
+  const declared =
+    v.declared === null
+      ? { id: null, insert: null }
+      : v.declaredId
+        ? { id: v.declaredId, insert: null }
+        : await storedOnce(db, "table_schemas", "schema", JSON.stringify(v.declared));
   if (header.insert) statements.push(header.insert);
   if (properties.insert) statements.push(properties.insert);
+  if (schema.insert) statements.push(schema.insert);
+  if (declared.insert && declared.id !== schema.id) statements.push(declared.insert);
   statements.push(
     db
       .prepare(
         `INSERT INTO versions (id, dataset_id, seq, parent_id, created, name, visibility, properties_id, file_name,
-           header_id, row_count, raw_bytes, crc32, eol, ends_with_newline)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           header_id, row_count, raw_bytes, crc32, eol, ends_with_newline, schema_id, declared_schema_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .bind(
         v.id, v.datasetId, v.seq, v.parentId, v.created, v.name, v.visibility, properties.id, v.fileName,
-        header.id, v.rowCount, v.rawBytes, v.crc32, v.eol, v.endsWithNewline ? 1 : 0,
+        header.id, v.rowCount, v.rawBytes, v.crc32, v.eol, v.endsWithNewline ? 1 : 0, schema.id, declared.id,
       ),
   );
   if (commit.reuseParentSegments && v.parentId) {

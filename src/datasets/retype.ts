@@ -1,0 +1,40 @@
+// Typing content that is already stored (SPEC C2): a PUT with only `collection.schema`, or a
+// declaration that arrived after the content it types. The segments are inflated one at a time
+// and scanned with the declared types checked on every row; nothing is written to R2.
+import { CsvScanner } from "../csv/scanner.ts";
+import type { Limits } from "../config.ts";
+import { ColumnTyper, type TypingPlan } from "../schema/column-typer.ts";
+import type { DeclaredSchema } from "../schema/declared.ts";
+import type { TableSchema } from "../schema/table-schema.ts";
+import { inflateSegment } from "../storage/segment-inflate.ts";
+import { openSegment } from "../storage/segment-store.ts";
+import { sequenceStream } from "../storage/stream-sequence.ts";
+
+export interface Typed {
+  schema: TableSchema;
+  declared: DeclaredSchema | null;
+}
+
+/** Types the table stored in `segmentKeys` (in order, header first) under `plan`. */
+export async function typeStoredContent(bucket: R2Bucket, segmentKeys: readonly string[], plan: TypingPlan, limits: Limits): Promise<Typed> {
+  const typer = new ColumnTyper(plan);
+  const scanner = new CsvScanner(
+    { kind: "table" },
+    { maxColumns: limits.maxColumns, maxFieldBytes: limits.maxFieldBytes, maxHeaderBytes: limits.maxHeaderBytes },
+    typer,
+  );
+  const content = sequenceStream(segmentKeys.map((key) => async () => inflateSegment(await openSegment(bucket, key))));
+  const reader = content.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      scanner.push(value);
+    }
+    scanner.finish();
+  } catch (error: unknown) {
+    await reader.cancel(error).catch(() => {});
+    throw error;
+  }
+  return { schema: typer.schema(), declared: typer.declaration() };
+}
