@@ -1,6 +1,7 @@
 // The metadata flags shared by `create` and `update`, turned into a `collection` part (SPEC B2).
 import type { ParseArgsOptionsConfig } from "node:util";
-import type { Collection, Properties, Visibility } from "../client/index.ts";
+import { readFileSync } from "node:fs";
+import type { Collection, DeclaredSchema, Properties, Visibility } from "../client/index.ts";
 import { flag, stringOption, type OptionValues } from "./args.ts";
 import { UsageError } from "./cli-error.ts";
 
@@ -11,6 +12,7 @@ export const COLLECTION_OPTIONS = {
   description: { type: "string" },
   "key-words": { type: "string" },
   contact: { type: "string" },
+  schema: { type: "string" },
 } as const satisfies ParseArgsOptionsConfig;
 
 export const COLLECTION_DETAILS = [
@@ -19,6 +21,8 @@ export const COLLECTION_DETAILS = [
   "--description D     properties.description",
   "--key-words a,b     properties.key_words (comma-separated)",
   "--contact C         properties.contact_name",
+  "--schema FILE       column types: a JSON Table Schema of the columns to declare",
+  "                    (e.g. {\"fields\":[{\"name\":\"zip\",\"type\":\"string\"}]}); the rest are inferred",
 ];
 
 export function visibilityOption(values: OptionValues): Visibility | undefined {
@@ -40,12 +44,39 @@ export function propertyChanges(values: OptionValues): Properties | undefined {
   return Object.keys(changes).length > 0 ? changes : undefined;
 }
 
-/** name and visibility from the flags (properties are handled by the caller). */
+/**
+ * `--schema FILE`: the declared types (SPEC C2), read as JSON. The file may also be a whole
+ * Table Schema as `pubset schema ID --json` prints it. The server checks the fields.
+ */
+export function declaredSchemaOption(values: OptionValues): DeclaredSchema | undefined {
+  const file = stringOption(values, "schema");
+  if (file === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error: unknown) {
+    throw new UsageError(`--schema ${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--schema ${file}: not JSON; expected a Table Schema such as {"fields":[{"name":"zip","type":"string"}]}`);
+  }
+  if (typeof value !== "object" || value === null || !Array.isArray((value as { fields?: unknown }).fields)) {
+    throw new UsageError(`--schema ${file}: expected a JSON object with a "fields" array`);
+  }
+  return value as DeclaredSchema;
+}
+
+/** name, visibility and schema from the flags (properties are handled by the caller). */
 export function basicCollection(values: OptionValues): Collection {
   const collection: Collection = {};
   const name = stringOption(values, "name");
   const visibility = visibilityOption(values);
+  const schema = declaredSchemaOption(values);
   if (name !== undefined) collection.name = name;
   if (visibility !== undefined) collection.visibility = visibility;
+  if (schema !== undefined) collection.schema = schema;
   return collection;
 }

@@ -6,12 +6,12 @@ import type { Command } from "./command.ts";
 import { download } from "./commands/download.ts";
 import { keys } from "./commands/keys.ts";
 import { login } from "./commands/login.ts";
-import { get, ls, rows, versions } from "./commands/read.ts";
+import { get, ls, rows, schema, versions } from "./commands/read.ts";
 import { append, create, rm, update } from "./commands/write.ts";
 import { CommandContext, type CliIo } from "./context.ts";
 import { commandUsage, mainUsage } from "./usage.ts";
 
-export const COMMANDS: Command[] = [ls, get, versions, rows, download, create, append, update, rm, login, keys];
+export const COMMANDS: Command[] = [ls, get, versions, schema, rows, download, create, append, update, rm, login, keys];
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const json = argv.includes("--json");

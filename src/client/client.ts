@@ -17,6 +17,7 @@ import type {
   DatasetVersion,
   ListFilter,
   RowsPage,
+  TableSchema,
   VersionSummary,
 } from "./types.ts";
 import type { UploadInput } from "./upload-source.ts";
@@ -91,7 +92,12 @@ export class PubsetClient {
     return paginate(this.transport, this.url([id, "versions"], query), options.signal);
   }
 
-  /** A window of a version's data rows as JSON (default: latest version, offset 0, server's limit). */
+  /** A version's Table Schema: the type of each column (default: latest version). */
+  async schema(id: string, version?: string, options: CallOptions = {}): Promise<TableSchema> {
+    return this.json<TableSchema>(this.url([id, version ?? "latest", "schema"]), options);
+  }
+
+  /** A window of a version's data rows as JSON, typed by its schema (default: latest version, offset 0, server's limit). */
   async rows(id: string, options: CallOptions & { version?: string; offset?: number; limit?: number } = {}): Promise<RowsPage> {
     const query = new URLSearchParams();
     if (options.offset !== undefined) query.set("offset", String(options.offset));

@@ -67,10 +67,45 @@ export interface VersionSummary {
   columns: string[];
 }
 
+export type FieldType = "integer" | "number" | "boolean" | "date" | "datetime" | "string";
+
+/** One column of a Table Schema (Frictionless Table Schema v1, SPEC C2). */
+export interface SchemaField {
+  name: string;
+  type: FieldType;
+  format?: "default" | "any";
+  title?: string;
+  description?: string;
+  decimalChar?: string;
+  groupChar?: string;
+  trueValues?: string[];
+  falseValues?: string[];
+  constraints?: { required?: boolean };
+}
+
+/** `GET /v1/dataset/:id/:version/schema`: one field per column, in order. */
+export interface TableSchema {
+  fields: SchemaField[];
+  missingValues: string[];
+}
+
+/** What a publisher declares in `collection.schema`: fields by header name; the rest are inferred. */
+export interface DeclaredSchema {
+  fields: SchemaField[];
+  missingValues?: string[];
+}
+
+/**
+ * A cell typed by its field: integer and number as numbers (an integer past ±(2^53−1), NaN and
+ * INF as their text), boolean as true/false, a missing cell as null, anything else as text.
+ */
+export type Cell = string | number | boolean | null;
+
 /** `GET /v1/dataset/:id/:version/rows`. */
 export interface RowsPage {
   columns: string[];
-  rows: string[][];
+  schema: TableSchema;
+  rows: Cell[][];
   offset: number;
   total: number;
 }
@@ -92,6 +127,11 @@ export interface Collection {
   properties?: Properties;
   /** Beside `visibility: "public"` on update/append: publish the drafts too (SPEC B3). */
   history?: "public";
+  /**
+   * Column types (SPEC C2) on create and update: declared fields are checked on every row, the
+   * rest inferred. Sent alone on an update, it re-types the current content without re-uploading.
+   */
+  schema?: DeclaredSchema;
 }
 
 export interface ListFilter {

@@ -1,5 +1,5 @@
-// The read commands: ls, get, versions, rows.
-import type { DatasetListItem, DatasetTeamListItem, VersionSummary } from "../../client/index.ts";
+// The read commands: ls, get, versions, schema, rows.
+import type { DatasetListItem, DatasetTeamListItem, SchemaField, VersionSummary } from "../../client/index.ts";
 import { integerOption, positionals, stringOption } from "../args.ts";
 import type { Command } from "../command.ts";
 import { formatBytes, formatObjects, formatRecord, formatTable } from "../output.ts";
@@ -60,6 +60,32 @@ export const versions: Command = {
         results.map((v) => [v.version, v.created, String(v.rows), formatBytes(v.bytes), String(v.columns.length)]),
       ),
     );
+  },
+};
+
+export const schema: Command = {
+  name: "schema",
+  synopsis: "schema ID [VERSION]",
+  summary: "print the type of each column (the version's Table Schema)",
+  example: "pubset schema <id> --json > schema.json   # edit, then: pubset update <id> --schema schema.json",
+  details: ["--json prints the Table Schema itself, which `--schema FILE` accepts back"],
+  options: {},
+  async run(context, parsed) {
+    const [id = "", version] = positionals(parsed, ["ID", "VERSION"], 1);
+    const table = await context.client().schema(id, version, { signal: context.signal });
+    context.print(table, () => {
+      const options = (field: SchemaField) =>
+        [
+          field.format && field.format !== "default" ? `format ${field.format}` : "",
+          field.decimalChar ? `decimalChar ${JSON.stringify(field.decimalChar)}` : "",
+          field.groupChar ? `groupChar ${JSON.stringify(field.groupChar)}` : "",
+          field.trueValues ? `true ${field.trueValues.join("|")}` : "",
+          field.falseValues ? `false ${field.falseValues.join("|")}` : "",
+          field.constraints?.required ? "required" : "",
+        ].filter((text) => text !== "").join(", ");
+      return formatTable(["COLUMN", "TYPE", "OPTIONS"], table.fields.map((field) => [field.name, field.type, options(field)]));
+    });
+    if (!context.json) context.note(`missing values: ${table.missingValues.map((value) => JSON.stringify(value)).join(", ")}`);
   },
 };
 

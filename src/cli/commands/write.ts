@@ -48,7 +48,7 @@ async function trackedWrite<T>(
 
 export const create: Command = {
   name: "create",
-  synopsis: "create FILE --name N [--public] [--description D] [--key-words a,b] [--contact C]",
+  synopsis: "create FILE --name N [--public] [--description D] [--key-words a,b] [--contact C] [--schema FILE]",
   summary: "create a dataset from a CSV file (`-` reads stdin; *.gz is sent as is)",
   example: "pubset create cities.csv --name Cities --public --key-words geo,population",
   details: [...COLLECTION_DETAILS, IDEMPOTENCY_DETAIL],
@@ -98,7 +98,7 @@ async function draftsLeftPrivate(context: CommandContext, id: string): Promise<s
 
 export const update: Command = {
   name: "update",
-  synopsis: "update ID [--name N] [--public [--with-history]|--private] [--description D] [--key-words a,b] [--contact C] [FILE]",
+  synopsis: "update ID [--name N] [--public [--with-history]|--private] [--description D] [--key-words a,b] [--contact C] [--schema FILE] [FILE]",
   summary: "change metadata and/or replace the content (FILE's first row is the new header)",
   example: "pubset update <id> --public --description \"Large cities\"",
   details: [
@@ -117,7 +117,7 @@ export const update: Command = {
     if (withHistory) collection.history = "public";
     const changes = propertyChanges(parsed.values);
     if (Object.keys(collection).length === 0 && changes === undefined && file === undefined) {
-      throw new UsageError("update needs at least one of --name, --public, --private, --description, --key-words, --contact, FILE");
+      throw new UsageError("update needs at least one of --name, --public, --private, --description, --key-words, --contact, --schema, FILE");
     }
     const client = context.client();
     let ifMatch: string | undefined;
