@@ -69,7 +69,7 @@ describe("separators, blank lines and line ends", () => {
     const d = await createDataset(key, "a,b\n1,2\n", { name: "Replace with tabs", visibility: "public" });
     const replaced = await write("PUT", `/v1/dataset/${d.id}`, key, [csvPart("a\tb\n1\t2\n")]);
     expect(await expectProblem(replaced, 422, "invalid_csv")).toMatchObject({ separator: "\t" });
-    expect(await rowsOf(d.id)).toEqual([["1", "2"]]);
+    expect(await rowsOf(d.id)).toEqual([[1, 2]]);
   });
 
   it("hints at the separator of an appended row, and accepts a genuine one-column CSV", async () => {

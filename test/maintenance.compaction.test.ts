@@ -74,8 +74,8 @@ describe("compaction after each append", { timeout: 120_000 }, () => {
     }
     expect(merged).toBe(true);
     await expectAllVersions(key, built);
-    const rows = (await (await send("GET", `/v1/dataset/${built.id}/latest/rows?offset=2037&limit=5`, { key })).json()) as { rows: string[][] };
-    expect(rows.rows).toEqual([["38", "appended row 38"], ["39", "appended row 39"], ["40", "appended row 40"]]);
+    const rows = (await (await send("GET", `/v1/dataset/${built.id}/latest/rows?offset=2037&limit=5`, { key })).json()) as { rows: unknown[][] };
+    expect(rows.rows).toEqual([[38, "appended row 38"], [39, "appended row 39"], [40, "appended row 40"]]);
     expect(await untrackedObjects(built.id)).toEqual([]);
   });
 });

@@ -48,6 +48,8 @@ td{max-width:22rem;overflow:hidden;text-overflow:ellipsis}
 thead th{background:var(--panel);position:sticky;top:0}
 tbody th{color:var(--muted);font-weight:400;text-align:right}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
+th.num{text-align:right}
+th .type{display:block;color:var(--muted);font-weight:400;font-size:.75rem}
 pre{background:var(--panel);padding:.75rem 1rem;border-radius:.375rem;overflow-x:auto;user-select:all}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.875rem}
 footer{border-top:1px solid var(--line);padding-block:1rem;color:var(--muted);font-size:.9rem}

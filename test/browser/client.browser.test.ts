@@ -232,7 +232,13 @@ describeInChromium("TypeScript client in Chromium", () => {
       { version: result.appended, rows: 3 },
       { version, rows: 2 },
     ]);
-    expect(result.rows).toEqual({ columns: ["river", "country", "length_km"], rows: [["Rhône", "CH/FR", "813"], ["Loire", "FR", "1006"]], offset: 1, total: 3 });
+    expect(result.rows).toEqual({
+      columns: ["river", "country", "length_km"],
+      schema: { fields: [{ name: "river", type: "string" }, { name: "country", type: "string" }, { name: "length_km", type: "integer" }], missingValues: [""] },
+      rows: [["Rhône", "CH/FR", 813], ["Loire", "FR", 1006]],
+      offset: 1,
+      total: 3,
+    });
     expect(result.download).toEqual({ fileName: "rivers.csv", compressedBytes: expect.any(Number), csv: HEADER + FIRST + APPENDED });
     expect(result.updated).toBe("private");
     expect(result.signedGet).toBe("private");

@@ -71,7 +71,13 @@ describe("a dataset's life through the client", () => {
     await expectProblem(client.download({ id: created.id, version: crypto.randomUUID() }), 404, "not_found");
 
     const rows = await client.rows(created.id, { offset: 2999, limit: 5 });
-    expect(rows).toEqual({ columns: ["id", "city", "population"], rows: [["3000", "City 3000, Region 10", String((3000 * 7919) % 1_000_000)], ["3001", "Lagos", "15388000"], ["3002", "Osaka", "19059856"]], offset: 2999, total: 3002 });
+    expect(rows).toEqual({
+      columns: ["id", "city", "population"],
+      schema: { fields: [{ name: "id", type: "integer" }, { name: "city", type: "string" }, { name: "population", type: "integer" }], missingValues: [""] },
+      rows: [[3000, "City 3000, Region 10", (3000 * 7919) % 1_000_000], [3001, "Lagos", 15388000], [3002, "Osaka", 19059856]],
+      offset: 2999,
+      total: 3002,
+    });
 
     const versions = [];
     for await (const v of client.versions(created.id, { limit: 1 })) versions.push(v);

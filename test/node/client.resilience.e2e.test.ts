@@ -288,7 +288,7 @@ describe("429 and 503 over real HTTP", () => {
     expect(error).toBeUndefined();
     expect(seen.map((s) => s.status)).toEqual([429, 429, 201]);
     expect(new Set(seen.map((s) => header(s, "idempotency-key"))).size).toBe(1);
-    expect(await direct.rows(created.id)).toMatchObject({ rows: [["1"], ["2"], ["3"]], total: 3 });
+    expect(await direct.rows(created.id)).toMatchObject({ rows: [[1], [2], [3]], total: 3 });
     expect((await collect(direct.versions(created.id))).map((v) => v.version)).toEqual([appended!.version, created.version]);
 
     // Link: rel="next" is built from the URL the worker saw, i.e. the client's Host.
@@ -324,7 +324,7 @@ describe("If-Match", () => {
     const error = await expectProblem(client.append(created.id, "c,3\n", { ifMatch: created.version }), 412, "precondition_failed");
     expect(error.problem.status).toBe(412);
     expect((await collect(client.versions(created.id))).map((v) => v.version)).toEqual([appended.version, created.version]);
-    expect(await client.rows(created.id)).toMatchObject({ rows: [["a", "1"], ["b", "2"]], total: 2 });
+    expect(await client.rows(created.id)).toMatchObject({ rows: [["a", 1], ["b", 2]], total: 2 });
     expect(await csvOf(client, created.id)).toBe("k,v\na,1\nb,2\n");
   });
 });

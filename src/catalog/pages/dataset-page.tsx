@@ -37,7 +37,7 @@ export function DatasetPage({ data, origin }: DatasetPageProps) {
       <GetTheData datasetId={dataset.id} fileName={latest.fileName} downloads={data.downloads} origin={origin} />
 
       <h2 id="preview">Preview</h2>
-      <PreviewTable columns={latest.columns} rows={data.preview} totalRows={latest.rowCount} />
+      <PreviewTable columns={latest.columns} schema={latest.schema} rows={data.preview} totalRows={latest.rowCount} />
 
       <h2 id="versions">Version history</h2>
       {data.olderPage ? (
