@@ -3,9 +3,9 @@
 // are held per cell with the right row and column, and appends are held to a stored schema.
 import { describe, expect, it } from "vitest";
 import { CsvScanner, type CsvMode } from "../src/csv/index.ts";
-import { BOOLEAN, cellClasses, DATE, DATETIME, INTEGER, NUMBER } from "../src/schema/cell-classes.ts";
+import { BOOLEAN, cellClasses, DATE, DATETIME, DEFAULT_DATETIME, INTEGER, NUMBER } from "../src/schema/cell-classes.ts";
 import { ColumnTyper, type TypingPlan } from "../src/schema/column-typer.ts";
-import { isBoolean, isDate, isDatetime, isInteger, isNumber } from "../src/schema/lexical.ts";
+import { isBoolean, isDate, isDatetime, isDefaultDatetime, isInteger, isNumber } from "../src/schema/lexical.ts";
 import { SchemaError } from "../src/schema/schema-error.ts";
 import type { TableSchema } from "../src/schema/table-schema.ts";
 
@@ -48,7 +48,9 @@ const SAMPLES = [
   "NaN", "INF", "-INF", "+INF", "nan", "inf", "true", "TRUE", "True", "tRuE", "false", "FALSE", "fAlSe", "yes", "1,5",
   "2024-02-29", "2023-02-29", "2024-13-01", "2024-1-01", "2024-12-31", "2024-05-01T10:00:00Z", "2024-05-01 10:00:00",
   "2024-05-01t10:00:00.5+02:00", "2024-05-01T24:00:00Z", "2024-05-01T10:00:00+25:00", "2024-05-01T10:00", "12345678901234567890",
-  "é", "1 2", "0x10",
+  "é", "1 2", "0x10", "2024-05-01T10:00:00z", "2024-05-01t10:00:00Z", "2024-05-01T10:00:60Z", "2024-05-01T10:60:00Z",
+  "2024-05-01T10:00:00.", "2024-05-01T10:00:00.123456789-07:30", "2024-05-01T10:00:00+2:00", "2024-05-01T10:00:00Z ",
+  "2024-02-30T10:00:00Z", "2024-05-01 10:00:00+23:59", "2024-05-01X10:00:00",
 ];
 
 describe("cellClasses", () => {
@@ -61,6 +63,7 @@ describe("cellClasses", () => {
       expect([text, Boolean(bits & BOOLEAN)]).toEqual([text, isBoolean(text)]);
       expect([text, Boolean(bits & DATE)]).toEqual([text, isDate(text)]);
       expect([text, Boolean(bits & DATETIME)]).toEqual([text, isDatetime(text)]);
+      expect([text, Boolean(bits & DEFAULT_DATETIME)]).toEqual([text, isDatetime(text) && isDefaultDatetime(text)]);
     }
   });
 });

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import type { SigningKey } from "../../src/auth/sign.ts";
 import { BodyDecoder } from "./body-decoder.ts";
-import { contentDigest, datasetMultipart, fileBody, type RequestBody } from "./body.ts";
+import { collectionMultipart, contentDigest, datasetMultipart, fileBody, type RequestBody } from "./body.ts";
 import { exchange, expectJson, type Exchange } from "./http.ts";
 import { explained, type ServerLog } from "./server-log.ts";
 import { signedHeaders } from "./signing.ts";
@@ -50,6 +50,26 @@ export async function appendRows(client: Client, id: string, rows: Uint8Array): 
   const result = await signedSend(client, "POST", `/v1/dataset/${id}`, body);
   const record = expectJson<{ version: string }>(result, 201, `append to ${id}`);
   return { version: record.version, seconds: result.seconds };
+}
+
+/** PUT /v1/dataset/:id with only a collection part (a metadata or schema-only update). */
+export async function updateCollection(client: Client, id: string, collection: object): Promise<{ version: string; seconds: number }> {
+  const result = await signedSend(client, "PUT", `/v1/dataset/${id}`, collectionMultipart(collection));
+  const record = expectJson<{ version: string }>(result, 200, `update ${id}`);
+  return { version: record.version, seconds: result.seconds };
+}
+
+/**
+ * The bench-only ingest (src/bench/routes.ts): the file through the real scan, compression and
+ * R2 write, with the columns' types inferred or not; `seconds` is timed inside the worker.
+ */
+export async function benchIngest(client: Client, typing: "infer" | "off", csvPath: string): Promise<{ seconds: number; inputBytes: number; columns: string[] }> {
+  const body = fileBody(csvPath, "text/csv");
+  const url = `${client.origin}/__bench/ingest?typing=${typing}`;
+  const result = await explained(client.log, () => exchange({ method: "POST", url, headers: new Headers(), body, timeoutMs: timeoutFor(body.length), keepBody: true }));
+  const counts = expectJson<{ inputBytes: number; seconds: number; columns: string[] }>(result, 200, `POST /__bench/ingest?typing=${typing}`);
+  if (!(counts.seconds > 0)) throw new Error("ingest: workerd's clock did not advance during the work");
+  return counts;
 }
 
 /**

@@ -54,6 +54,15 @@ export function datasetMultipart(collection: object | null, csv: { path: string 
   };
 }
 
+/** multipart/form-data with only a `collection` part: a metadata or schema-only PUT. */
+export function collectionMultipart(collection: object): RequestBody {
+  const bytes = new TextEncoder().encode(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="collection"\r\nContent-Type: application/json\r\n\r\n` +
+      `${JSON.stringify(collection)}\r\n--${BOUNDARY}--\r\n`,
+  );
+  return { contentType: `multipart/form-data; boundary=${BOUNDARY}`, pieces: [{ kind: "bytes", bytes }], length: bytes.length };
+}
+
 /** The body's bytes in order, files read in 1 MiB chunks. */
 export async function* bodyChunks(body: RequestBody): AsyncGenerator<Uint8Array> {
   for (const piece of body.pieces) {

@@ -21,7 +21,7 @@ export interface StorageFigures {
 }
 
 /** Bytes of every file under `dir` (the local R2 bucket keeps one blob file per object part). */
-function treeBytes(dir: string): number {
+export function treeBytes(dir: string): number {
   let total = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -30,7 +30,7 @@ function treeBytes(dir: string): number {
   return total;
 }
 
-function findDir(root: string, name: string): string {
+export function findDir(root: string, name: string): string {
   for (const entry of readdirSync(root, { withFileTypes: true })) {
     if (!entry.isDirectory()) continue;
     const path = join(root, entry.name);

@@ -5,6 +5,8 @@
 import { Hono } from "hono";
 import { toProblem } from "../app.ts";
 import type { AppEnv } from "../app-env.ts";
+import { limitsFrom } from "../config.ts";
+import { INFER_ALL, ingestCsv } from "../datasets/ingest.ts";
 import { ApiError } from "../errors.ts";
 import { SegmentCompressor } from "../storage/deflate-segment.ts";
 
@@ -83,6 +85,25 @@ async function deflatedSize(body: ReadableStream<Uint8Array>, level: number): Pr
   return { inputBytes: bytes.length, outputBytes, seconds: (performance.now() - started) / 1000 };
 }
 
+/**
+ * The body through the real ingest (scan, type, compress, R2) into a throw-away object, with
+ * column types inferred (`infer`) or not looked at (`off`, the path before SPEC C2): what
+ * inference costs, measured in the same workerd. The object is deleted afterwards.
+ */
+async function ingestedSize(env: Env, body: ReadableStream<Uint8Array>, typing: "infer" | "off"): Promise<ByteCounts & { seconds: number; columns: string[] }> {
+  const key = `__bench/ingest/${crypto.randomUUID()}`;
+  const started = performance.now();
+  const ingested = await ingestCsv(body, { mode: { kind: "table" }, typing: typing === "infer" ? INFER_ALL : null, limits: limitsFrom(env), bucket: env.CONTENT, key });
+  const seconds = (performance.now() - started) / 1000;
+  await env.CONTENT.delete(key);
+  return {
+    inputBytes: ingested.stats.bytes,
+    outputBytes: ingested.segment.compressedBytes,
+    seconds,
+    columns: ingested.schema.fields.map((field) => `${field.name}:${field.type}`),
+  };
+}
+
 function requireBody(body: ReadableStream<Uint8Array> | null): ReadableStream<Uint8Array> {
   if (body === null) throw new ApiError("invalid_request", "POST the bytes to measure.");
   return body;
@@ -92,6 +113,7 @@ function requireBody(body: ReadableStream<Uint8Array> | null): ReadableStream<Ui
  * `POST /__bench/gzip`: pipes the body through CompressionStream('gzip') and counts bytes.
  * `POST /__bench/deflate?level=N`: the body through SegmentCompressor at level N (1–9), timed.
  * `POST /__bench/discard`: only reads the body, the transport's own ceiling.
+ * `POST /__bench/ingest?typing=infer|off`: the body through ingest, with or without inference.
  */
 export function benchRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>().basePath(BENCH_PATH);
@@ -105,6 +127,11 @@ export function benchRoutes(): Hono<AppEnv> {
     return c.json(await deflatedSize(requireBody(c.req.raw.body), level));
   });
   app.post("/discard", async (c) => c.json(await drainedSize(requireBody(c.req.raw.body))));
+  app.post("/ingest", async (c) => {
+    const typing = c.req.query("typing");
+    if (typing !== "infer" && typing !== "off") throw new ApiError("invalid_query", "`typing` must be infer or off.");
+    return c.json(await ingestedSize(c.env, requireBody(c.req.raw.body), typing));
+  });
   app.onError((error) => toProblem(error));
   return app;
 }

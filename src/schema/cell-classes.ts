@@ -1,8 +1,7 @@
 // Which SPEC C2 types a cell's bytes satisfy, read straight from the upload's bytes so inference
-// keeps pace with the CSV scan: numbers, booleans and dates are decided byte by byte without
-// making a string; only a cell shaped like a datetime is decoded for the full check. Pure; reads
-// a cell exactly as the string predicates of lexical.ts do (a test holds the two together).
-import { isDatetime, isDefaultDatetime } from "./lexical.ts";
+// keeps pace with the CSV scan: every type is decided byte by byte, without making a string.
+// Pure; reads a cell exactly as the string predicates of lexical.ts do (a test holds the two
+// together).
 
 export const INTEGER = 1;
 export const NUMBER = 2;
@@ -18,6 +17,7 @@ const NINE = 0x39;
 const PLUS = 0x2b;
 const MINUS = 0x2d;
 const DOT = 0x2e;
+const COLON = 0x3a;
 
 function isDigit(b: number): boolean {
   return b >= ZERO && b <= NINE;
@@ -105,15 +105,33 @@ function isDateBytes(buf: Uint8Array, at: number): boolean {
   return day <= days;
 }
 
+/**
+ * RFC 3339 as SPEC C2 reads it: `YYYY-MM-DD[T ]hh:mm:ss[.fraction][Z|±hh:mm]`, `T` and `Z` in
+ * either case; DEFAULT_DATETIME too when in Table Schema's default form (`T`, `Z`, upper case).
+ */
 function datetimeClasses(buf: Uint8Array, from: number, to: number): number {
   const sep = buf[from + 10];
-  if (buf[from + 4] !== MINUS || buf[from + 7] !== MINUS || (sep !== 0x54 && sep !== 0x74 && sep !== 0x20)) return 0;
-  let text = "";
-  for (let i = from; i < to; i++) {
-    const b = buf[i]!;
-    if (b >= 0x80) return 0;
-    text += String.fromCharCode(b);
+  if (sep !== 0x54 && sep !== 0x74 && sep !== 0x20) return 0;
+  if (!isDateBytes(buf, from)) return 0;
+  if (buf[from + 13] !== COLON || buf[from + 16] !== COLON) return 0;
+  const hour = twoDigits(buf, from + 11);
+  const minute = twoDigits(buf, from + 14);
+  const second = twoDigits(buf, from + 17);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 60) return 0;
+  let i = from + 19;
+  if (i < to && buf[i] === DOT) {
+    const digits = ++i;
+    while (i < to && isDigit(buf[i]!)) i++;
+    if (i === digits) return 0;
   }
-  if (!isDatetime(text)) return 0;
-  return isDefaultDatetime(text) ? DATETIME | DEFAULT_DATETIME : DATETIME;
+  if (i === to) return DATETIME;
+  const zone = buf[i]!;
+  if (zone === 0x5a || zone === 0x7a) {
+    if (i + 1 !== to) return 0;
+    return zone === 0x5a && sep === 0x54 ? DATETIME | DEFAULT_DATETIME : DATETIME;
+  }
+  if ((zone !== PLUS && zone !== MINUS) || i + 6 !== to || buf[i + 3] !== COLON) return 0;
+  const zoneHour = twoDigits(buf, i + 1);
+  const zoneMinute = twoDigits(buf, i + 4);
+  return zoneHour >= 0 && zoneHour <= 23 && zoneMinute >= 0 && zoneMinute <= 59 ? DATETIME : 0;
 }
