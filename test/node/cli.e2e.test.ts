@@ -133,6 +133,22 @@ describe("pubset against a running server", () => {
     expect(misuse.stderr).toContain("--with-history goes with --public");
   });
 
+  it("--schema FILE declares column types on create and update; a broken declaration exits 2 with the row", async () => {
+    const examples = fileURLToPath(new URL("../../examples/", import.meta.url));
+    const created = json<{ id: string }>(
+      await ok(["create", join(examples, "readings.csv"), "--name", "Readings", "--schema", join(examples, "readings.schema.json"), "--json"]),
+    );
+    const page = json<{ schema: { fields: { name: string; type: string }[] }; rows: unknown[][] }>(await ok(["rows", created.id, "--json"]));
+    expect(page.schema.fields.map((f) => f.type)).toEqual(["string", "number", "boolean"]);
+    expect(page.rows).toEqual([["007", 1234.5, true], ["012", null, false]]);
+    writeFileSync(join(dir, "station-integer.json"), JSON.stringify({ fields: [{ name: "station", type: "integer" }] }));
+    const refused = await pubset(["update", created.id, "--schema", join(dir, "station-integer.json"), "--json"], signedEnv);
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ code: "schema_mismatch", row: 2, column: "station", value: "007", expected: "integer" });
+    const missing = await pubset(["update", created.id, "--schema", join(dir, "no-such.json"), "--json"], signedEnv);
+    expect(missing.code).toBe(1);
+  });
+
   it("signs with the key `pubset login` saved (mode 0600) when env has none", async () => {
     const config = join(dir, "login", "config.json");
     const env = { PUBSET_CONFIG: config };
