@@ -21,7 +21,7 @@ export const appendRoute = createRoute({
     412: problemResponse("If-Match is not the latest version"),
     413: problemResponse("Too large"),
     415: problemResponse("Not multipart/form-data"),
-    422: problemResponse("Rows do not fit the dataset"),
+    422: problemResponse("Rows do not fit the dataset: invalid CSV, wrong column count, the header again, or a cell that breaks its column's type (`schema_mismatch`)"),
   },
 });
 

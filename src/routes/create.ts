@@ -17,7 +17,7 @@ export const createDatasetRoute = createRoute({
     401: problemResponse("Not signed, or the signature does not verify"),
     413: problemResponse("Too large"),
     415: problemResponse("Not multipart/form-data"),
-    422: problemResponse("Invalid CSV"),
+    422: problemResponse("Invalid CSV, a malformed `collection.schema` (`invalid_schema`), or a cell that breaks a declared type (`schema_mismatch`, with `row`, `column`, `value`, `expected`)"),
   },
 });
 

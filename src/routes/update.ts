@@ -10,7 +10,7 @@ export const updateDatasetRoute = createRoute({
   method: "put",
   path: "/{id}",
   summary: "Update a dataset's metadata and/or replace its content",
-  request: { params: IdParamsSchema, body: multipartBody([], "At least one part: `collection` replaces the fields it names; `dataset` replaces the content (its first row is the new header).") },
+  request: { params: IdParamsSchema, body: multipartBody([], "At least one part: `collection` replaces the fields it names; `dataset` replaces the content (its first row is the new header). A `collection` with only `schema` re-types the current content: every stored row is checked and the new version reuses the stored content.") },
   responses: {
     200: { description: "The new version", content: { "application/json": { schema: UpdatedSchema } } },
     400: problemResponse("Malformed request"),
@@ -20,7 +20,7 @@ export const updateDatasetRoute = createRoute({
     412: problemResponse("If-Match is not the latest version"),
     413: problemResponse("Too large"),
     415: problemResponse("Not multipart/form-data"),
-    422: problemResponse("Invalid CSV"),
+    422: problemResponse("Invalid CSV, a malformed `collection.schema` (`invalid_schema`), or a cell that breaks a declared type (`schema_mismatch`, with `row`, `column`, `value`, `expected`)"),
   },
 });
 
