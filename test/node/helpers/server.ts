@@ -74,7 +74,21 @@ export function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * `npm start` on a free port. The port is free when chosen, but another process may bind it
+ * before wrangler does (tests start servers in parallel): that attempt is retried on a new port.
+ */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(options);
+    } catch (error: unknown) {
+      if (attempt >= 3 || !String(error).includes("Address already in use")) throw error;
+    }
+  }
+}
+
+async function startServerOnce(options: StartOptions): Promise<RunningServer> {
   const ownsStateDir = options.stateDir === undefined;
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "pubset-server-"));
   const port = await freePort();
