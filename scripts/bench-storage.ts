@@ -3,7 +3,7 @@
 // 100 MB dataset, D1 bytes per version for a narrow and a wide header, one-row append latency
 // on 1 MB and 100 MB datasets. BENCH_APPENDS (default 1000) sets the number of appends.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDataset, type Client } from "./bench/api.ts";
 import { writeCsvFile } from "./bench/csv-gen.ts";
@@ -11,7 +11,7 @@ import { freePort, prepareState, startServer, type RunningServer } from "./bench
 import { ServerLog } from "./bench/server-log.ts";
 import { measureConcurrency, measureStorage, p50, p95, type ConcurrencyFigures, type StorageFigures } from "./bench/storage.ts";
 import { buildWorker } from "./bench/worker-build.ts";
-import { errorText, MB } from "./bench/stats.ts";
+import { machineLine, MB, runBenchPart } from "./bench/stats.ts";
 import { PROJECT_ROOT } from "./lib/paths.ts";
 
 const OUT_DIR = join(PROJECT_ROOT, "bench", "out");
@@ -87,8 +87,7 @@ async function main(): Promise<number> {
     process.stderr.write("bench storage: concurrent appenders…\n");
     const target = await createDataset(client, small.path, "storage concurrent");
     const concurrency = await measureConcurrency(client, stateDir, target, 50, 20);
-    const cpu = cpus();
-    const machine = `${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(" / ")} at the end`;
+    const machine = machineLine();
     const report = (figures ? render(figures, machine) + "\n" : `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}.\n\n`) + renderConcurrency(concurrency);
     writeFileSync(join(OUT_DIR, "storage.md"), report);
     process.stdout.write(report);
@@ -99,10 +98,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`bench storage: ${errorText(error)}\n`);
-    process.exit(1);
-  },
-);
+runBenchPart("bench storage", main);

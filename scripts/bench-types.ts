@@ -4,7 +4,7 @@
 // schema-only PUT on the 100 MB dataset: its time and the R2 bytes it wrote. BENCH_TYPES_MB
 // (default 100) sets the large size; BENCH_TYPES_APPENDS (default 40) the appends per dataset.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { appendRows, benchIngest, createDataset, updateCollection, type Client } from "./bench/api.ts";
 import { csvRows, writeCsvFile } from "./bench/csv-gen.ts";
@@ -13,7 +13,7 @@ import { ServerLog } from "./bench/server-log.ts";
 import { measureInferenceCpu } from "./bench/scanner.ts";
 import { findDir, p50, p95, treeBytes } from "./bench/storage.ts";
 import { buildWorker } from "./bench/worker-build.ts";
-import { errorText, MB, median } from "./bench/stats.ts";
+import { machineLine, MB, median, runBenchPart } from "./bench/stats.ts";
 import { PROJECT_ROOT } from "./lib/paths.ts";
 
 const OUT_DIR = join(PROJECT_ROOT, "bench", "out");
@@ -106,8 +106,7 @@ async function main(): Promise<number> {
     server = await startServer(build, stateDir, await freePort(), logFile);
     const client: Client = { origin: server.origin, key, log: new ServerLog(logFile) };
     const figures = await measure(client, stateDir, large, small, megabytes, appends);
-    const cpu = cpus();
-    const machine = `${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(" / ")} at the end`;
+    const machine = machineLine();
     const report = render(figures, machine);
     writeFileSync(join(OUT_DIR, "types.md"), report);
     process.stdout.write(report);
@@ -118,10 +117,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`bench types: ${errorText(error)}\n`);
-    process.exit(1);
-  },
-);
+runBenchPart("bench types", main);

@@ -1,4 +1,5 @@
-// Small numeric helpers shared by the bench's measurements and its report.
+// Small helpers shared by the bench's measurements and its reports: units, medians, the machine line.
+import { cpus, loadavg, totalmem } from "node:os";
 
 export const MB = 1_000_000;
 export const MIB = 1024 * 1024;
@@ -21,4 +22,21 @@ export function mib(bytes: number): string {
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** One line naming the machine and its load, for the reports of the bench parts. */
+export function machineLine(): string {
+  const cpu = cpus();
+  return `${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(" / ")} at the end`;
+}
+
+/** Runs a bench part's `main` and exits with its code; an error is printed under `name`. */
+export function runBenchPart(name: string, main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`${name}: ${errorText(error)}\n`);
+      process.exit(1);
+    },
+  );
 }
