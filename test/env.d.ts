@@ -13,3 +13,23 @@ declare module "*.md?raw" {
   const text: string;
   export default text;
 }
+
+/** jsonld.js's browser build, which runs in workerd (its Node entry needs undici); only what the tests call. */
+declare module "jsonld/dist/jsonld.esm.js" {
+  interface RemoteDocument {
+    contextUrl: string | null;
+    documentUrl: string;
+    document: unknown;
+  }
+  interface Options {
+    base?: string;
+    documentLoader?: (url: string) => Promise<RemoteDocument>;
+    /** Throw instead of silently dropping what does not expand (jsonld.js ≥ 8). */
+    safe?: boolean;
+  }
+  const jsonld: {
+    expand(input: unknown, options?: Options): Promise<Array<Record<string, unknown>>>;
+    flatten(input: unknown, context: null, options?: Options): Promise<Array<Record<string, unknown>>>;
+  };
+  export default jsonld;
+}

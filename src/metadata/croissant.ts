@@ -1,0 +1,141 @@
+// A version as Croissant 1.1 JSON-LD (SPEC C2), the metadata machine-learning hosts and loaders
+// (mlcroissant, TFDS, Hugging Face, Kaggle, OpenML) read: the files and one record set whose
+// fields mirror the Table Schema. The context is inline, so reading it needs no network.
+// http://mlcommons.org/croissant/1.1 (Croissant Format Specification 1.1)
+import type { Field, FieldType, TableSchema } from "../schema/table-schema.ts";
+import { recordTerms, type MetadataRecord } from "./record.ts";
+import type { VersionUrls } from "./urls.ts";
+
+export const CROISSANT_CONFORMS_TO = "http://mlcommons.org/croissant/1.1";
+
+/** Croissant 1.1's published context, less its default `@language` (publishers write in any language). */
+export const CROISSANT_CONTEXT = {
+  "@vocab": "https://schema.org/",
+  sc: "https://schema.org/",
+  cr: "http://mlcommons.org/croissant/",
+  rai: "http://mlcommons.org/croissant/RAI/",
+  dct: "http://purl.org/dc/terms/",
+  citeAs: "cr:citeAs",
+  column: "cr:column",
+  conformsTo: "dct:conformsTo",
+  data: { "@id": "cr:data", "@type": "@json" },
+  dataType: { "@id": "cr:dataType", "@type": "@vocab" },
+  examples: { "@id": "cr:examples", "@type": "@json" },
+  extract: "cr:extract",
+  field: "cr:field",
+  fileProperty: "cr:fileProperty",
+  fileObject: "cr:fileObject",
+  fileSet: "cr:fileSet",
+  format: "cr:format",
+  includes: "cr:includes",
+  isLiveDataset: "cr:isLiveDataset",
+  jsonPath: "cr:jsonPath",
+  key: "cr:key",
+  md5: "cr:md5",
+  parentField: "cr:parentField",
+  path: "cr:path",
+  recordSet: "cr:recordSet",
+  references: "cr:references",
+  regex: "cr:regex",
+  repeated: "cr:repeated",
+  replace: "cr:replace",
+  samplingRate: "cr:samplingRate",
+  separator: "cr:separator",
+  source: "cr:source",
+  subField: "cr:subField",
+  transform: "cr:transform",
+} as const;
+
+const DATA_TYPES: Record<FieldType, string> = {
+  integer: "sc:Integer",
+  number: "sc:Float",
+  boolean: "sc:Boolean",
+  date: "sc:Date",
+  datetime: "sc:DateTime",
+  string: "sc:Text",
+};
+
+/**
+ * A field's Croissant type. Croissant has no decimal or group characters and no custom boolean
+ * words, so a field declared with them (`1.234,5`) is offered as text a loader can always read.
+ */
+export function croissantDataType(field: Field): string {
+  const customNumber = (field.decimalChar !== undefined && field.decimalChar !== ".") || (field.groupChar !== undefined && field.groupChar !== "");
+  const customBoolean = field.trueValues !== undefined || field.falseValues !== undefined;
+  if ((field.type === "number" || field.type === "integer") && customNumber) return DATA_TYPES.string;
+  if (field.type === "boolean" && customBoolean) return DATA_TYPES.string;
+  return DATA_TYPES[field.type];
+}
+
+const RECORD_SET_ID = "rows";
+
+/** Field ids are unique within the document even when two columns share a header name. */
+function fieldIds(fields: readonly Field[]): string[] {
+  const seen = new Set<string>();
+  return fields.map((field, i) => {
+    let id = `${RECORD_SET_ID}/${encodeURIComponent(field.name)}`;
+    if (seen.has(id)) id = `${id}-${i + 1}`;
+    seen.add(id);
+    return id;
+  });
+}
+
+export function croissant(record: MetadataRecord, schema: TableSchema, urls: VersionUrls) {
+  const terms = recordTerms(record);
+  const csvId = record.fileName;
+  const gzipId = `${record.fileName}.gz`;
+  const ids = fieldIds(schema.fields);
+  return {
+    "@context": CROISSANT_CONTEXT,
+    "@type": "sc:Dataset",
+    conformsTo: CROISSANT_CONFORMS_TO,
+    name: terms.title,
+    description: terms.summary,
+    url: urls.page,
+    identifier: terms.identifier,
+    version: terms.version,
+    datePublished: terms.issued,
+    dateModified: terms.modified,
+    keywords: terms.keywords,
+    ...(terms.license !== null ? { license: terms.license.url } : {}),
+    creator: {
+      "@type": "sc:Organization",
+      name: terms.publisher,
+      url: urls.publisher,
+      ...(terms.contactPoint !== null ? { contactPoint: { "@type": "sc:ContactPoint", name: terms.contactPoint } } : {}),
+    },
+    distribution: [
+      {
+        "@type": "cr:FileObject",
+        "@id": csvId,
+        name: record.fileName,
+        contentUrl: urls.csv,
+        encodingFormat: "text/csv",
+        contentSize: `${record.csvBytes} B`,
+      },
+      {
+        "@type": "cr:FileObject",
+        "@id": gzipId,
+        name: gzipId,
+        contentUrl: urls.gzip,
+        encodingFormat: "application/gzip",
+        contentSize: `${record.gzipBytes} B`,
+      },
+    ],
+    recordSet: [
+      {
+        "@type": "cr:RecordSet",
+        "@id": RECORD_SET_ID,
+        name: RECORD_SET_ID,
+        description: `The rows of ${record.fileName}, one record each.`,
+        field: schema.fields.map((field, i) => ({
+          "@type": "cr:Field",
+          "@id": ids[i],
+          name: field.name,
+          dataType: croissantDataType(field),
+          source: { fileObject: { "@id": csvId }, extract: { column: field.name } },
+        })),
+      },
+    ],
+  };
+}

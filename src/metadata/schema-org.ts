@@ -1,0 +1,47 @@
+// A dataset page's schema.org `Dataset` (SPEC C2): the JSON-LD block Google Dataset Search reads
+// from the page, naming the downloads and the columns. Its context is the `https://schema.org`
+// string Google expects. https://developers.google.com/search/docs/appearance/structured-data/dataset
+import type { TableSchema } from "../schema/table-schema.ts";
+import { recordTerms, type MetadataRecord } from "./record.ts";
+import type { VersionUrls } from "./urls.ts";
+
+export function schemaOrgDataset(record: MetadataRecord, schema: TableSchema, urls: VersionUrls) {
+  const terms = recordTerms(record);
+  const publisher = {
+    "@type": "Organization",
+    name: terms.publisher,
+    url: urls.publisher,
+    ...(terms.contactPoint !== null ? { contactPoint: { "@type": "ContactPoint", name: terms.contactPoint } } : {}),
+  };
+  return {
+    "@context": "https://schema.org",
+    "@type": "Dataset",
+    "@id": urls.page,
+    name: terms.title,
+    description: terms.summary,
+    url: urls.page,
+    identifier: terms.identifier,
+    version: terms.version,
+    datePublished: terms.issued,
+    dateModified: terms.modified,
+    keywords: terms.keywords,
+    ...(terms.license !== null ? { license: terms.license.url } : {}),
+    isAccessibleForFree: true,
+    creator: publisher,
+    publisher,
+    distribution: [
+      { "@type": "DataDownload", contentUrl: urls.csv, encodingFormat: "text/csv", contentSize: `${record.csvBytes} B` },
+      { "@type": "DataDownload", contentUrl: urls.gzip, encodingFormat: "application/gzip", contentSize: `${record.gzipBytes} B` },
+    ],
+    variableMeasured: schema.fields.map((field) => ({ "@type": "PropertyValue", name: field.name })),
+  };
+}
+
+/**
+ * JSON for inside `<script type="application/ld+json">`: the HTML parser ends the element at the
+ * first `</script`, and `<!--` changes how it scans, so `<`, `>` and `&` are written as JSON
+ * escapes (the same value to a JSON reader). U+2028/2029 are escaped too, for old JS readers.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}

@@ -1,0 +1,44 @@
+// The absolute URLs the metadata documents name, all from the one public origin (SPEC B6) and
+// all naming a version by its id, so a harvested link downloads exactly the bytes described.
+// Pure. The paths match the routes in src/routes/ and src/catalog/.
+
+export interface VersionUrls {
+  /** The dataset's catalog page. */
+  page: string;
+  /** The version's record (`GET /v1/dataset/:id/:version`). */
+  record: string;
+  csv: string;
+  gzip: string;
+  schema: string;
+  datapackage: string;
+  croissant: string;
+  /** The team's datasets in the catalog: the publisher's page. */
+  publisher: string;
+}
+
+/** The path of a version's document (`schema`, `datapackage.json`, `croissant.jsonld`). */
+export function documentPath(datasetId: string, versionId: string, document: string): string {
+  return `/v1/dataset/${datasetId}/${versionId}/${document}`;
+}
+
+export function teamPageUrl(origin: string, team: string): string {
+  return `${origin}/?${new URLSearchParams({ team })}`;
+}
+
+export function versionRecordUrl(origin: string, datasetId: string, versionId: string): string {
+  return `${origin}/v1/dataset/${datasetId}/${versionId}`;
+}
+
+export function versionUrls(origin: string, record: { id: string; version: string; fileName: string; team: string }): VersionUrls {
+  const base = versionRecordUrl(origin, record.id, record.version);
+  return {
+    page: `${origin}/datasets/${record.id}`,
+    record: base,
+    csv: `${base}/${record.fileName}`,
+    gzip: `${base}/${record.fileName}.gz`,
+    schema: `${base}/schema`,
+    datapackage: `${base}/datapackage.json`,
+    croissant: `${base}/croissant.jsonld`,
+    publisher: teamPageUrl(origin, record.team),
+  };
+}
