@@ -5,6 +5,7 @@ import { cors } from "hono/cors";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env.ts";
+import { catalogFeedRoutes } from "./catalog/feed-route.ts";
 import { catalogNotFound, catalogRoutes } from "./catalog/routes.tsx";
 import { ApiError, problemResponse } from "./errors.ts";
 import { logSetupProblem, setupProblem } from "./setup-problems.ts";
@@ -67,6 +68,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.use("/v1/*", httpCacheMiddleware);
   app.route("/v1/dataset", datasetRoutes());
   registerDocs(app);
+  app.route("/", catalogFeedRoutes());
   app.route("/", catalogRoutes());
   app.notFound(
     (c) => catalogNotFound(c.req.raw) ?? problemResponse(new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)),

@@ -19,3 +19,8 @@ export const PREVIEW_COLUMNS = 40;
 export const PREVIEW_CELL_CHARS = 120;
 /** Cell characters read for the preview; a dataset of huge rows previews fewer of them. */
 export const PREVIEW_MAX_CHARS = 200_000;
+/** Datasets per page of `/catalog.jsonld` by default, and the most a `?limit=` may ask for. */
+export const FEED_PAGE_SIZE = 20;
+export const FEED_MAX_PAGE_SIZE = 100;
+/** Newest published versions each dataset lists in `dcat:hasVersion`; `/versions` has them all. */
+export const FEED_VERSIONS_PER_DATASET = 100;

@@ -6,6 +6,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 
 const PAGES_TAG = "Pages (HTML for people)";
+const METADATA_TAG = "Catalog metadata (for harvesters)";
 
 const html = (description: string) => ({ description, content: { "text/html": { schema: { type: "string" as const } } } });
 const redirect = (to: string) => ({ description: `Moved permanently to ${to}`, headers: { Location: { description: to, schema: { type: "string" as const } } } });
@@ -50,6 +51,23 @@ export function documentPages(app: OpenAPIHono<AppEnv>): void {
     tags: [PAGES_TAG],
     summary: "This document",
     responses: { 200: { description: "OpenAPI 3.1", content: { "application/json": { schema: { type: "object" as const } } } } },
+  });
+  registry.registerPath({
+    method: "get",
+    path: "/catalog.jsonld",
+    tags: [METADATA_TAG],
+    summary: "Every public dataset as a DCAT 3 (DCAT-AP 3) catalog in JSON-LD, a Hydra page at a time",
+    description:
+      "For catalog harvesters (CKAN's DCAT extension, EU data portals). Newest dataset first; each `dcat:Dataset` has its CSV and gzip `dcat:Distribution`s and `dcat:hasVersion` links to its newest 100 published versions. Follow `hydra:view` → `hydra:next` until a page has none. Public datasets only, signed or not; drafts never. The `@context` is inline.",
+    parameters: [query("limit", "Datasets per page, 1-100 (default 20)."), query("cursor", "The next page, from `hydra:next`.")],
+    responses: {
+      200: {
+        description: "A `dcat:Catalog` whose `hydra:view` is this page; `Cache-Control: public, max-age=60, stale-while-revalidate=300`, `ETag`",
+        content: { "application/ld+json": { schema: { type: "object" as const } } },
+      },
+      304: { description: "Not modified (If-None-Match matched)" },
+      400: { description: "An unknown query parameter, a bad `limit` or a cursor this feed did not issue (`invalid_query`)", content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } },
+    },
   });
   registry.registerPath({ method: "get", path: "/docs", tags: [PAGES_TAG], summary: "This document as an HTML reference", responses: { 200: html("The reference") } });
 }
