@@ -79,7 +79,7 @@ describe("GET /catalog.jsonld", () => {
   });
 
   it("never describes a private dataset or a draft version, signed or not", async () => {
-    for (const headers of [{}, { Accept: "application/ld+json" }]) {
+    for (const headers of [{}, { Accept: "application/ld+json" }] as Array<Record<string, string>>) {
       const { text, graph } = await feedPage(`${ORIGIN}/catalog.jsonld?limit=100`, headers);
       for (const secret of ["FEEDPRIVATENAME", "FEEDPRIVATEROW", "FEEDDRAFTNAME", "early.csv", privateId, drafted.draft]) expect(text).not.toContain(secret);
       const made = graph.node(`${ORIGIN}/v1/dataset/${drafted.id}`);

@@ -1,9 +1,16 @@
 // The stored file name (SPEC B2): base name only, unsafe characters replaced, bounded length,
-// `.csv` added when there is no extension. The `.gz` of a client-compressed upload is dropped:
-// it names the transfer encoding, not the content.
+// `.csv` added when there is no extension or when the name is a version's reserved path. The
+// `.gz` of a client-compressed upload is dropped: it names the transfer encoding, not the content.
 import { MAX_FILE_NAME_LENGTH } from "../config.ts";
 
 export const DEFAULT_FILE_NAME = "dataset.csv";
+
+/**
+ * The paths beside a version's file (`/v1/dataset/:id/:version/<name>`) that are not its file:
+ * the rows and the metadata documents (SPEC C, C2). They win over a stored name, so a stored
+ * name never takes one: an upload called `datapackage.json` is stored as `datapackage.json.csv`.
+ */
+export const RESERVED_VERSION_PATHS: ReadonlySet<string> = new Set(["rows", "schema", "datapackage.json", "croissant.jsonld"]);
 const MAX_EXTENSION_LENGTH = 16;
 
 export function sanitizeFileName(sent: string | null, compressed: boolean): string {
@@ -19,5 +26,5 @@ export function sanitizeFileName(sent: string | null, compressed: boolean): stri
     const extension = dot > 0 && base.length - dot <= MAX_EXTENSION_LENGTH ? base.slice(dot) : "";
     base = base.slice(0, MAX_FILE_NAME_LENGTH - extension.length) + extension;
   }
-  return base;
+  return RESERVED_VERSION_PATHS.has(base) ? `${base}.csv` : base;
 }

@@ -55,6 +55,12 @@ export function contentLink(dataset: DatasetRow, version: VersionRow): string {
   return `<${sourcePath(dataset.id, version.id, version.fileName)}>; rel="enclosure"; type="application/gzip"`;
 }
 
+/** RFC 8288 `Link` from a version's content to its Data Package (SPEC C2): a harvester holding only
+ * the download URL finds the column types and the rest of the metadata. A path, like every `Link`. */
+export function describedByLink(datasetId: string, versionId: string): string {
+  return `</v1/dataset/${datasetId}/${versionId}/datapackage.json>; rel="describedby"; type="application/json"`;
+}
+
 export function versionRecord(dataset: DatasetRow, version: VersionRow) {
   return { id: dataset.id, name: version.name, version: version.id, visibility: version.visibility, created: version.created, properties: version.properties };
 }

@@ -30,6 +30,10 @@ const responseHeaders = {
     description: 'The version\'s gzip content, the `source` of create/update: `</v1/dataset/{id}/{version}/{file}.gz>; rel="enclosure"; type="application/gzip"`.',
     schema: { type: "string" },
   },
+  "Link (download)": {
+    description: 'The version\'s Data Package, which describes the file (SPEC C2): `</v1/dataset/{id}/{version}/datapackage.json>; rel="describedby"; type="application/json"`.',
+    schema: { type: "string" },
+  },
   Location: { description: "The created dataset or version.", schema: { type: "string" } },
   "X-D1-Bookmark": {
     description: "The newest D1 bookmark the request saw (on responses no shared cache keeps). Send it back on later requests to read your own writes from any read replica.",
@@ -52,10 +56,11 @@ function addResponseHeaders(response: Json | undefined, names: Array<keyof typeo
   response.headers = headers;
 }
 
-/** Lists page with `rel="next"`; a record points at its content with `rel="enclosure"`. */
+/** Lists page with `rel="next"`; a record points at its content with `rel="enclosure"`, and the content at its Data Package with `rel="describedby"`. */
 function readLinkHeader(path: string): Array<keyof typeof responseHeaders> {
   if (path === "/v1/dataset" || path.endsWith("/versions")) return ["Link"];
   if (path === "/v1/dataset/{id}" || path === "/v1/dataset/{id}/{version}") return ["Link (record)"];
+  if (path === "/v1/dataset/{id}/{version}/{file}") return ["Link (download)"];
   return [];
 }
 

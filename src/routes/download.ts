@@ -4,6 +4,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { contentDisposition } from "../datasets/download-name.ts";
+import { describedByLink } from "../datasets/shapes.ts";
 import { cacheControlFor, readableVersion } from "../datasets/versions.ts";
 import { ApiError } from "../errors.ts";
 import { acceptsGzip, clientAcceptEncoding } from "../http/accept-encoding.ts";
@@ -53,7 +54,7 @@ export function registerDownload(app: OpenAPIHono<AppEnv>): void {
     const openers = segments.map((s) => () => openSegment(c.env.CONTENT, s.key));
     const gzipLength = joinedGzipLength(segments.map((s) => s.compressedBytes));
     const gzip = () => joinedGzipStream(openers, version.crc32, version.rawBytes);
-    const headers = new Headers({ "Cache-Control": cacheControlFor(dataset, caller) });
+    const headers = new Headers({ "Cache-Control": cacheControlFor(dataset, caller), Link: describedByLink(dataset.id, version.id) });
     if (wantsGzipFile) {
       const etag = `"${version.id}.gz"`;
       headers.set("ETag", etag);
