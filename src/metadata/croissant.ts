@@ -132,6 +132,7 @@ export function croissant(record: MetadataRecord, schema: TableSchema, urls: Ver
           "@type": "cr:Field",
           "@id": ids[i],
           name: field.name,
+          ...(field.description !== undefined ? { description: field.description } : {}),
           dataType: croissantDataType(field),
           source: { fileObject: { "@id": csvId }, extract: { column: field.name } },
         })),

@@ -33,7 +33,11 @@ export function schemaOrgDataset(record: MetadataRecord, schema: TableSchema, ur
       { "@type": "DataDownload", contentUrl: urls.csv, encodingFormat: "text/csv", contentSize: `${record.csvBytes} B` },
       { "@type": "DataDownload", contentUrl: urls.gzip, encodingFormat: "application/gzip", contentSize: `${record.gzipBytes} B` },
     ],
-    variableMeasured: schema.fields.map((field) => ({ "@type": "PropertyValue", name: field.name })),
+    variableMeasured: schema.fields.map((field) => ({
+      "@type": "PropertyValue",
+      name: field.name,
+      ...(field.description !== undefined ? { description: field.description } : {}),
+    })),
   };
 }
 

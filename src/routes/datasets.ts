@@ -9,6 +9,7 @@ import { registerDelete } from "./delete.ts";
 import { registerDownload } from "./download.ts";
 import { registerGet } from "./get.ts";
 import { registerList } from "./list.ts";
+import { registerMetadata } from "./metadata.ts";
 import { registerRows } from "./rows.ts";
 import { registerUpdate } from "./update.ts";
 import { registerVersions } from "./versions.ts";
@@ -17,9 +18,11 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   registerList(app);
   registerCreate(app);
-  // Before GET /{id}/{version} and the download route, which would otherwise take these paths.
+  // Before GET /{id}/{version} and the download route, which would otherwise take these paths
+  // (rows and the metadata documents are reserved: file-name.ts never stores those names).
   registerVersions(app);
   registerRows(app);
+  registerMetadata(app);
   registerGet(app);
   registerUpdate(app);
   registerAppend(app);
