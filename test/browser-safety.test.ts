@@ -79,9 +79,13 @@ describe("a Content-Security-Policy on every HTML page", () => {
       expect(policy).not.toContain("'unsafe-eval'");
       expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
       const html = await response.text();
-      // No inline event handler and no inline script anywhere.
+      // No inline event handler and no inline script anywhere. A JSON-LD block (a dataset page's
+      // schema.org Dataset, SPEC C2) is data the browser never runs; it must parse as JSON.
       expect(html).not.toMatch(/<[^>]+\son[a-z]+=/i);
-      for (const script of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) expect(script[2]).toBe("");
+      for (const script of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+        if (script[1] === ' type="application/ld+json"') expect(() => JSON.parse(script[2] ?? "")).not.toThrow();
+        else expect(script[2]).toBe("");
+      }
     });
   }
 });
@@ -141,6 +145,7 @@ describe("exact header sets", () => {
       "content-length": "4",
       "content-type": "text/csv; charset=utf-8",
       etag: `"${fresh.version}.csv"`,
+      link: `</v1/dataset/${fresh.id}/${fresh.version}/datapackage.json>; rel="describedby"; type="application/json"`,
       vary: "Accept-Encoding, Signature, X-D1-Bookmark",
       "x-content-type-options": "nosniff",
       ...QUOTA,
@@ -160,6 +165,7 @@ describe("exact header sets", () => {
       "content-length": expect.stringMatching(/^\d+$/),
       "content-type": "application/gzip",
       etag: `"${fresh.version}.gz"`,
+      link: `</v1/dataset/${fresh.id}/${fresh.version}/datapackage.json>; rel="describedby"; type="application/json"`,
       vary: "Signature, X-D1-Bookmark",
       "x-content-type-options": "nosniff",
       ...QUOTA,

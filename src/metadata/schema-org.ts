@@ -44,8 +44,9 @@ export function schemaOrgDataset(record: MetadataRecord, schema: TableSchema, ur
 /**
  * JSON for inside `<script type="application/ld+json">`: the HTML parser ends the element at the
  * first `</script`, and `<!--` changes how it scans, so `<`, `>` and `&` are written as JSON
- * escapes (the same value to a JSON reader). U+2028/2029 are escaped too, for old JS readers.
+ * escapes (the same value to a JSON reader). Line separators and bidirectional controls are
+ * escaped too, so no raw right-to-left override sits in the page outside an isolating element.
  */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -2,6 +2,7 @@
 // and its version history.
 import { DatasetMeta } from "../components/dataset-meta.tsx";
 import { GetTheData } from "../components/get-the-data.tsx";
+import { MetadataHead } from "../components/metadata-head.tsx";
 import { PreviewTable } from "../components/preview-table.tsx";
 import { VersionsTable } from "../components/versions-table.tsx";
 import type { DatasetPageData } from "../dataset-data.ts";
@@ -19,7 +20,11 @@ export function DatasetPage({ data, origin }: DatasetPageProps) {
   const props = knownProperties(latest.properties);
   const older = data.olderVersionsCursor;
   return (
-    <Layout title={latest.name} description={props.description !== "" ? truncate(props.description, 160) : undefined}>
+    <Layout
+      title={latest.name}
+      description={props.description !== "" ? truncate(props.description, 160) : undefined}
+      head={<MetadataHead dataset={dataset} latest={latest} gzipBytes={data.downloads.gzipBytes} origin={origin} />}
+    >
       <p class="muted">
         <a href="/">All datasets</a>
       </p>
