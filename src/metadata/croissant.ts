@@ -8,7 +8,7 @@ import type { VersionUrls } from "./urls.ts";
 
 export const CROISSANT_CONFORMS_TO = "http://mlcommons.org/croissant/1.1";
 
-/** Croissant 1.1's published context, less its default `@language` (publishers write in any language). */
+/** Croissant's terms as its published context maps them, less its default `@language` (publishers write in any language). */
 export const CROISSANT_CONTEXT = {
   "@vocab": "https://schema.org/",
   sc: "https://schema.org/",
