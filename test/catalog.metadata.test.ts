@@ -80,4 +80,12 @@ describe("the dataset page's JSON-LD", () => {
       expect(response.headers.get("content-type")?.startsWith(type)).toBe(true);
     }
   });
+
+  it("the home page points harvesters at the DCAT feed", async () => {
+    const home = await page("/");
+    expect(alternates(home.html)).toEqual([{ type: "application/ld+json", href: "/catalog.jsonld" }]);
+    const feed = await send("GET", "/catalog.jsonld");
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get("content-type")).toBe("application/ld+json");
+  });
 });

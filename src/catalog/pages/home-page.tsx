@@ -19,7 +19,12 @@ export function HomePage({ data }: { data: HomeData }) {
   const { query } = data;
   const filtered = query.q !== "" || query.team !== "" || query.owner !== "";
   return (
-    <Layout title="" description="Public CSV datasets: search, preview and download.">
+    <Layout
+      title=""
+      description="Public CSV datasets: search, preview and download."
+      // Where catalog harvesters find the whole catalog as DCAT (SPEC C2).
+      head={<link rel="alternate" type="application/ld+json" href="/catalog.jsonld" title="DCAT catalog" />}
+    >
       <h1>Public datasets</h1>
       <SearchForm query={query} teams={data.teams} maxLength={MAX_SEARCH_QUERY_LENGTH} />
       {data.problem !== null ? (
