@@ -36,6 +36,17 @@ describe("Link: rel=describedby on downloads", () => {
     expect(describedBy(await download(`/v1/dataset/${d.id}/latest/links.csv`, key))).toBe(expected(latest));
   });
 
+  it("leads to a Data Package whose resource is the very file downloaded", async () => {
+    const csv = "a,b\n1,2\n";
+    const d = await createDataset(key, csv, { name: "Links round trip", visibility: "public" }, "round.csv");
+    const downloadUrl = `https://pubset.test/v1/dataset/${d.id}/${d.version}/round.csv`;
+    const downloaded = await send("GET", downloadUrl);
+    const target = new URL(describedBy(downloaded)!, downloadUrl).href;
+    const pkg = (await (await send("GET", target)).json()) as { resources: Array<{ path: string; bytes: number }> };
+    expect(pkg.resources[0]?.path).toBe(downloadUrl);
+    expect(pkg.resources[0]?.bytes).toBe(new TextEncoder().encode(await downloaded.text()).length);
+  });
+
   it("is readable by a browser script (CORS exposes Link)", async () => {
     const d = await createDataset(key, "a\n1\n", { name: "Links cors", visibility: "public" }, "c.csv");
     const response = await send("GET", `/v1/dataset/${d.id}/latest/c.csv`, { headers: { Origin: "https://elsewhere.example" } });
