@@ -1,11 +1,14 @@
 // `GET /catalog.jsonld`, read as a DCAT harvester reads it: every page expanded offline, the Hydra
 // `hydra:next` chain followed to the end, every public dataset met exactly once, nothing private
 // and no draft version described, and every download URL in it downloading what it names.
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import worker from "../src/index.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { collectionPart, createDataset, csvPart, expectProblem, gunzipText, send, write } from "./helpers/http.ts";
 import { DCAT, DCT, HYDRA, objects, one, readJsonLd, type Graph } from "./helpers/json-ld.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
+import { countingDb } from "./helpers/storage.ts";
 
 const ORIGIN = "https://pubset.test";
 let key: TestKey;
@@ -123,6 +126,20 @@ describe("GET /catalog.jsonld", () => {
     const etag = response.headers.get("etag")!;
     const again = await send("GET", "/catalog.jsonld", { headers: { "If-None-Match": etag } });
     expect(again.status).toBe(304);
+  });
+
+  it("costs the same D1 round trips for a page of 1 dataset as for a page of 5", async () => {
+    const callsFor = async (limit: number) => {
+      const { db, calls } = countingDb();
+      const ctx = createExecutionContext();
+      const response = await worker.fetch(new Request(`${ORIGIN}/catalog.jsonld?limit=${limit}`), { ...env, DB: db }, ctx);
+      expect(response.status).toBe(200);
+      const graph = await readJsonLd(await response.json());
+      await waitOnExecutionContext(ctx);
+      expect(datasetNodes(graph)).toHaveLength(limit);
+      return calls.length;
+    };
+    expect(await callsFor(5)).toBe(await callsFor(1));
   });
 
   it("refuses unknown parameters, a bad limit and a foreign cursor as problem+json", async () => {
