@@ -24,9 +24,14 @@ describe("PubsetClient in workerd", () => {
     const download = await client.download({ source: created.source.replace(created.version, appended.version) }, { format: "csv" });
     expect(await text(download.stream)).toBe(csv + "Lagos,15388000\n");
     expect(await client.rows(created.id, { offset: 1, limit: 1 })).toMatchObject({ rows: [["Delhi, NCT", 28514000]], total: 3 });
+    const schema = { fields: [{ name: "city", type: "string" }, { name: "population", type: "integer" }], missingValues: [""] };
+    expect(await client.schema(created.id)).toEqual(schema);
+    expect(await client.schema(created.id, created.version)).toEqual(schema);
+    const retyped = await client.update(created.id, { collection: { schema: { fields: [{ name: "population", type: "number" }] } } });
+    expect((await client.schema(created.id, retyped.version)).fields[1]).toEqual({ name: "population", type: "number" });
     const versions = [];
     for await (const v of client.versions(created.id)) versions.push(v.version);
-    expect(versions).toEqual([appended.version, created.version]);
+    expect(versions).toEqual([retyped.version, appended.version, created.version]);
 
     await client.delete(created.id);
     const error = await new PubsetClient({ url: ORIGIN, fetch: workerFetch as typeof fetch }).get(created.id).catch((e: unknown) => e);

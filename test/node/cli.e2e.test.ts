@@ -141,6 +141,10 @@ describe("pubset against a running server", () => {
     const page = json<{ schema: { fields: { name: string; type: string }[] }; rows: unknown[][] }>(await ok(["rows", created.id, "--json"]));
     expect(page.schema.fields.map((f) => f.type)).toEqual(["string", "number", "boolean"]);
     expect(page.rows).toEqual([["007", 1234.5, true], ["012", null, false]]);
+    expect(json(await ok(["schema", created.id, "--json"]))).toEqual(page.schema);
+    const table = (await ok(["schema", created.id])).stdout;
+    expect(table).toMatch(/^reading\s+number\s+decimalChar ",", groupChar "\."$/m);
+    expect(table).toMatch(/^ok\s+boolean\s+true yes, false no$/m);
     writeFileSync(join(dir, "station-integer.json"), JSON.stringify({ fields: [{ name: "station", type: "integer" }] }));
     const refused = await pubset(["update", created.id, "--schema", join(dir, "station-integer.json"), "--json"], signedEnv);
     expect(refused.code).toBe(2);
