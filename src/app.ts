@@ -18,13 +18,38 @@ import { idempotencyMiddleware } from "./middleware/idempotency.ts";
 import { rateLimitFieldsMiddleware, rateLimitMiddleware } from "./middleware/rate-limit.ts";
 import { signatureMiddleware } from "./middleware/signature.ts";
 import { datasetRoutes } from "./routes/datasets.ts";
+import { uploadRoutes } from "./routes/uploads.ts";
 import { registerDocs } from "./routes/docs.ts";
 
 const CORS = cors({
   origin: "*",
-  allowMethods: ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"],
-  allowHeaders: ["Signature", "Signature-Input", "Content-Digest", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-D1-Bookmark"],
-  exposeHeaders: ["ETag", "Link", "Location", "Retry-After", "Idempotent-Replayed", "X-D1-Bookmark", "RateLimit", "RateLimit-Policy"],
+  allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+  allowHeaders: [
+    "Signature",
+    "Signature-Input",
+    "Content-Digest",
+    "Content-Type",
+    "Idempotency-Key",
+    "If-Match",
+    "If-None-Match",
+    "X-D1-Bookmark",
+    "Upload-Complete",
+    "Upload-Offset",
+    "Upload-Length",
+  ],
+  exposeHeaders: [
+    "ETag",
+    "Link",
+    "Location",
+    "Retry-After",
+    "Idempotent-Replayed",
+    "X-D1-Bookmark",
+    "RateLimit",
+    "RateLimit-Policy",
+    "Upload-Offset",
+    "Upload-Complete",
+    "Upload-Limit",
+  ],
   maxAge: 86400,
 });
 
@@ -67,6 +92,9 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.use("/v1/*", idempotencyMiddleware);
   app.use("/v1/*", httpCacheMiddleware);
   app.route("/v1/dataset", datasetRoutes());
+  const uploads = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  uploadRoutes(uploads);
+  app.route("/v1/uploads", uploads);
   registerDocs(app);
   app.route("/", catalogFeedRoutes());
   app.route("/", catalogRoutes());

@@ -23,6 +23,10 @@ export interface Limits {
   idempotencyTtlSeconds: number;
   /** How long an unanswered request holds its Idempotency-Key (a request that died mid-way). */
   idempotencyLeaseSeconds: number;
+  /** A resumable upload's most bytes, sent and uncompressed (Upload-Limit `max-size`). */
+  maxResumableBytes: number;
+  /** A resumable upload idle this long expires; the clean-up removes it and its segments. */
+  uploadExpirySeconds: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -40,7 +44,15 @@ export const DEFAULT_LIMITS: Limits = {
   readGraceSeconds: 60 * 60,
   idempotencyTtlSeconds: 24 * 60 * 60,
   idempotencyLeaseSeconds: 15 * 60,
+  maxResumableBytes: 5 * 1024 ** 3,
+  uploadExpirySeconds: 24 * 60 * 60,
 };
+
+/**
+ * The most bytes of an unfinished record a resumable upload's chunk carries over to the next
+ * one (kept in its D1 row, whose values D1 caps at 2,000,000 bytes).
+ */
+export const MAX_CARRY_BYTES = 1024 * 1024;
 
 /** Uncompressed bytes after which an upload's segment starts a new part (at a record end). */
 export const PART_RAW_BYTES = 1024 * 1024;
@@ -83,6 +95,8 @@ export function limitsFrom(env: object): Limits {
     readGraceSeconds: positiveInt(env, "READ_GRACE_SECONDS", d.readGraceSeconds),
     idempotencyTtlSeconds: positiveInt(env, "IDEMPOTENCY_TTL_SECONDS", d.idempotencyTtlSeconds),
     idempotencyLeaseSeconds: positiveInt(env, "IDEMPOTENCY_LEASE_SECONDS", d.idempotencyLeaseSeconds),
+    maxResumableBytes: positiveInt(env, "MAX_RESUMABLE_BYTES", d.maxResumableBytes),
+    uploadExpirySeconds: positiveInt(env, "UPLOAD_EXPIRY_SECONDS", d.uploadExpirySeconds),
   };
 }
 

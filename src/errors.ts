@@ -15,6 +15,8 @@ export const PROBLEMS = {
   not_found: { status: 404, title: "Not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   conflict: { status: 409, title: "Conflict" },
+  mismatching_upload_offset: { status: 409, title: "Mismatching upload offset" },
+  completed_upload: { status: 400, title: "Upload already completed" },
   precondition_failed: { status: 412, title: "Precondition failed" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },

@@ -15,6 +15,14 @@ export class BomStripper {
   /** Leading bytes that may still be a BOM; null once decided. */
   private head: Uint8Array | null = EMPTY;
 
+  /** Bytes dropped as a BOM: 3 or 0. */
+  dropped = 0;
+
+  /** The input does not start here (a resumed scan): nothing to strip. */
+  skip(): void {
+    this.head = null;
+  }
+
   get decided(): boolean {
     return this.head === null;
   }
@@ -28,7 +36,8 @@ export class BomStripper {
       return null;
     }
     this.head = null;
-    return { buf, from: BOM.every((b, i) => buf[i] === b) ? BOM.length : 0 };
+    this.dropped = BOM.every((b, i) => buf[i] === b) ? BOM.length : 0;
+    return { buf, from: this.dropped };
   }
 
   /** End of input: held bytes that turned out not to be a BOM (a truncated one). */

@@ -36,6 +36,14 @@ export class RecordChecker {
     this.columns = mode.kind === "rows" ? mode.expectedColumns : 0;
   }
 
+  /** Goes on after a record end another checker reached (its checkpoint's fields). */
+  resume(at: { records: number; header: string[] | null; firstRow: string[] | null; columns: number }): void {
+    this.records = at.records;
+    this.header = at.header;
+    this.firstRow = at.firstRow;
+    this.columns = at.columns;
+  }
+
   get dataRows(): number {
     return this.mode.kind === "table" ? Math.max(0, this.records - 1) : this.records;
   }

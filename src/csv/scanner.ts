@@ -8,10 +8,10 @@ import { concat, EMPTY } from "./bytes.ts";
 import { CsvError, invalidCsv, wrongSeparator } from "./csv-error.ts";
 import { RecordChecker } from "./record-checker.ts";
 import { separatorByte } from "./separator-hint.ts";
-import type { CellSink, CsvLimits, CsvMode, CsvStats } from "./types.ts";
+import type { CellSink, CsvCheckpoint, CsvLimits, CsvMode, CsvStats } from "./types.ts";
 import { Utf8Checker } from "./utf8-checker.ts";
 
-export type { CellSink, CsvLimits, CsvMode, CsvStats } from "./types.ts";
+export type { CellSink, CsvCheckpoint, CsvLimits, CsvMode, CsvStats } from "./types.ts";
 
 // RFC 4180 §2 delimiters. Declared here rather than imported so the hot loop sees constants.
 const LF = 0x0a;
@@ -82,14 +82,28 @@ export class CsvScanner {
   private finished = false;
   #recordEnd = -1;
   #rowsAtRecordEnd = 0;
+  #checkpoint: CsvCheckpoint | null = null;
   private readonly sink: CellSink | null;
   /** Table mode until the header record has ended: its cells go to `sink.header`. */
   private headerPending: boolean;
 
-  constructor(mode: CsvMode, limits: CsvLimits, sink: CellSink | null = null) {
+  /**
+   * `resume`: the input goes on from a checkpoint another scanner reached (no BOM, row numbers
+   * continue, the header is behind); the sink must be in its state at that checkpoint.
+   */
+  constructor(mode: CsvMode, limits: CsvLimits, sink: CellSink | null = null, resume?: CsvCheckpoint) {
     this.rec = new RecordChecker(mode, limits);
     this.sink = sink;
     this.headerPending = mode.kind === "table";
+    if (resume) {
+      this.rec.resume(resume);
+      this.bom.skip();
+      this.eol = resume.eol;
+      this.lastOut = LF; // what came before ended with a record's line break
+      this.#rowsAtRecordEnd = this.rec.dataRows;
+      this.#checkpoint = resume;
+      this.headerPending = false;
+    }
   }
 
   push(chunk: Uint8Array): Uint8Array {
@@ -122,6 +136,21 @@ export class CsvScanner {
   /** Data rows (the header not counted) that end at or before `recordEnd`. */
   get rowsAtRecordEnd(): number {
     return this.#rowsAtRecordEnd;
+  }
+
+  /** Bytes dropped from the start of the input as a BOM: 3 or 0. */
+  get bomBytes(): number {
+    return this.bom.dropped;
+  }
+
+  /** Offset in the input (a dropped BOM included) of `recordEnd`, or -1 before any record end. */
+  get inputRecordEnd(): number {
+    return this.#recordEnd < 0 ? -1 : this.#recordEnd + this.bom.dropped;
+  }
+
+  /** The state at `recordEnd` (or the one resumed from), for a scan that goes on after it. */
+  get checkpoint(): CsvCheckpoint | null {
+    return this.#checkpoint;
   }
 
   /** Complete after `finish()`. */
@@ -254,9 +283,9 @@ export class CsvScanner {
             // After a record the CR belongs to that record; in a blank line, to the blank line.
             throw this.invalid(LONE_CR, state === AFTER_CR ? rec.records : undefined);
           }
+          this.eol ??= "\r\n";
           if (state === BLANK_CR) this.held.note(true);
           else this.markRecordEnd(off + i + 1);
-          this.eol ??= "\r\n";
           state = LINE_START;
           i++;
           break;
@@ -293,8 +322,10 @@ export class CsvScanner {
   }
 
   private markRecordEnd(end: number): void {
+    const rec = this.rec;
     this.#recordEnd = end;
-    this.#rowsAtRecordEnd = this.rec.dataRows;
+    this.#rowsAtRecordEnd = rec.dataRows;
+    this.#checkpoint = { records: rec.records, header: rec.header, firstRow: rec.firstRow, columns: rec.columns, eol: this.eol };
   }
 
   private end(): void {

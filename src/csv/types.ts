@@ -51,3 +51,16 @@ export interface CellSink {
   /** Records that are blank lines (a one-column table): one empty cell each. */
   blankRecords(n: number): void;
 }
+
+/**
+ * The scanner's state just after a record end: all a later scan needs to go on from there
+ * (a resumable upload's chunks, README "Resumable uploads"). Plain data, kept as JSON.
+ */
+export interface CsvCheckpoint {
+  /** Completed records, header included: later row numbers go on from here. */
+  records: number;
+  header: string[] | null;
+  firstRow: string[] | null;
+  columns: number;
+  eol: "\n" | "\r\n" | null;
+}

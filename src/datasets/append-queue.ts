@@ -9,7 +9,7 @@ import { getLatestState } from "../storage/datasets-db.ts";
 import type { AppendSequencer } from "./append-sequencer.ts";
 import { appendAnswer } from "./answers.ts";
 import type { Collection } from "./collection-schema.ts";
-import type { IngestedSegment } from "./ingest.ts";
+import type { IngestedContent, IngestedSegment } from "./ingest.ts";
 import { UploadedObjects } from "./uploaded-objects.ts";
 import { commitOrReadBack, nextVersion, publishesHistory, type Creator, type PlannedCommit } from "./version-commit.ts";
 import { appendedContent } from "./version-content.ts";
@@ -23,7 +23,7 @@ export interface QueuedAppend {
   caller: Creator;
   ifMatch: string | null;
   collection: Collection | null;
-  ingested: IngestedSegment;
+  ingested: IngestedSegment | IngestedContent;
   idempotency: IdempotencyHold | null;
 }
 

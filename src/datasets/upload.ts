@@ -124,7 +124,7 @@ function datasetPart(part: MultipartPart, limits: Limits): DatasetPart {
 }
 
 /** Decompresses a client-gzipped part; corrupt gzip becomes a 400, other errors pass unchanged. */
-function gunzip(compressed: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+export function gunzip(compressed: ReadableStream<Uint8Array>, corrupt = "The `dataset` part is not valid gzip."): ReadableStream<Uint8Array> {
   let upstreamError: unknown = null;
   const source = compressed.getReader();
   const tapped = new ReadableStream<Uint8Array>(
@@ -162,7 +162,7 @@ function gunzip(compressed: ReadableStream<Uint8Array>): ReadableStream<Uint8Arr
           else controller.enqueue(value);
         } catch (error: unknown) {
           if (upstreamError !== null) throw upstreamError;
-          throw new ApiError("invalid_request", "The `dataset` part is not valid gzip.");
+          throw new ApiError("invalid_request", corrupt);
         }
       },
       cancel: (reason) => inflated.cancel(reason),

@@ -19,10 +19,13 @@ export class UploadedObjects {
     this.timings = timings;
   }
 
-  /** A fresh object key, recorded as an unclaimed upload. */
-  async reserve(): Promise<string> {
+  /**
+   * A fresh object key, recorded as an unclaimed upload; collectable after the write grace, or
+   * after `collectAfter` (a resumable upload's chunk lives as long as its upload).
+   */
+  async reserve(collectAfter = Date.now() + this.timings.writeGraceMs): Promise<string> {
     const key = newSegmentKey(this.datasetId);
-    await recordUploadIntents(this.env.DB, this.datasetId, [key], Date.now() + this.timings.writeGraceMs);
+    await recordUploadIntents(this.env.DB, this.datasetId, [key], collectAfter);
     return key;
   }
 

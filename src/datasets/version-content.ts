@@ -7,7 +7,7 @@ import { crc32Combine } from "../storage/crc32.ts";
 import type { SegmentRow, VersionRow } from "../storage/datasets-db.ts";
 import type { DeclaredSchema } from "../schema/declared.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
-import type { IngestedSegment } from "./ingest.ts";
+import { contentOf, type IngestedContent, type IngestedSegment } from "./ingest.ts";
 
 /** The content fields of a version, and how its segment list is built. */
 export interface DerivedContent {
@@ -19,13 +19,14 @@ export interface DerivedContent {
 /** A stored one-line-break segment, made on demand (only appends to content without a final line break need one). */
 export type LineBreakSource = (eol: "\n" | "\r\n") => Promise<{ segment: SegmentRow; crc: number }>;
 
-export function replacedContent(ingested: IngestedSegment, fileName: string): DerivedContent {
+export function replacedContent(uploaded: IngestedSegment | IngestedContent, fileName: string): DerivedContent {
+  const ingested = contentOf(uploaded);
   return {
     content: {
       fileName,
       columns: ingested.stats.header ?? [],
       rowCount: ingested.stats.rows,
-      rawBytes: ingested.segment.rawBytes,
+      rawBytes: ingested.rawBytes,
       crc32: ingested.crc,
       eol: ingested.stats.eol,
       endsWithNewline: ingested.stats.endsWithNewline,
@@ -33,7 +34,7 @@ export function replacedContent(ingested: IngestedSegment, fileName: string): De
       declared: ingested.declared,
     },
     reuseParentSegments: false,
-    newSegments: [ingested.segment],
+    newSegments: ingested.segments,
   };
 }
 
@@ -60,7 +61,12 @@ function sameCell(a: string, b: string): boolean {
  * Rows were validated against the parent seen when the upload began; a parent replaced since
  * then (a concurrent PUT) is checked again here, before anything is committed.
  */
-export async function appendedContent(parent: VersionRow, appended: IngestedSegment, lineBreak: LineBreakSource): Promise<DerivedContent> {
+export async function appendedContent(
+  parent: VersionRow,
+  uploaded: IngestedSegment | IngestedContent,
+  lineBreak: LineBreakSource,
+): Promise<DerivedContent> {
+  const appended = contentOf(uploaded);
   if (appended.schema !== parent.schema && JSON.stringify(appended.schema) !== JSON.stringify(parent.schema)) {
     // A PUT changed the types while these rows streamed; they were checked against the old ones.
     throw new ApiError("conflict", "The dataset's schema changed while the rows were sent; send them again.", {}, { "Retry-After": "1" });
@@ -85,9 +91,9 @@ export async function appendedContent(parent: VersionRow, appended: IngestedSegm
     crc = crc32Combine(crc, inserted.crc, inserted.segment.rawBytes);
     rawBytes += inserted.segment.rawBytes;
   }
-  newSegments.push(appended.segment);
-  crc = crc32Combine(crc, appended.crc, appended.segment.rawBytes);
-  rawBytes += appended.segment.rawBytes;
+  newSegments.push(...appended.segments);
+  crc = crc32Combine(crc, appended.crc, appended.rawBytes);
+  rawBytes += appended.rawBytes;
   return {
     content: {
       fileName: parent.fileName,

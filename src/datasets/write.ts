@@ -3,6 +3,7 @@
 //
 //   read the dataset and its latest version (one round trip); refuse If-Match before any byte
 //   for each uploaded object: record its intent, then stream it into R2
+//     (a resumable upload's content is already stored, chunk by chunk: `stored`)
 //   derive the version from the parent; commit it with the compare-and-swap, the intents'
 //     claim and the Idempotency-Key's answer in one D1 batch
 //     (appends: through the dataset's sequencer, which commits the appends queued at the same
@@ -19,7 +20,7 @@ import { getLatestState, getVersionSegments, type VersionRow } from "../storage/
 import type { Caller } from "./access.ts";
 import { commitQueuedAppend, type AppendSequencerBinding } from "./append-queue.ts";
 import type { Collection } from "./collection-schema.ts";
-import { INFER_ALL, ingestCsv, type IngestedSegment } from "./ingest.ts";
+import { INFER_ALL, ingestCsv, contentOf, type IngestedContent, type IngestedSegment } from "./ingest.ts";
 import { typeStoredContent, type Typed } from "./retype.ts";
 import { withSchemaProblems } from "./schema-problems.ts";
 import { readUpload } from "./upload.ts";
@@ -38,6 +39,8 @@ export interface WriteRequest<Body extends object = object> {
   ifMatch: string | null;
   contentType: string | null;
   body: ReadableStream<Uint8Array> | null;
+  /** Content already validated, typed and in R2 (a resumable upload, src/datasets/upload-chunks.ts) instead of a multipart body. */
+  stored?: StoredContribution;
   answer: (result: WriteResult) => WriteAnswer<Body>;
   idempotency: IdempotencyHold | null;
   /** Runs work after the response is sent (ctx.waitUntil). */
@@ -48,7 +51,12 @@ export type WriteBindings = { DB: D1Database; CONTENT: R2Bucket; APPEND_SEQUENCE
 
 interface Contribution {
   collection: Collection | null;
-  dataset: { ingested: IngestedSegment; fileName: string; typedWithDeclaration: boolean } | null;
+  dataset: { ingested: IngestedSegment | IngestedContent; fileName: string; typedWithDeclaration: boolean } | null;
+}
+
+/** "Already-stored segments": every object recorded as an intent, none claimed yet, typed under the upload's plan. */
+export interface StoredContribution extends Contribution {
+  dataset: { ingested: IngestedContent; fileName: string; typedWithDeclaration: true };
 }
 
 const MAX_ATTEMPTS = 20;
@@ -65,7 +73,7 @@ export async function writeVersion<Body extends object>(
   const parent = latest?.version ?? null;
   /** `collection.schema` when the collection part came before the dataset part. */
   let declaredFirst: Collection["schema"] | null = null;
-  const upload = await storageFailuresAsUnavailable(
+  const upload: Contribution = request.stored ?? await storageFailuresAsUnavailable(
     withSchemaProblems(request.datasetId, request.kind, () =>
       readUpload({ contentType: request.contentType, body: request.body }, limits, {
         onCollection: (collection) => {
@@ -90,7 +98,7 @@ export async function writeVersion<Body extends object>(
   if (declared && upload.dataset && !upload.dataset.typedWithDeclaration) {
     // The declaration came after the content: check the stored upload against it now.
     const typed = await withSchemaProblems(request.datasetId, request.kind, () =>
-      typeStoredContent(env.CONTENT, [upload.dataset!.ingested.segment.key], { kind: "infer", declared: declarationOf(declared) }, limits),
+      typeStoredContent(env.CONTENT, contentOf(upload.dataset!.ingested).segments.map((segment) => segment.key), { kind: "infer", declared: declarationOf(declared) }, limits),
     );
     Object.assign(upload.dataset.ingested, typed);
   }
@@ -152,7 +160,7 @@ async function storageFailuresAsUnavailable<T>(work: Promise<T>): Promise<T> {
 }
 
 /** Writes need the owning team: another team gets 404 for a private dataset, 403 for a public one. */
-async function writableLatest(db: D1Database, datasetId: string, caller: Caller): Promise<WriteResult> {
+export async function writableLatest(db: D1Database, datasetId: string, caller: Caller): Promise<WriteResult> {
   const latest = await getLatestState(db, datasetId);
   if (!latest) throw new ApiError("not_found", `No dataset ${datasetId}.`);
   if (latest.dataset.teamId !== caller.teamId) {
@@ -173,7 +181,7 @@ export function checkIfMatch(ifMatch: string | null, latest: VersionRow): void {
  * or replacement infers what its declaration (else the parent's, for the columns it still has)
  * does not declare.
  */
-function typingPlan(kind: WriteKind, parent: VersionRow | null, declared: Collection["schema"] | null): TypingPlan {
+export function typingPlan(kind: WriteKind, parent: VersionRow | null, declared: Collection["schema"] | null): TypingPlan {
   if (kind === "append" && parent) return { kind: "check", schema: parent.schema };
   if (declared) return { kind: "infer", declared: declarationOf(declared) };
   if (parent?.declared) return { kind: "infer", declared: parent.declared, carried: true };
@@ -203,7 +211,7 @@ function retyper(env: WriteBindings, datasetId: string, declared: DeclaredSchema
   };
 }
 
-function checkCollection(kind: WriteKind, collection: Collection): void {
+export function checkCollection(kind: WriteKind, collection: Collection): void {
   if (kind === "append" && collection.schema !== undefined) {
     throw new ApiError("invalid_request", "collection.schema: an append is held to the dataset's schema; change the types with a PUT that sends only the collection.");
   }

@@ -5,6 +5,7 @@ import type { AppEnv } from "../app-env.ts";
 import { appendAnswer } from "../datasets/answers.ts";
 import { writeVersion } from "../datasets/write.ts";
 import { AppendedSchema, IdParamsSchema, multipartBody, problemResponse } from "./schemas.ts";
+import { startUpload } from "./uploads.ts";
 import { answerHeaders, writeRequest } from "./write-context.ts";
 
 export const appendRoute = createRoute({
@@ -28,6 +29,9 @@ export const appendRoute = createRoute({
 export function registerAppend(app: OpenAPIHono<AppEnv>): void {
   app.openapi(appendRoute, async (c) => {
     const { id } = c.req.valid("param");
+    const upload = await startUpload(c, "append", id);
+    // A resumable upload's creation answers 201 with no body, outside this route's typed responses.
+    if (upload) return upload as never;
     const { answer } = await writeVersion(
       c.env,
       writeRequest(c, "append", id, appendAnswer),

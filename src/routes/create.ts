@@ -4,6 +4,7 @@ import type { AppEnv } from "../app-env.ts";
 import { createAnswer } from "../datasets/answers.ts";
 import { writeVersion } from "../datasets/write.ts";
 import { CreatedSchema, multipartBody, problemResponse } from "./schemas.ts";
+import { startUpload } from "./uploads.ts";
 import { answerHeaders, writeRequest } from "./write-context.ts";
 
 export const createDatasetRoute = createRoute({
@@ -24,6 +25,9 @@ export const createDatasetRoute = createRoute({
 export function registerCreate(app: OpenAPIHono<AppEnv>): void {
   app.openapi(createDatasetRoute, async (c) => {
     const datasetId = crypto.randomUUID();
+    const upload = await startUpload(c, "create", datasetId);
+    // A resumable upload's creation answers 201 with no body, outside this route's typed responses.
+    if (upload) return upload as never;
     const { answer } = await writeVersion(
       c.env,
       writeRequest(c, "create", datasetId, createAnswer),

@@ -4,6 +4,7 @@ import type { AppEnv } from "../app-env.ts";
 import { updateAnswer } from "../datasets/answers.ts";
 import { writeVersion } from "../datasets/write.ts";
 import { IdParamsSchema, multipartBody, UpdatedSchema, problemResponse } from "./schemas.ts";
+import { startUpload } from "./uploads.ts";
 import { answerHeaders, writeRequest } from "./write-context.ts";
 
 export const updateDatasetRoute = createRoute({
@@ -27,6 +28,9 @@ export const updateDatasetRoute = createRoute({
 export function registerUpdate(app: OpenAPIHono<AppEnv>): void {
   app.openapi(updateDatasetRoute, async (c) => {
     const { id } = c.req.valid("param");
+    const upload = await startUpload(c, "update", id);
+    // A resumable upload's creation answers 201 with no body, outside this route's typed responses.
+    if (upload) return upload as never;
     const { answer } = await writeVersion(
       c.env,
       writeRequest(c, "update", id, updateAnswer),

@@ -19,6 +19,16 @@ export type TypingPlan =
     }
   | { kind: "check"; schema: TableSchema };
 
+/**
+ * What a resumable upload's next chunk needs to go on typing after a record end (JSON): the
+ * declaration in force and the inference so far. Inference only narrows, so cells of a record
+ * that a chunk cut in two and the next chunk scans again count once.
+ */
+export interface TypingCheckpoint {
+  declared: DeclaredSchema | null;
+  inference: InferenceState | null;
+}
+
 const SKIP = 0;
 const INFER = 1;
 /** A field without options: its type bit from cellClasses decides. */
@@ -151,6 +161,27 @@ export class ColumnTyper implements CellSink {
   /** What a resumable upload carries between chunks. */
   inferenceState(): InferenceState | null {
     return this.inference?.toJSON() ?? null;
+  }
+
+  checkpoint(): TypingCheckpoint {
+    return { declared: this.declared, inference: this.inferenceState() };
+  }
+
+  /**
+   * Goes on after a record end of an earlier chunk: `scan.records` records are behind (the
+   * header among them in table mode), so the next one is record `scan.records + 1`.
+   */
+  resume(scan: { records: number; header: string[] | null }, at: TypingCheckpoint | null): void {
+    const row = scan.records + 1;
+    if (this.plan.kind === "check") {
+      this.row = row;
+      return;
+    }
+    const columns = scan.header ?? [];
+    this.declared = at?.declared ?? null;
+    const declared = this.declared ? declaredFieldsByColumn(columns, this.declared) : columns.map(() => null);
+    this.inference = at?.inference ? TypeInference.fromJSON(at.inference) : new TypeInference(columns, [...this.missing]);
+    this.begin(columns, declared, row);
   }
 
   private begin(columns: string[], checked: (Field | null)[], firstDataRow: number): void {

@@ -1,0 +1,252 @@
+// Appending to a resumable upload (draft-ietf-httpbis-resumable-upload-15 §4.4): each chunk is
+// validated and stored as a segment as it arrives (ingestChunk, the one-request ingest path
+// stopped at the last record end), and lands with a compare-and-swap on the offset. The chunk
+// with `Upload-Complete: ?1` scans the carried tail and its bytes to the end, then commits the
+// stored segments as ONE version through writeVersion. A CSV error fails the whole upload.
+import { limitsFrom, MAX_CARRY_BYTES, storageTimingsFrom } from "../config.ts";
+import { ApiError, type ProblemCode, type ProblemExtensions } from "../errors.ts";
+import { byteLimitStream } from "../http/byte-limit.ts";
+import { crc32Combine } from "../storage/crc32.ts";
+import { advanceUpload, getUpload, settleUpload, type UploadProgress, type UploadRow } from "../storage/uploads-db.ts";
+import type { Caller } from "./access.ts";
+import type { AppendSequencerBinding } from "./append-queue.ts";
+import { ingestChunk, ingestCsv, type IngestedContent, type IngestedSegment } from "./ingest.ts";
+import { problemFromStreamError } from "./stream-errors.ts";
+import { gunzip } from "./upload.ts";
+import type { UploadPlan } from "./upload-creation.ts";
+import { UploadedObjects } from "./uploaded-objects.ts";
+import { writeVersion } from "./write.ts";
+import type { WriteAnswer, WriteResult } from "./write-types.ts";
+
+export interface ChunkRequest {
+  uploadId: string;
+  caller: Caller;
+  offset: number;
+  complete: boolean;
+  body: ReadableStream<Uint8Array> | null;
+  defer: (work: Promise<void>) => void;
+}
+
+export type ChunkOutcome = { complete: false; offset: number } | { complete: true; offset: number; answer: WriteAnswer };
+
+type Bindings = { DB: D1Database; CONTENT: R2Bucket; APPEND_SEQUENCER?: AppendSequencerBinding } & object;
+type Answers = (kind: UploadRow["kind"]) => (result: WriteResult) => WriteAnswer;
+
+/** Problems that say the content is wrong: they fail the upload, not only the chunk. */
+const CONTENT_PROBLEMS = new Set<ProblemCode>(["invalid_csv", "empty_csv", "column_count_mismatch", "header_row_in_append", "empty_append"]);
+
+/** A CSV limit (it names a row) or the upload's size; not a body over the per-request bound, or a long carry. */
+function failsUpload(problem: ApiError): boolean {
+  if (CONTENT_PROBLEMS.has(problem.code)) return true;
+  return problem.code === "payload_too_large" && (problem.extensions.row !== undefined || problem.extensions.limit === "MAX_RESUMABLE_BYTES");
+}
+
+interface StoredProblem {
+  code: ProblemCode;
+  detail: string;
+  extensions: ProblemExtensions;
+}
+
+/** The caller's team's upload; anyone else's, a missing or an expired one: 404. */
+export async function ownUpload(db: D1Database, id: string, caller: Caller, now = Date.now()): Promise<UploadRow> {
+  const upload = await getUpload(db, id);
+  if (!upload || upload.teamId !== caller.teamId || upload.expiresAt <= now) throw new ApiError("not_found", `No upload ${id}.`);
+  return upload;
+}
+
+/** A failed upload answers with its problem to every request but DELETE. */
+export function failure(upload: UploadRow): ApiError | null {
+  if (upload.state !== "failed" || upload.outcome === null) return null;
+  const stored = JSON.parse(upload.outcome) as StoredProblem;
+  return new ApiError(stored.code, stored.detail, stored.extensions);
+}
+
+export function offsetMismatch(offset: number): ApiError {
+  return new ApiError("mismatching_upload_offset", `The upload is at offset ${offset}; resume from there.`, { offset }, { "Upload-Offset": String(offset) });
+}
+
+export async function appendChunk(env: Bindings, request: ChunkRequest, answers: Answers): Promise<ChunkOutcome> {
+  const now = Date.now();
+  const limits = limitsFrom(env);
+  const upload = await ownUpload(env.DB, request.uploadId, request.caller, now);
+  const failed = failure(upload);
+  if (failed) throw failed;
+  if (upload.state === "done") return replayCompletion(upload, request);
+  if (upload.state === "completing") throw new ApiError("conflict", "The upload is being committed; HEAD it again shortly.", {}, { "Retry-After": "1" });
+  if (request.offset !== upload.offset) throw offsetMismatch(upload.offset);
+
+  const plan = JSON.parse(upload.request) as UploadPlan;
+  const expiresAt = now + limits.uploadExpirySeconds * 1000;
+  const collectAfter = expiresAt + storageTimingsFrom(limits).writeGraceMs;
+  const objects = new UploadedObjects(env, upload.datasetId, storageTimingsFrom(limits));
+  const key = await objects.reserve(collectAfter);
+  const body = new SentBody(request.body, upload.offset, limits.maxResumableBytes);
+  let content = body.stream;
+  if (plan.gzip) content = gunzip(content, "A chunk of a gzip upload must hold whole gzip members.");
+  const contentRoom = limits.maxResumableBytes - upload.progress.rawBytes - upload.carry.length;
+  content = prepend(upload.carry, content.pipeThrough(byteLimitStream(contentRoom, () => tooLarge(limits.maxResumableBytes))));
+  const options = {
+    mode: plan.appendTo ? { kind: "rows" as const, expectedColumns: plan.appendTo.length, header: plan.appendTo } : { kind: "table" as const },
+    limits,
+    bucket: env.CONTENT,
+    key,
+    resume: upload.progress.checkpoint,
+  };
+  let ingested: IngestedSegment & { carry?: Uint8Array; checkpoint?: UploadProgress["checkpoint"] };
+  try {
+    ingested = request.complete ? await ingestCsv(content, options) : await ingestChunk(content, { ...options, maxCarryBytes: MAX_CARRY_BYTES });
+  } catch (error: unknown) {
+    throw await chunkFailed(env.DB, upload, body, error, expiresAt);
+  }
+
+  const progress = nextProgress(upload.progress, ingested, key);
+  const landed = await advanceUpload(env.DB, upload.id, upload.offset, now, {
+    offset: upload.offset + body.bytes,
+    state: request.complete ? "completing" : "open",
+    progress,
+    carry: ingested.carry ?? new Uint8Array(0),
+    expiresAt,
+    collectAfter,
+  });
+  if (!landed) throw await lostRace(env.DB, upload.id);
+  const offset = upload.offset + body.bytes;
+  if (!request.complete) return { complete: false, offset };
+
+  const stored: IngestedContent = { segments: progress.segments, rawBytes: progress.rawBytes, crc: progress.crc, stats: ingested.stats };
+  try {
+    const { answer } = await writeVersion(env, {
+      kind: upload.kind,
+      datasetId: upload.datasetId,
+      caller: { keyId: upload.keyId, teamId: upload.teamId, userId: upload.userId },
+      ifMatch: upload.ifMatch,
+      contentType: null,
+      body: null,
+      stored: { collection: plan.collection, dataset: { ingested: stored, fileName: plan.fileName } },
+      answer: answers(upload.kind),
+      idempotency: null,
+      defer: request.defer,
+    });
+    await settleUpload(env.DB, upload.id, "done", JSON.stringify(answer), expiresAt);
+    return { complete: true, offset, answer };
+  } catch (error: unknown) {
+    // Nothing was committed (writeVersion reads an ambiguous commit back): the upload ends here.
+    const problem = error instanceof ApiError ? error : new ApiError("internal_error", "The commit failed; the upload changed nothing.");
+    await settle(env.DB, upload.id, problem, expiresAt);
+    throw problem;
+  }
+}
+
+/** The final PATCH sent again after its answer was lost: the same answer; anything else is refused. */
+function replayCompletion(upload: UploadRow, request: ChunkRequest): ChunkOutcome {
+  if (request.complete && request.offset === upload.offset && upload.outcome !== null) {
+    return { complete: true, offset: upload.offset, answer: JSON.parse(upload.outcome) as WriteAnswer };
+  }
+  throw new ApiError("completed_upload", "The upload is complete; nothing more can be appended.", {}, { "Upload-Offset": String(upload.offset) });
+}
+
+function nextProgress(before: UploadProgress, ingested: IngestedSegment & { checkpoint?: UploadProgress["checkpoint"] }, key: string): UploadProgress {
+  const { segment, crc } = ingested;
+  const keep = segment.rawBytes > 0 || before.segments.length === 0;
+  return {
+    segments: keep ? [...before.segments, segment] : before.segments,
+    rawBytes: before.rawBytes + segment.rawBytes,
+    crc: crc32Combine(before.crc, crc, segment.rawBytes),
+    checkpoint: ingested.checkpoint === undefined ? before.checkpoint : (ingested.checkpoint ?? before.checkpoint),
+    keys: [...before.keys, key],
+  };
+}
+
+async function lostRace(db: D1Database, id: string): Promise<ApiError> {
+  const now = await getUpload(db, id);
+  if (!now || now.expiresAt <= Date.now()) return new ApiError("not_found", `No upload ${id}.`);
+  return failure(now) ?? offsetMismatch(now.offset);
+}
+
+/**
+ * A chunk that did not land. Content errors fail the upload, but only once the rest of the
+ * body has arrived and matched its Content-Digest (bytes damaged in transit are the chunk's
+ * fault, not the content's), and only if no other append landed at this offset meanwhile.
+ */
+async function chunkFailed(db: D1Database, upload: UploadRow, body: SentBody, error: unknown, expiresAt: number): Promise<unknown> {
+  const problem = problemFromStreamError(error);
+  if (!(problem instanceof ApiError)) {
+    console.error(JSON.stringify({ event: "upload_chunk_failed", upload: upload.id, error: String(error) }));
+    return new ApiError("service_unavailable", "The chunk did not arrive whole; HEAD the upload and resume from its offset.", {}, { "Retry-After": "1" });
+  }
+  if (!failsUpload(problem)) return problem;
+  try {
+    await body.drain();
+  } catch (drainError: unknown) {
+    const transit = problemFromStreamError(drainError);
+    return transit instanceof ApiError ? transit : problem;
+  }
+  await settle(db, upload.id, problem, expiresAt);
+  return problem;
+}
+
+async function settle(db: D1Database, id: string, problem: ApiError, expiresAt: number): Promise<void> {
+  const stored: StoredProblem = { code: problem.code, detail: problem.detail, extensions: problem.extensions };
+  await settleUpload(db, id, "failed", JSON.stringify(stored), expiresAt);
+}
+
+function tooLarge(max: number): ApiError {
+  return new ApiError("payload_too_large", `A resumable upload is limited to ${max} bytes.`, { limit: "MAX_RESUMABLE_BYTES", max });
+}
+
+/**
+ * The PATCH body as sent: counted (the offset moves by what arrived), bounded by the upload's
+ * size, and readable to its end after the scan gave up on it (cancelling the scan does not
+ * cancel the request body, so its digest can still be checked).
+ */
+class SentBody {
+  bytes = 0;
+  readonly stream: ReadableStream<Uint8Array>;
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array> | null;
+
+  constructor(body: ReadableStream<Uint8Array> | null, offset: number, max: number) {
+    this.reader = body?.getReader() ?? null;
+    const reader = this.reader;
+    this.stream = new ReadableStream<Uint8Array>(
+      {
+        pull: async (controller) => {
+          const next = reader ? await reader.read() : { done: true as const, value: undefined };
+          if (next.done) return controller.close();
+          this.bytes += next.value.length;
+          if (offset + this.bytes > max) throw tooLarge(max);
+          controller.enqueue(next.value);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+  }
+
+  /** Reads what is left; throws what the body's stream throws (a digest mismatch). */
+  async drain(): Promise<void> {
+    if (!this.reader) return;
+    for (;;) {
+      const { done } = await this.reader.read();
+      if (done) return;
+    }
+  }
+}
+
+function prepend(head: Uint8Array, rest: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  if (head.length === 0) return rest;
+  const reader = rest.getReader();
+  let first = true;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (first) {
+          first = false;
+          return controller.enqueue(head);
+        }
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+}

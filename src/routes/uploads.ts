@@ -1,0 +1,170 @@
+// Resumable uploads (draft-ietf-httpbis-resumable-upload-15, the subset a Worker serves: no 104
+// interim responses). A write with `Upload-Complete: ?0` creates an upload resource
+// /v1/uploads/{id} (startUpload); HEAD reads its offset (§4.3), PATCH appends (§4.4), DELETE
+// cancels (§4.5). The final PATCH answers what the one-request write would have answered.
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../app-env.ts";
+import { limitsFrom } from "../config.ts";
+import { appendAnswer, createAnswer, updateAnswer } from "../datasets/answers.ts";
+import { appendChunk, failure, ownUpload } from "../datasets/upload-chunks.ts";
+import { createUpload, readUploadCreation, UploadCreationSchema } from "../datasets/upload-creation.ts";
+import type { WriteKind } from "../datasets/write.ts";
+import { ApiError } from "../errors.ts";
+import { deleteUpload } from "../storage/uploads-db.ts";
+import { problemResponse } from "./schemas.ts";
+import { ifMatchVersion, requireCaller } from "./write-context.ts";
+
+export const PARTIAL_UPLOAD = "application/partial-upload";
+
+const UploadParamsSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, "must be a lowercase UUID v4")
+    .openapi({ param: { name: "id", in: "path" }, description: "The upload's id, from the creation's Location." }),
+});
+
+/** RFC 9651 Boolean (§3.3.6): `?1` / `?0`; anything else is ignored, as the draft says. */
+function sfBoolean(value: string | undefined): boolean | null {
+  const trimmed = value?.trim();
+  return trimmed === "?1" ? true : trimmed === "?0" ? false : null;
+}
+
+/** The `Upload-Limit` dictionary (draft §4.1.4): what this server accepts. */
+function uploadLimit(env: object, maxAgeSeconds: number): string {
+  const limits = limitsFrom(env);
+  return `max-size=${limits.maxResumableBytes}, max-append-size=${limits.maxUploadBytes}, max-age=${Math.max(0, Math.floor(maxAgeSeconds))}`;
+}
+
+function stateHeaders(c: Context<AppEnv>, offset: number, complete: boolean, expiresAt: number): void {
+  c.header("Upload-Offset", String(offset));
+  c.header("Upload-Complete", complete ? "?1" : "?0");
+  c.header("Upload-Limit", uploadLimit(c.env, (expiresAt - Date.now()) / 1000));
+  c.header("Cache-Control", "no-store");
+}
+
+/**
+ * A write request that asks for a resumable upload (`Upload-Complete: ?0`): creates the upload
+ * resource and answers 201 with its Location. Null for every other write, which goes on as one
+ * request (`?1` means the whole content is in this request: the ordinary write).
+ */
+export async function startUpload(c: Context<AppEnv>, kind: WriteKind, datasetId: string): Promise<Response | null> {
+  if (sfBoolean(c.req.header("upload-complete")) !== false) return null;
+  const caller = requireCaller(c);
+  const creation = await readUploadCreation(c.get("body"));
+  const upload = await createUpload(c.env, { kind, datasetId, caller, ifMatch: kind === "create" ? null : ifMatchVersion(c), creation });
+  c.header("Location", `/v1/uploads/${upload.id}`);
+  stateHeaders(c, 0, false, upload.expiresAt);
+  return c.body(null, 201);
+}
+
+const ANSWERS = { create: createAnswer, update: updateAnswer, append: appendAnswer } as const;
+
+const headRoute = createRoute({
+  method: "head",
+  path: "/{id}",
+  summary: "A resumable upload's offset",
+  request: { params: UploadParamsSchema },
+  responses: {
+    204: { description: "`Upload-Offset`, `Upload-Complete`, `Upload-Limit`; `Cache-Control: no-store`" },
+    401: problemResponse("Not signed, or the signature does not verify"),
+    404: problemResponse("No such upload of the caller's team (or it expired)"),
+    422: problemResponse("The upload failed: a chunk's CSV was invalid (no body on HEAD)"),
+  },
+});
+
+const patchRoute = createRoute({
+  method: "patch",
+  path: "/{id}",
+  summary: "Append a chunk to a resumable upload",
+  request: {
+    params: UploadParamsSchema,
+    headers: z.object({
+      "upload-offset": z.string().regex(/^\d{1,15}$/, "must be a non-negative integer").openapi({ description: "Where this chunk starts: the upload's offset." }),
+      "upload-complete": z.enum(["?0", "?1"]).openapi({ description: "`?1` on the last chunk: the upload is then committed as one version." }),
+    }),
+    body: {
+      required: true,
+      description: "`Content-Type: application/partial-upload`; the next bytes of the content (whole gzip members for a gzip upload).",
+      content: { [PARTIAL_UPLOAD]: { schema: { type: "string" as const, format: "binary" } } },
+    },
+  },
+  responses: {
+    200: { description: "Last chunk of a PUT: the updated dataset, as PUT answers" },
+    201: { description: "Last chunk of a create or append: the created dataset or version, as the write answers" },
+    204: { description: "Chunk stored; `Upload-Offset` is the new offset" },
+    400: problemResponse("Malformed headers, a gzip chunk that is not whole members, or `completed_upload`"),
+    401: problemResponse("Not signed, or the chunk does not match its Content-Digest"),
+    404: problemResponse("No such upload of the caller's team (or it expired)"),
+    409: problemResponse("`mismatching_upload_offset`: `Upload-Offset` is not the upload's offset (the right one is in the header and `offset`)"),
+    413: problemResponse("Chunk over `max-append-size`, content over `max-size`, or a CSV limit"),
+    415: problemResponse("Not application/partial-upload"),
+    422: problemResponse("Invalid CSV in this chunk (`row` is the row number in the whole file): the upload fails"),
+  },
+});
+
+const deleteRoute = createRoute({
+  method: "delete",
+  path: "/{id}",
+  summary: "Cancel a resumable upload",
+  request: { params: UploadParamsSchema },
+  responses: {
+    204: { description: "Cancelled; its stored chunks are removed by the clean-up" },
+    401: problemResponse("Not signed, or the signature does not verify"),
+    404: problemResponse("No such upload of the caller's team"),
+  },
+});
+
+export function uploadRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(headRoute, async (c) => {
+    const upload = await ownUpload(c.env.DB, c.req.valid("param").id, requireCaller(c));
+    const failed = failure(upload);
+    if (failed) throw failed;
+    stateHeaders(c, upload.offset, upload.state === "done" || upload.state === "completing", upload.expiresAt);
+    return c.body(null, 204);
+  });
+
+  app.openapi(patchRoute, async (c) => {
+    const caller = requireCaller(c);
+    const headers = c.req.valid("header");
+    const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+    if (type !== PARTIAL_UPLOAD) throw new ApiError("unsupported_media_type", `A chunk is sent as Content-Type: ${PARTIAL_UPLOAD}.`);
+    const outcome = await appendChunk(
+      c.env,
+      {
+        uploadId: c.req.valid("param").id,
+        caller,
+        offset: Number(headers["upload-offset"]),
+        complete: headers["upload-complete"] === "?1",
+        body: c.get("body"),
+        defer: (work) => {
+          try {
+            c.executionCtx.waitUntil(work);
+          } catch {
+            void work;
+          }
+        },
+      },
+      (kind) => ANSWERS[kind],
+    );
+    c.header("Upload-Offset", String(outcome.offset));
+    c.header("Upload-Complete", outcome.complete ? "?1" : "?0");
+    c.header("Cache-Control", "no-store");
+    if (!outcome.complete) return c.body(null, 204);
+    const { answer } = outcome;
+    if (answer.location !== null) c.header("Location", answer.location);
+    return c.json(answer.body as Record<string, unknown>, answer.status);
+  });
+
+  app.openapi(deleteRoute, async (c) => {
+    const upload = await ownUpload(c.env.DB, c.req.valid("param").id, requireCaller(c));
+    await deleteUpload(c.env.DB, upload.id, Date.now());
+    c.header("Cache-Control", "no-store");
+    return c.body(null, 204);
+  });
+}
+
+/** The creation's JSON body, for the OpenAPI description of the write routes. */
+export const uploadCreationBody = {
+  "application/json": { schema: UploadCreationSchema },
+};

@@ -1,0 +1,155 @@
+// D1 access for resumable uploads (migrations/0014): one row per upload resource. A chunk lands
+// with a compare-and-swap on `upload_offset`, so of two appends at one offset only one lands; the
+// same batch keeps the upload's R2 objects (intents in pending_objects) from being collected
+// while the upload lives. Expired uploads make their objects due for the clean-up.
+import type { SegmentRow } from "./datasets-db.ts";
+
+export type UploadKind = "create" | "update" | "append";
+export type UploadState = "open" | "completing" | "done" | "failed";
+
+/** What the chunks landed so far add up to. Plain data, stored as JSON. */
+export interface UploadProgress {
+  /** Non-empty segments in content order. */
+  segments: SegmentRow[];
+  rawBytes: number;
+  crc: number;
+  /** The scan's state at the last record end; null before the first one. */
+  checkpoint: import("../csv/types.ts").CsvCheckpoint | null;
+  /** Keys of every object this upload wrote, listed or not (kept alive, then made due together). */
+  keys: string[];
+}
+
+export interface UploadRow {
+  id: string;
+  teamId: string;
+  userId: string;
+  keyId: string;
+  kind: UploadKind;
+  datasetId: string;
+  ifMatch: string | null;
+  /** The creation request's description (src/datasets/resumable-request.ts), as JSON. */
+  request: string;
+  offset: number;
+  state: UploadState;
+  progress: UploadProgress;
+  carry: Uint8Array;
+  /** JSON: the final answer ('done') or the problem ('failed'). */
+  outcome: string | null;
+  created: number;
+  expiresAt: number;
+}
+
+interface UploadRecord {
+  id: string;
+  team_id: string;
+  user_id: string;
+  key_id: string;
+  kind: UploadKind;
+  dataset_id: string;
+  if_match: string | null;
+  request: string;
+  upload_offset: number;
+  state: UploadState;
+  progress: string;
+  carry: ArrayBuffer | number[] | null;
+  outcome: string | null;
+  created: number;
+  expires_at: number;
+}
+
+function fromRecord(r: UploadRecord): UploadRow {
+  return {
+    id: r.id,
+    teamId: r.team_id,
+    userId: r.user_id,
+    keyId: r.key_id,
+    kind: r.kind,
+    datasetId: r.dataset_id,
+    ifMatch: r.if_match,
+    request: r.request,
+    offset: r.upload_offset,
+    state: r.state,
+    progress: JSON.parse(r.progress) as UploadProgress,
+    carry: r.carry === null ? new Uint8Array(0) : new Uint8Array(r.carry),
+    outcome: r.outcome,
+    created: r.created,
+    expiresAt: r.expires_at,
+  };
+}
+
+export async function insertUpload(db: D1Database, row: UploadRow): Promise<void> {
+  await db
+    .prepare(
+      `INSERT INTO uploads (id, team_id, user_id, key_id, kind, dataset_id, if_match, request, upload_offset, state, progress, carry, created, expires_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, NULL, ?12, ?13)`,
+    )
+    .bind(row.id, row.teamId, row.userId, row.keyId, row.kind, row.datasetId, row.ifMatch, row.request, row.offset, row.state, JSON.stringify(row.progress), row.created, row.expiresAt)
+    .run();
+}
+
+export async function getUpload(db: D1Database, id: string): Promise<UploadRow | null> {
+  const record = await db.prepare("SELECT * FROM uploads WHERE id = ?1").bind(id).first<UploadRecord>();
+  return record ? fromRecord(record) : null;
+}
+
+/**
+ * Lands a chunk: moves the upload from `fromOffset` to `next.offset` unless another append
+ * landed first (or it expired, failed or completed meanwhile); keeps its objects' intents
+ * uncollectable until `collectAfter`. True when this call landed it.
+ */
+export async function advanceUpload(
+  db: D1Database,
+  id: string,
+  fromOffset: number,
+  now: number,
+  next: { offset: number; state: "open" | "completing"; progress: UploadProgress; carry: Uint8Array; expiresAt: number; collectAfter: number },
+): Promise<boolean> {
+  const [landed] = await db.batch<{ id: string }>([
+    db
+      .prepare(
+        `UPDATE uploads SET upload_offset = ?3, state = ?4, progress = ?5, carry = ?6, expires_at = ?7
+         WHERE id = ?1 AND upload_offset = ?2 AND state = 'open' AND expires_at > ?8 RETURNING id`,
+      )
+      .bind(id, fromOffset, next.offset, next.state, JSON.stringify(next.progress), next.carry.length > 0 ? next.carry : null, next.expiresAt, now),
+    db
+      .prepare(
+        `UPDATE pending_objects SET collect_after = MAX(collect_after, ?2)
+         WHERE key IN (SELECT value FROM json_each(?1)) AND reason = 'upload' AND state = 'pending'`,
+      )
+      .bind(JSON.stringify(next.progress.keys), next.collectAfter),
+  ]);
+  return (landed?.results.length ?? 0) > 0;
+}
+
+/** Ends an upload: 'done' with its answer, or 'failed' with its problem. */
+export async function settleUpload(db: D1Database, id: string, state: "done" | "failed", outcome: string, expiresAt: number): Promise<void> {
+  await db
+    .prepare("UPDATE uploads SET state = ?2, outcome = ?3, carry = NULL, expires_at = ?4 WHERE id = ?1 AND state IN ('open', 'completing')")
+    .bind(id, state, outcome, expiresAt)
+    .run();
+}
+
+/** Makes the intents of these uploads' unclaimed objects due now (a claimed object has no intent left). */
+function dueIntentsStatement(db: D1Database, where: string, bind: unknown[], now: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE pending_objects SET collect_after = ?1
+       WHERE reason = 'upload' AND state = 'pending' AND key IN (
+         SELECT k.value FROM uploads u, json_each(u.progress, '$.keys') k WHERE ${where})`,
+    )
+    .bind(now, ...bind);
+}
+
+/** DELETE of an upload resource: its row goes, its objects become due for the clean-up. */
+export async function deleteUpload(db: D1Database, id: string, now: number): Promise<void> {
+  await db.batch([dueIntentsStatement(db, "u.id = ?2", [id], now), db.prepare("DELETE FROM uploads WHERE id = ?1").bind(id)]);
+}
+
+/** The clean-up's step: uploads idle past their expiry go, and their objects become due. */
+export async function expireUploads(db: D1Database, now: number): Promise<number> {
+  const [, removed] = await db.batch([
+    dueIntentsStatement(db, "u.expires_at <= ?2", [now], now),
+    db.prepare("DELETE FROM uploads WHERE expires_at <= ?1").bind(now),
+  ]);
+  return removed?.meta.changes ?? 0;
+}
