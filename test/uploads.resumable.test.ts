@@ -1,31 +1,135 @@
 // Resumable uploads (draft-ietf-httpbis-resumable-upload-15 subset, README "Resumable uploads"):
-// content sent in chunks, cut anywhere (inside records, quoted fields, UTF-8 sequences), ends
-// byte-identical to the same content sent in one request.
+// content sent in chunks cut anywhere (inside records, quoted fields, UTF-8 sequences, a BOM)
+// ends byte-identical to the same content sent in one request; nothing is visible before the
+// last chunk; creates, PUTs and appends; gzip uploads as whole members per chunk.
 import { describe, expect, it } from "vitest";
-import { createDataset, download, gunzipText, send } from "./helpers/http.ts";
-import { createKey } from "./helpers/keys.ts";
-import { startUpload, uploadInChunks } from "./helpers/uploads.ts";
+import { appendRows, createDataset, download, expectProblem, gunzipText, send } from "./helpers/http.ts";
+import { createKey, type TestKey } from "./helpers/keys.ts";
+import { encodeRows, mulberry32, randomInt, randomTable, type Random } from "./helpers/random.ts";
+import { patchChunk, startUpload, uploadInChunks, uploadOffset } from "./helpers/uploads.ts";
 
 const TEAM = "team-resumable";
+const encoder = new TextEncoder();
 
-describe("resumable upload", () => {
+async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer());
+}
+
+/** What a reader sees of a dataset: its CSV, its rows and its version record. */
+async function observed(key: TestKey, id: string) {
+  const record = await send("GET", `/v1/dataset/${id}/latest`, { key });
+  const source = /<([^>]+)>; rel="enclosure"/.exec(record.headers.get("link") ?? "")?.[1];
+  const csv = await gunzipText(await download(source!, key));
+  const rows = await (await send("GET", `/v1/dataset/${id}/latest/rows?limit=1000`, { key })).json();
+  const versions = (await (await send("GET", `/v1/dataset/${id}/versions`, { key })).json()) as { results: Record<string, unknown>[] };
+  const { rows: count, bytes, columns } = versions.results[0]!;
+  return { csv, rows, version: { count, bytes, columns } };
+}
+
+function randomCsv(random: Random): string {
+  const columns = randomInt(random, 1, 4);
+  const eol = random() < 0.5 ? "\n" : "\r\n";
+  const header = Array.from({ length: columns }, (_, i) => `c${i}`);
+  let csv = (random() < 0.2 ? "\uFEFF" : "") + encodeRows([header, ...randomTable(random, columns, randomInt(random, 1, 40))], eol, random);
+  if (random() < 0.3) csv = csv.slice(0, -eol.length);
+  return csv;
+}
+
+function randomCuts(random: Random, length: number): number[] {
+  return Array.from({ length: randomInt(random, 1, 8) }, () => randomInt(random, 1, Math.max(1, length - 1)));
+}
+
+describe("resumable upload: content", () => {
   it("creates a dataset from chunks cut inside records", async () => {
     const key = await createKey(TEAM, "alice");
     const csv = 'id,name,note\n1,Ann,"multi\nline"\n2,Bob,plain\n3,Café,"quote ""x"""\n';
-    const bytes = new TextEncoder().encode(csv);
     const location = await startUpload(key, "POST", "/v1/dataset", { collection: { name: "Chunked" }, fileName: "people.csv" });
-    expect(location).toMatch(/^\/v1\/uploads\//);
-    const response = await uploadInChunks(key, location, bytes, [5, 17, 30, 47]);
+    expect(location).toMatch(/^\/v1\/uploads\/[0-9a-f-]{36}$/);
+    const response = await uploadInChunks(key, location, encoder.encode(csv), [5, 17, 30, 47]);
     expect(response.status).toBe(201);
-    const created = (await response.json()) as { id: string; version: string; source: string };
     expect(response.headers.get("upload-complete")).toBe("?1");
-    const gz = await download(created.source, key);
-    expect(await gunzipText(gz)).toBe(csv);
+    const created = (await response.json()) as { id: string; name: string; source: string };
+    expect(response.headers.get("location")).toBe(`/v1/dataset/${created.id}`);
+    expect(created.name).toBe("Chunked");
+    expect(created.source).toMatch(/\/people\.csv\.gz$/);
     const one = await createDataset(key, csv, { name: "One" }, "people.csv");
-    const oneText = await gunzipText(await download(one.source, key));
-    expect(oneText).toBe(csv);
-    const rows = await (await send("GET", `/v1/dataset/${created.id}/latest/rows`, { key })).json();
-    const oneRows = await (await send("GET", `/v1/dataset/${one.id}/latest/rows`, { key })).json();
-    expect(rows).toEqual(oneRows);
+    expect(await observed(key, created.id)).toEqual(await observed(key, one.id));
+  });
+
+  it("ends byte-identical to a one-request upload for random content cut at random offsets", { timeout: 120_000 }, async () => {
+    const key = await createKey(TEAM, "random");
+    for (let seed = 1; seed <= 25; seed++) {
+      const random = mulberry32(seed);
+      const csv = randomCsv(random);
+      const bytes = encoder.encode(csv);
+      const location = await startUpload(key, "POST", "/v1/dataset", { collection: { name: `seed ${seed}` } });
+      const response = await uploadInChunks(key, location, bytes, randomCuts(random, bytes.length));
+      if (response.status !== 201) throw new Error(`seed ${seed}: ${response.status} ${await response.text()}`);
+      const created = (await response.json()) as { id: string };
+      const one = await createDataset(key, csv, { name: `one ${seed}` });
+      expect(await observed(key, created.id), `seed ${seed}`).toEqual(await observed(key, one.id));
+    }
+  });
+
+  it("shows nothing before the last chunk commits", async () => {
+    const key = await createKey(TEAM, "hidden");
+    const before = (await (await send("GET", "/v1/dataset", { key })).json()) as { results: unknown[] };
+    const location = await startUpload(key, "POST", "/v1/dataset", { collection: { name: "Hidden", visibility: "public" } });
+    expect((await patchChunk(key, location, 0, "a,b\n1,2\n", false)).status).toBe(204);
+    const during = (await (await send("GET", "/v1/dataset", { key })).json()) as { results: unknown[] };
+    expect(during.results).toHaveLength(before.results.length);
+    const response = await patchChunk(key, location, 8, "3,4\n", true);
+    expect(response.status).toBe(201);
+    const after = (await (await send("GET", "/v1/dataset", { key })).json()) as { results: unknown[] };
+    expect(after.results).toHaveLength(before.results.length + 1);
+  });
+
+  it("appends rows and replaces content as one version each", async () => {
+    const key = await createKey(TEAM, "writer");
+    const created = await createDataset(key, "n,v\n1,a\n", { name: "Grows" });
+    const appendAt = await startUpload(key, "POST", `/v1/dataset/${created.id}`, {}, { "If-Match": `"${created.version}"` });
+    const appended = await uploadInChunks(key, appendAt, encoder.encode('2,"b\nb"\n3,c\n'), [3, 9]);
+    expect(appended.status).toBe(201);
+    const version = (await appended.json()) as { version: string };
+    expect(appended.headers.get("location")).toBe(`/v1/dataset/${created.id}/${version.version}`);
+    const plain = await createDataset(key, "n,v\n1,a\n", { name: "Plain" });
+    expect((await appendRows(key, plain.id, '2,"b\nb"\n3,c\n')).status).toBe(201);
+    expect((await observed(key, created.id)).csv).toBe((await observed(key, plain.id)).csv);
+
+    const replaceAt = await startUpload(key, "PUT", `/v1/dataset/${created.id}`, { collection: { name: "Replaced" }, fileName: "new.csv" });
+    const replaced = await uploadInChunks(key, replaceAt, encoder.encode("x,y,z\n1,2,3\n"), [4]);
+    expect(replaced.status).toBe(200);
+    expect(((await replaced.json()) as { name: string }).name).toBe("Replaced");
+    expect((await observed(key, created.id)).csv).toBe("x,y,z\n1,2,3\n");
+  });
+
+  it("refuses an append upload whose rows do not fit, with the row number", async () => {
+    const key = await createKey(TEAM, "misfit");
+    const created = await createDataset(key, "n,v\n1,a\n", { name: "Strict" });
+    const location = await startUpload(key, "POST", `/v1/dataset/${created.id}`, {});
+    expect((await patchChunk(key, location, 0, "2,b\n3,c\n", false)).status).toBe(204);
+    const body = await expectProblem(await patchChunk(key, location, 8, "4,d,extra\n", true), 422, "column_count_mismatch");
+    expect(body.row).toBe(3);
+  });
+
+  it("takes gzip content as whole gzip members per chunk", async () => {
+    const key = await createKey(TEAM, "gzip");
+    const csv = "a,b\n" + Array.from({ length: 300 }, (_, i) => `${i},"v ${i}"\n`).join("");
+    const bytes = encoder.encode(csv);
+    const members = [await gzip(bytes.subarray(0, 1000)), await gzip(bytes.subarray(1000, 2500)), await gzip(bytes.subarray(2500))];
+    const location = await startUpload(key, "POST", "/v1/dataset", { collection: { name: "Zipped" }, fileName: "z.csv.gz" });
+    let offset = 0;
+    // A member cut in two is refused as a chunk; the upload stays where it was.
+    await expectProblem(await patchChunk(key, location, 0, members[0]!.subarray(0, 20), false), 400, "invalid_request");
+    expect(await uploadOffset(key, location)).toBe(0);
+    let response: Response | null = null;
+    for (const [i, member] of members.entries()) {
+      response = await patchChunk(key, location, offset, member, i === members.length - 1);
+      offset += member.length;
+    }
+    expect(response!.status).toBe(201);
+    const created = (await response!.json()) as { id: string; source: string };
+    expect(created.source).toMatch(/\/z\.csv\.gz$/);
+    expect((await observed(key, created.id)).csv).toBe(csv);
   });
 });

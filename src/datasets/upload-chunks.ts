@@ -146,7 +146,9 @@ function replayCompletion(upload: UploadRow, request: ChunkRequest): ChunkOutcom
 
 function nextProgress(before: UploadProgress, ingested: IngestedSegment & { checkpoint?: UploadProgress["checkpoint"] }, key: string): UploadProgress {
   const { segment, crc } = ingested;
-  const keep = segment.rawBytes > 0 || before.segments.length === 0;
+  // An empty segment (a chunk with no record end yet) is left out: the first listed segment
+  // must hold the header, as the row reader expects. Its object is collected with the upload's.
+  const keep = segment.rawBytes > 0;
   return {
     segments: keep ? [...before.segments, segment] : before.segments,
     rawBytes: before.rawBytes + segment.rawBytes,

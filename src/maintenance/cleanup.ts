@@ -1,10 +1,11 @@
-// The scheduled clean-up (cron in wrangler.toml): deletes what the intent log says no version
-// needs (src/maintenance/collect.ts), purges expired nonces and idempotency records, and
+// The scheduled clean-up (cron in wrangler.toml): expires idle resumable uploads, deletes what
+// the intent log says no version needs (src/maintenance/collect.ts), purges expired nonces and idempotency records, and
 // compacts latest versions whose lists grew past the bound when an append's own compaction did
 // not run. Each step runs even when another fails; the summary is logged.
 import { limitsFrom, mergePolicyFrom, storageTimingsFrom } from "../config.ts";
 import { purgeExpiredIdempotencyRecords } from "../storage/idempotency-db.ts";
 import { purgeExpiredNonces } from "../storage/keys-db.ts";
+import { expireUploads } from "../storage/uploads-db.ts";
 import { longLatestVersions } from "../storage/maintenance-db.ts";
 import { collectPendingObjects } from "./collect.ts";
 import { compactVersion } from "./compaction.ts";
@@ -18,6 +19,7 @@ export interface CleanupSummary {
   versionsCompacted: number;
   noncesPurged: number;
   idempotencyRecordsPurged: number;
+  uploadsExpired: number;
   /** Names of the steps that threw (their errors are logged). */
   failed: string[];
 }
@@ -28,7 +30,7 @@ export interface CleanupSummary {
  * aborts them (README "Maintenance").
  */
 export async function runCleanup(env: Env, now: number): Promise<CleanupSummary> {
-  const summary: CleanupSummary = { pendingChecked: 0, objectsDeleted: 0, versionsCompacted: 0, noncesPurged: 0, idempotencyRecordsPurged: 0, failed: [] };
+  const summary: CleanupSummary = { pendingChecked: 0, objectsDeleted: 0, versionsCompacted: 0, noncesPurged: 0, idempotencyRecordsPurged: 0, uploadsExpired: 0, failed: [] };
   const limits = limitsFrom(env);
   const nowSeconds = Math.floor(now / 1000);
   const step = async (name: string, run: () => Promise<void>) => {
@@ -44,6 +46,10 @@ export async function runCleanup(env: Env, now: number): Promise<CleanupSummary>
     for (const { datasetId, versionId } of await longLatestVersions(env.DB, policy.maxSegments, COMPACTIONS_PER_RUN)) {
       if ((await compactVersion(env, datasetId, versionId, policy, storageTimingsFrom(limits))) === "compacted") summary.versionsCompacted++;
     }
+  });
+  // Before the objects: an expired upload's chunks become due, and this same run collects them.
+  await step("uploads", async () => {
+    summary.uploadsExpired = await expireUploads(env.DB, now);
   });
   await step("pending_objects", async () => {
     const { checked, deleted } = await collectPendingObjects(env, now);

@@ -60,10 +60,11 @@ export async function startUpload(c: Context<AppEnv>, kind: WriteKind, datasetId
 
 const ANSWERS = { create: createAnswer, update: updateAnswer, append: appendAnswer } as const;
 
+// Registered as GET, which Hono also serves for HEAD (the draft's offset retrieval, §4.3).
 const headRoute = createRoute({
-  method: "head",
+  method: "get",
   path: "/{id}",
-  summary: "A resumable upload's offset",
+  summary: "A resumable upload's offset (HEAD or GET)",
   request: { params: UploadParamsSchema },
   responses: {
     204: { description: "`Upload-Offset`, `Upload-Complete`, `Upload-Limit`; `Cache-Control: no-store`" },
