@@ -1,9 +1,10 @@
 // Upload and download progress on stderr — bytes, rate, ETA — redrawn in place on a TTY and
-// silent otherwise, so pipes and logs stay clean.
+// silent otherwise, so pipes and logs stay clean. A write is one line from the first byte read
+// to the server's answer: compress, upload, then "processing" while the server commits.
 import type { Progress, ProgressCallback } from "../client/index.ts";
 import { formatBytes } from "./output.ts";
 
-const LABELS = { prepare: "compress", upload: "upload", download: "download" } as const;
+const LABELS = { prepare: "compress", upload: "upload", processing: "process", download: "download" } as const;
 const REDRAW_MS = 100;
 
 export interface ProgressTarget {
@@ -22,6 +23,13 @@ function clock(seconds: number): string {
 }
 
 export function progressLine(progress: Progress, elapsedMs: number, width: number): string {
+  if (progress.phase === "processing") {
+    // Every byte is sent; the server validates and commits. Elapsed time shows it is alive.
+    const label = LABELS.processing.padEnd(8);
+    const tail = `${formatBytes(progress.loaded)} sent, server committing  ${clock(elapsedMs / 1000)}`;
+    const barWidth = Math.max(10, Math.min(40, width - label.length - tail.length - 10));
+    return `${label} [${"#".repeat(barWidth)}] 100%  ${tail}`;
+  }
   const rate = elapsedMs > 0 ? (progress.loaded * 1000) / elapsedMs : 0;
   const label = LABELS[progress.phase].padEnd(8);
   const rateText = `${formatBytes(Math.round(rate))}/s`;
@@ -40,6 +48,7 @@ export function progressBar(target: ProgressTarget, now: () => number = Date.now
   if (target.isTTY !== true) return undefined;
   let phase: Progress["phase"] | null = null;
   let started = 0;
+  let ticker: ReturnType<typeof setInterval> | null = null;
   let drawnAt = 0;
   let undrawn: Progress | null = null;
   const draw = (progress: Progress) => {
@@ -48,23 +57,36 @@ export function progressBar(target: ProgressTarget, now: () => number = Date.now
     undrawn = null;
   };
   // Ends the current line, first drawing the latest state if it was throttled away.
+  let latest: Progress | null = null;
   const endLine = () => {
     if (phase === null) return;
     if (undrawn) draw(undrawn);
+    else if (phase === "processing" && latest) draw(latest); // the final elapsed time
     target.write("\n");
   };
   return {
     onProgress(progress) {
       if (progress.phase !== phase) {
-        endLine();
+        // The phases of one write share a line; a download is a transfer of its own.
+        if (phase === "download" || progress.phase === "download") endLine();
         phase = progress.phase;
         started = now();
+        if (ticker) clearInterval(ticker);
+        ticker = null;
+        if (phase === "processing") {
+          const last = progress;
+          ticker = setInterval(() => draw(last), 1000);
+          ticker.unref?.();
+        }
       }
       undrawn = progress;
+      latest = progress;
       const finished = progress.total !== undefined && progress.loaded >= progress.total;
       if (finished || now() - drawnAt >= REDRAW_MS) draw(progress);
     },
     done() {
+      if (ticker) clearInterval(ticker);
+      ticker = null;
       endLine();
       phase = null;
     },

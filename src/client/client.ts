@@ -4,6 +4,7 @@
 import { linkTarget } from "./link-header.ts";
 import { download, sourcePath, type Download, type DownloadOptions, type DownloadTarget } from "./download.ts";
 import { DEFAULT_GZIP_LEVEL, type GzipLevel } from "./gzip-stream.ts";
+import { RESUMABLE_THRESHOLD } from "./resumable-upload.ts";
 import { paginate } from "./paginate.ts";
 import type { SpoolFactory } from "./spool.ts";
 import { Transport, type TransportOptions } from "./transport.ts";
@@ -32,6 +33,10 @@ export interface PubsetClientOptions extends TransportOptions {
   /** Where compressed uploads wait between the digest pass and the send (spool.ts);
    * default: compress again from the source, or memory for one-shot streams. */
   spool?: SpoolFactory;
+  /** Content of at least this many bytes goes as a resumable upload (default 64 MiB). */
+  resumableThreshold?: number;
+  /** Content bytes per resumable chunk (default 32 MiB, at most what the server allows). */
+  chunkBytes?: number;
 }
 
 export interface CallOptions {
@@ -48,7 +53,13 @@ export class PubsetClient {
   constructor(options: PubsetClientOptions = {}) {
     this.baseUrl = (options.url ?? DEFAULT_URL).replace(/\/+$/, "");
     this.transport = new Transport(options);
-    this.writes = { transport: this.transport, gzipLevel: options.gzipLevel ?? DEFAULT_GZIP_LEVEL, spool: options.spool };
+    this.writes = {
+      transport: this.transport,
+      gzipLevel: options.gzipLevel ?? DEFAULT_GZIP_LEVEL,
+      spool: options.spool,
+      resumableThreshold: options.resumableThreshold ?? RESUMABLE_THRESHOLD,
+      chunkBytes: options.chunkBytes,
+    };
   }
 
   /** The newest D1 bookmark this client has seen (X-D1-Bookmark), to hand to a later client. */

@@ -35,7 +35,7 @@ export function newerBookmark(current: string | undefined, seen: string | null):
 }
 
 export interface SendSpec {
-  method: "GET" | "POST" | "PUT" | "DELETE";
+  method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
   url: string;
   headers?: Record<string, string>;
   body?: RequestBody;
@@ -43,6 +43,8 @@ export interface SendSpec {
   idempotencyKey?: string;
   signal?: AbortSignal;
   onProgress?: ProgressCallback;
+  /** Retries for this request instead of the policy's (0: one attempt; the caller recovers). */
+  retries?: number;
 }
 
 export class Transport {
@@ -67,7 +69,7 @@ export class Transport {
   /** The successful (2xx or 304) response; throws PubsetError or PubsetNetworkError. */
   async send(spec: SendSpec): Promise<Response> {
     for (let retry = 0; ; retry++) {
-      const last = retry >= this.policy.retries;
+      const last = retry >= (spec.retries ?? this.policy.retries);
       const init = await this.init(spec);
       let response: Response;
       try {
@@ -105,8 +107,14 @@ export class Transport {
     const init: RequestInit = { method: spec.method, headers: signed, signal: spec.signal };
     if (!body) return init;
     const progress = spec.onProgress;
+    // After the last byte the server still works (validates, commits): "processing" says so.
     const stream = progress
-      ? body.open().pipeThrough(countingStream((loaded) => progress({ phase: "upload", loaded, total: body.length })))
+      ? body.open().pipeThrough(
+          countingStream((loaded) => {
+            progress({ phase: "upload", loaded, total: body.length });
+            if (loaded >= body.length) progress({ phase: "processing", loaded, total: body.length });
+          }),
+        )
       : body.open();
     if (!this.streamUploads) return { ...init, body: await new Response(stream).blob() };
     // Fetch in Node and Workers needs `duplex: "half"` for a stream body; DOM typings lack it.

@@ -143,7 +143,8 @@ export interface ListFilter {
   limit?: number;
 }
 
-export type ProgressPhase = "prepare" | "upload" | "download";
+/** `processing`: every byte was sent and the server is validating and committing. */
+export type ProgressPhase = "prepare" | "upload" | "processing" | "download";
 
 export interface Progress {
   phase: ProgressPhase;

@@ -1,7 +1,9 @@
 // The shared path of every content-carrying write (create, update, append): prepare the
 // multipart body once, send it with one Idempotency-Key for all attempts, free the spool.
+// Content past the resumable threshold goes in chunks instead (resumable-upload.ts).
 import type { GzipLevel } from "./gzip-stream.ts";
 import { prepareMultipart, type UploadFile } from "./multipart-upload.ts";
+import { resumableWrite } from "./resumable-upload.ts";
 import type { SpoolFactory } from "./spool.ts";
 import type { Transport } from "./transport.ts";
 import type { Collection, ProgressCallback } from "./types.ts";
@@ -14,6 +16,8 @@ export interface WriteOptions {
   idempotencyKey?: string;
   signal?: AbortSignal;
   onProgress?: ProgressCallback;
+  /** Send content of at least this many bytes as a resumable upload (default: the client's, 64 MiB). */
+  resumableThreshold?: number;
 }
 
 export interface FileOptions {
@@ -27,6 +31,9 @@ export interface WriteContext {
   transport: Transport;
   gzipLevel: GzipLevel;
   spool?: SpoolFactory;
+  /** Content of a known size at least this large goes as a resumable upload. */
+  resumableThreshold: number;
+  chunkBytes?: number;
 }
 
 export async function uploadFile(input: UploadInput, options: FileOptions): Promise<UploadFile> {
@@ -41,6 +48,27 @@ export async function sendWrite<T>(
   parts: { collection?: Collection; file?: UploadFile },
   options: WriteOptions,
 ): Promise<T> {
+  const file = parts.file;
+  if (file && file.source.size !== undefined && file.source.size >= (options.resumableThreshold ?? context.resumableThreshold)) {
+    const sourceIsGzip = file.source.name.toLowerCase().endsWith(".gz");
+    return resumableWrite<T>(
+      context.transport,
+      {
+        method,
+        url,
+        collection: parts.collection,
+        source: file.source,
+        sourceIsGzip,
+        gzip: sourceIsGzip || file.gzip,
+        level: context.gzipLevel,
+        ifMatch: options.ifMatch,
+        idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
+        signal: options.signal,
+        onProgress: options.onProgress,
+      },
+      { chunkBytes: context.chunkBytes },
+    );
+  }
   const body = await prepareMultipart(parts.collection, parts.file, {
     level: context.gzipLevel,
     spool: parts.file ? context.spool : undefined,

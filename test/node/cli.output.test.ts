@@ -43,4 +43,22 @@ describe("progress", () => {
     expect(text.endsWith("\n")).toBe(true);
     expect(written.filter((t) => t.startsWith("\r")).length).toBeLessThan(8);
   });
+
+  it("keeps a write on one line, ending with the server's processing phase", () => {
+    const written: string[] = [];
+    let now = 0;
+    const bar = progressBar({ isTTY: true, columns: 100, write: (t) => written.push(t) > 0 }, () => now);
+    if (!bar) throw new Error("expected a bar on a TTY");
+    bar.onProgress({ phase: "upload", loaded: 50, total: 100 });
+    now = 1000;
+    bar.onProgress({ phase: "upload", loaded: 100, total: 100 });
+    bar.onProgress({ phase: "processing", loaded: 100, total: 100 });
+    now = 4000;
+    bar.done();
+    const text = written.join("");
+    expect(text.split("\n")).toHaveLength(2);
+    expect(text).toContain("process");
+    expect(text).toContain("100%");
+    expect(text).toContain("0:03");
+  });
 });

@@ -14,13 +14,23 @@ import { uploadInput } from "../upload-input.ts";
 const EXIT_DECLINED = EXIT_USAGE;
 
 /** `--idempotency-key`: rerunning an interrupted write with its key cannot apply it twice. */
-const IDEMPOTENCY_OPTION = { "idempotency-key": { type: "string" } } as const;
+/** `--resumable-above`: where uploads switch to resumable chunks (tests use small files). */
+const IDEMPOTENCY_OPTION = { "idempotency-key": { type: "string" }, "resumable-above": { type: "string" } } as const;
 const IDEMPOTENCY_DETAIL = "--idempotency-key K  send this Idempotency-Key (default: a fresh one); an interrupted write prints its own";
+const RESUMABLE_DETAIL = "--resumable-above N  files of N bytes or more go as a resumable upload, in chunks (default 64 MiB)";
 
 interface WriteCall {
   onProgress: ProgressCallback;
   signal: AbortSignal | undefined;
   idempotencyKey: string;
+  resumableThreshold?: number;
+}
+
+function resumableAbove(values: OptionValues): number | undefined {
+  const raw = stringOption(values, "resumable-above");
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw)) throw new UsageError("--resumable-above takes a byte count");
+  return Number(raw);
 }
 
 /** Runs one upload with a progress bar on a terminal, the interrupt tracker told every step. */
@@ -39,7 +49,8 @@ async function trackedWrite<T>(
     bar?.onProgress(progress);
   };
   try {
-    return await call({ onProgress, signal: context.signal, idempotencyKey });
+    const resumableThreshold = resumableAbove(values);
+    return await call({ onProgress, signal: context.signal, idempotencyKey, ...(resumableThreshold === undefined ? {} : { resumableThreshold }) });
   } finally {
     bar?.done();
     context.tracker.end();
@@ -51,7 +62,7 @@ export const create: Command = {
   synopsis: "create FILE --name N [--public] [--description D] [--key-words a,b] [--contact C] [--schema FILE]",
   summary: "create a dataset from a CSV file (`-` reads stdin; *.gz is sent as is)",
   example: "pubset create cities.csv --name Cities --public --key-words geo,population",
-  details: [...COLLECTION_DETAILS, IDEMPOTENCY_DETAIL],
+  details: [...COLLECTION_DETAILS, IDEMPOTENCY_DETAIL, RESUMABLE_DETAIL],
   options: { ...COLLECTION_OPTIONS, ...IDEMPOTENCY_OPTION },
   async run(context, parsed) {
     const [file = ""] = positionals(parsed, ["FILE"], 1);
@@ -73,7 +84,7 @@ export const append: Command = {
   summary: "append data rows (no header line) as a new version",
   example: "pubset append <id> more.csv",
   options: { "if-match": { type: "string" }, ...IDEMPOTENCY_OPTION },
-  details: ["--if-match VERSION  fail (412) unless VERSION is still the latest", IDEMPOTENCY_DETAIL],
+  details: ["--if-match VERSION  fail (412) unless VERSION is still the latest", IDEMPOTENCY_DETAIL, RESUMABLE_DETAIL],
   async run(context, parsed) {
     const [id = "", file = ""] = positionals(parsed, ["ID", "FILE"], 2);
     const input = uploadInput(file, context.io.stdin);
@@ -107,6 +118,7 @@ export const update: Command = {
     "                    which otherwise stay readable by the team only",
     "property flags change only the properties named; the others are kept",
     IDEMPOTENCY_DETAIL,
+    RESUMABLE_DETAIL,
   ],
   options: { ...COLLECTION_OPTIONS, "with-history": { type: "boolean" }, ...IDEMPOTENCY_OPTION },
   async run(context, parsed) {

@@ -1,0 +1,166 @@
+// Resumable uploads end to end against a real `npm start` (README "Resumable uploads"): the
+// client and the CLI cut a file into chunks, and a proxy in front of the worker breaks some of
+// them — a connection dropped part-way through a PATCH body, an answer lost after the chunk
+// landed, the last chunk's answer lost — and the write still ends with exactly the file.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readAllBytes } from "../../src/client/byte-streams.ts";
+import { PubsetClient, type Progress, type SigningKey } from "../../src/client/index.ts";
+import { runInProcess } from "./cli.helpers.ts";
+import { e2eServer, type E2eServer } from "./helpers/shared-server.ts";
+
+/** What the proxy does to the n-th PATCH (1-based); absent: forwards it. */
+type Fault = "drop-mid-body" | "lose-answer";
+
+interface Proxy {
+  url: string;
+  faults: Map<number, Fault>;
+  patches: number;
+  /** Bytes of PATCH bodies the client sent through the proxy. */
+  patchBytes: number;
+  close(): Promise<void>;
+}
+
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]);
+function endToEnd(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+  return out;
+}
+
+async function startProxy(upstream: string): Promise<Proxy> {
+  const target = new URL(upstream);
+  const proxy: Proxy = { url: "", faults: new Map(), patches: 0, patchBytes: 0, close: async () => undefined };
+  const server: Server = createServer((req, res) => {
+    const fault = req.method === "PATCH" ? proxy.faults.get(++proxy.patches) : undefined;
+    const outgoing = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: endToEnd(req.headers), agent: false }, (answer) => {
+      if (fault === "lose-answer") {
+        answer.resume();
+        answer.on("end", () => req.socket.destroy());
+        return;
+      }
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
+      answer.pipe(res);
+    });
+    outgoing.on("error", () => req.socket.destroy());
+    let forwarded = 0;
+    const length = Number(req.headers["content-length"] ?? "0");
+    req.on("data", (chunk: Buffer) => {
+      if (req.method === "PATCH") proxy.patchBytes += chunk.length;
+      if (fault === "drop-mid-body" && forwarded + chunk.length > length / 2) {
+        // Part of the body reached the worker, then both connections die.
+        outgoing.write(chunk.subarray(0, Math.max(0, Math.floor(length / 2) - forwarded)));
+        outgoing.destroy();
+        req.socket.destroy();
+        return;
+      }
+      forwarded += chunk.length;
+      outgoing.write(chunk);
+    });
+    req.on("end", () => outgoing.end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return proxy;
+}
+
+/** A CSV of about `bytes` bytes with quoted line breaks, so chunk ends fall inside records. */
+function generatedCsv(bytes: number): string {
+  let csv = "id,city,note\n";
+  for (let i = 0; csv.length < bytes; i++) csv += `${i},"Zürich ${i}","line ${i}\nsecond ""part"""\n`;
+  return csv;
+}
+
+let server: E2eServer & { stop(): Promise<void> };
+let proxy: Proxy;
+let key: SigningKey;
+let direct: PubsetClient;
+let dir: string;
+
+beforeAll(async () => {
+  server = await e2eServer();
+  proxy = await startProxy(server.url);
+  key = { keyId: server.demoKey.key_id, secret: server.demoKey.secret };
+  direct = new PubsetClient({ url: server.url, key });
+  dir = await mkdtemp(join(tmpdir(), "pubset-resumable-"));
+});
+afterAll(async () => {
+  await proxy?.close();
+  await server?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function csvOf(id: string): Promise<string> {
+  const download = await direct.download({ id }, { format: "csv" });
+  return new TextDecoder().decode(await readAllBytes(download.stream));
+}
+
+describe("resumable uploads through a faulty connection", { timeout: 120_000 }, () => {
+  it("the client resumes from HEAD after a dropped chunk, a lost answer and a lost last answer", async () => {
+    const csv = generatedCsv(600_000);
+    const client = new PubsetClient({ url: proxy.url, key, resumableThreshold: 1, chunkBytes: 64 * 1024, retry: { baseDelayMs: 10 } });
+    proxy.patches = 0;
+    proxy.patchBytes = 0;
+    const chunks = Math.ceil(new TextEncoder().encode(csv).length / (64 * 1024));
+    proxy.faults = new Map<number, Fault>([
+      [2, "drop-mid-body"],
+      [4, "lose-answer"],
+      [chunks + 1, "lose-answer"],
+    ]);
+    const seen: Progress[] = [];
+    const created = await client.create({ name: "Resumed" }, new Blob([csv]), { fileName: "cities.csv", onProgress: (p) => seen.push(p) });
+    proxy.faults = new Map();
+    expect(created.source).toMatch(/\/cities\.csv\.gz$/);
+    expect(await csvOf(created.id)).toBe(csv);
+    // Every chunk once, the dropped one again, the last one again (empty) for its lost answer.
+    expect(proxy.patches).toBe(chunks + 2);
+    // One progress over the whole file, in source bytes, then the server's processing.
+    const size = new TextEncoder().encode(csv).length;
+    expect(seen.every((p) => p.total === size)).toBe(true);
+    expect(seen.at(-1)?.phase).toBe("processing");
+    const uploads = seen.filter((p) => p.phase === "upload").map((p) => p.loaded);
+    expect(Math.max(...uploads)).toBe(size);
+  });
+
+  it("appends a gzip file as a resumable upload, and the one-request path stays below the threshold", async () => {
+    const first = await direct.create({ name: "Two ways" }, "id,city,note\n");
+    const rows = generatedCsv(300_000).slice("id,city,note\n".length);
+    const gz = new Uint8Array(await new Response(new Blob([rows]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer());
+    const client = new PubsetClient({ url: proxy.url, key, chunkBytes: 50_000 });
+    proxy.patches = 0;
+    await client.append(first.id, new Blob([gz]), { fileName: "rows.csv.gz", resumableThreshold: 1 });
+    expect(proxy.patches).toBeGreaterThan(3);
+    expect(await csvOf(first.id)).toBe("id,city,note\n" + rows);
+    proxy.patches = 0;
+    await client.append(first.id, "1,x,y\n");
+    expect(proxy.patches).toBe(0);
+  });
+
+  it("`pubset create --resumable-above` uploads in chunks and prints the dataset", async () => {
+    const csv = generatedCsv(200_000);
+    const file = join(dir, "big.csv");
+    await writeFile(file, csv);
+    proxy.patches = 0;
+    const run = await runInProcess(["create", file, "--name", "From CLI", "--resumable-above", "1000", "--json"], {
+      PUBSET_URL: proxy.url,
+      PUBSET_KEY_ID: key.keyId,
+      PUBSET_SECRET: key.secret,
+      HOME: dir,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const created = JSON.parse(run.stdout) as { id: string; name: string };
+    expect(created.name).toBe("From CLI");
+    expect(proxy.patches).toBeGreaterThanOrEqual(1);
+    expect(await csvOf(created.id)).toBe(csv);
+  });
+});
