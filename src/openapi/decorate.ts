@@ -34,7 +34,7 @@ const responseHeaders = {
     description: 'The version\'s Data Package, which describes the file (SPEC C2): `</v1/dataset/{id}/{version}/datapackage.json>; rel="describedby"; type="application/json"`.',
     schema: { type: "string" },
   },
-  Location: { description: "The created dataset or version.", schema: { type: "string" } },
+  Location: { description: "The created dataset or version (or the upload resource, after `Upload-Complete: ?0`).", schema: { type: "string" } },
   "X-D1-Bookmark": {
     description: "The newest D1 bookmark the request saw (on responses no shared cache keeps). Send it back on later requests to read your own writes from any read replica.",
     schema: { type: "string" },
@@ -64,6 +64,29 @@ function readLinkHeader(path: string): Array<keyof typeof responseHeaders> {
   return [];
 }
 
+/** Create, PUT and append: the writes a resumable upload can stand in for. */
+function isDatasetWrite(path: string, method: string): boolean {
+  return (path === "/v1/dataset" && method === "post") || (path === "/v1/dataset/{id}" && (method === "post" || method === "put"));
+}
+
+/**
+ * draft-ietf-httpbis-resumable-upload-15 §4.2: the same request with `Upload-Complete: ?0` and
+ * a JSON description instead of the multipart body creates an upload resource (README).
+ */
+function addUploadCreation(operation: Json, responses: Record<string, Json>): void {
+  addParameters(operation, [
+    header("Upload-Complete", "`?0`: start a resumable upload instead (body: `UploadCreation` JSON; answer: 201 with the upload's Location). Absent or `?1`: the whole multipart write in this request."),
+  ]);
+  const body = (operation.requestBody as Json | undefined) ?? {};
+  const content = (body.content as Json | undefined) ?? {};
+  content["application/json"] = { schema: { $ref: "#/components/schemas/UploadCreation" } };
+  body.content = content;
+  operation.requestBody = body;
+  const created = responses["201"] ?? { description: "" };
+  created.description = `${String(created.description)}. With \`Upload-Complete: ?0\`: the upload resource was created; \`Location\` names it, \`Upload-Limit\` says its limits, no body.`;
+  responses["201"] = created;
+}
+
 function decorateOperation(path: string, method: string, operation: Json): void {
   const responses = (operation.responses as Record<string, Json>) ?? {};
   const isWrite = method !== "get" && method !== "head";
@@ -74,6 +97,7 @@ function decorateOperation(path: string, method: string, operation: Json): void 
       header("Content-Digest", "RFC 9530 digest of the body, covered by the signature: `sha-256=:<base64>:` (sha-512 also accepted).", method !== "delete"),
       header("Idempotency-Key", "Replays the first response for 24 h when the same request is sent again (`Idempotent-Replayed: true`)."),
     ]);
+    if (isDatasetWrite(path, method)) addUploadCreation(operation, responses);
     if (method === "put" || (method === "post" && path !== "/v1/dataset")) {
       addParameters(operation, [header("If-Match", "`\"<version>\"`: write only if that is still the latest version, else 412.", false, '"<version>"')]);
     }
@@ -119,6 +143,7 @@ export function decorateDocument<T extends object>(document: T): T {
       separator: { type: "string", enum: [";", "\t"], description: "CSV errors: the separator the content looks split by instead of commas." },
       limit: { type: "string", description: "413: which limit was exceeded." },
       max: { type: "integer", description: "413: the limit's value." },
+      offset: { type: "integer", description: "409 `mismatching_upload_offset`: the upload's offset, where to resume (also in `Upload-Offset`)." },
     },
     additionalProperties: true,
   };

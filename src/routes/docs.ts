@@ -4,6 +4,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { publicOrigin } from "../config.ts";
 import { CollectionSchema } from "../datasets/collection-schema.ts";
+import { UploadCreationSchema } from "../datasets/upload-creation.ts";
 import { decorateDocument } from "../openapi/decorate.ts";
 import { API_DESCRIPTION, API_TITLE, API_VERSION } from "../openapi/info.ts";
 import { documentPages } from "../openapi/pages.ts";
@@ -23,6 +24,8 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
   documentPages(app);
   // The writes' `collection` part refers to it (multipartBody); no JSON body schema registers it.
   app.openAPIRegistry.register("Collection", CollectionSchema);
+  // The JSON body that starts a resumable upload on the same writes (decorate.ts).
+  app.openAPIRegistry.register("UploadCreation", UploadCreationSchema);
   app.get("/openapi.json", (c) => {
     c.header("Cache-Control", "public, max-age=300");
     return c.json(openApiDocument(app, publicOrigin(c.env)));

@@ -8,7 +8,7 @@ import type { AppEnv } from "../app-env.ts";
 import { limitsFrom } from "../config.ts";
 import { appendAnswer, createAnswer, updateAnswer } from "../datasets/answers.ts";
 import { appendChunk, failure, ownUpload } from "../datasets/upload-chunks.ts";
-import { createUpload, readUploadCreation, UploadCreationSchema } from "../datasets/upload-creation.ts";
+import { createUpload, readUploadCreation } from "../datasets/upload-creation.ts";
 import type { WriteKind } from "../datasets/write.ts";
 import { ApiError } from "../errors.ts";
 import { deleteUpload } from "../storage/uploads-db.ts";
@@ -164,8 +164,3 @@ export function uploadRoutes(app: OpenAPIHono<AppEnv>): void {
     return c.body(null, 204);
   });
 }
-
-/** The creation's JSON body, for the OpenAPI description of the write routes. */
-export const uploadCreationBody = {
-  "application/json": { schema: UploadCreationSchema },
-};

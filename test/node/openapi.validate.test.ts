@@ -92,6 +92,9 @@ describe("GET /openapi.json", () => {
         "GET /v1/dataset/{id}/{version}/datapackage.json",
         "GET /v1/dataset/{id}/{version}/croissant.jsonld",
         "GET /v1/dataset/{id}/{version}/{file}",
+        "GET /v1/uploads/{id}",
+        "PATCH /v1/uploads/{id}",
+        "DELETE /v1/uploads/{id}",
       ].sort(),
     );
     for (const [name, operation] of all) {
