@@ -1,4 +1,4 @@
-// `npm run sign -- METHOD URL [--collection JSON] [--dataset FILE] [--header "Name: value"]…`
+// `npm run sign -- METHOD URL [--collection JSON] [--dataset FILE] [--body FILE] [--header "Name: value"]…`
 // Sends one RFC 9421-signed request and prints the response, so the README's examples can be
 // pasted and run. The key comes from PUBSET_KEY_ID/PUBSET_SECRET, else the demo key that
 // `npm start` wrote to .pubset/demo-key.json. The full client and CLI are separate.
@@ -7,9 +7,10 @@ import { basename } from "node:path";
 import { bufferSource } from "../src/auth/bytes.ts";
 import { signRequest } from "../src/auth/sign.ts";
 
-const USAGE = `usage: npm run sign -- METHOD URL [--collection JSON] [--dataset FILE] [--header "Name: value"]...
+const USAGE = `usage: npm run sign -- METHOD URL [--collection JSON] [--dataset FILE] [--body FILE] [--header "Name: value"]...
   --collection JSON   the multipart "collection" part (application/json)
   --dataset FILE      the multipart "dataset" part (text/csv, or application/gzip for *.gz)
+  --body FILE         the body as it is (e.g. a resumable upload's chunk); set its Content-Type with --header
   --header H          an extra request header, e.g. --header 'If-Match: "<version>"'
 key: PUBSET_KEY_ID and PUBSET_SECRET, else .pubset/demo-key.json (written by npm start)`;
 
@@ -18,17 +19,19 @@ interface Args {
   url: string;
   collection: string | null;
   dataset: string | null;
+  body: string | null;
   headers: Array<[string, string]>;
 }
 
 function parseArgs(argv: string[]): Args | null {
   const positional: string[] = [];
-  const args: Args = { method: "", url: "", collection: null, dataset: null, headers: [] };
+  const args: Args = { method: "", url: "", collection: null, dataset: null, body: null, headers: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     const value = argv[i + 1];
     if (arg === "--collection" && value !== undefined) (args.collection = value), i++;
     else if (arg === "--dataset" && value !== undefined) (args.dataset = value), i++;
+    else if (arg === "--body" && value !== undefined) (args.body = value), i++;
     else if (arg === "--header" && value !== undefined && value.includes(":")) {
       const at = value.indexOf(":");
       args.headers.push([value.slice(0, at).trim(), value.slice(at + 1).trim()]);
@@ -78,13 +81,14 @@ async function main(): Promise<number> {
     return 1;
   }
   const key = await loadKey();
-  const payload = await multipartBody(args);
+  const payload = args.body !== null ? { body: new Uint8Array(await readFile(args.body)), contentType: null } : await multipartBody(args);
   const headers = new Headers(args.headers);
-  if (payload) headers.set("Content-Type", payload.contentType);
+  if (payload?.contentType) headers.set("Content-Type", payload.contentType);
   const signed = await signRequest({ method: args.method, url: args.url, headers, body: payload?.body }, key);
   const body = payload ? bufferSource(payload.body) : undefined;
   const response = await fetch(args.url, { method: args.method, headers: signed, body });
-  console.error(`HTTP ${response.status}${response.headers.get("location") ? `  Location: ${response.headers.get("location")}` : ""}`);
+  const shown = ["location", "upload-offset", "upload-complete", "upload-limit"].filter((name) => response.headers.has(name));
+  console.error([`HTTP ${response.status}`, ...shown.map((name) => `${name}: ${response.headers.get(name)}`)].join("  "));
   const text = await response.text();
   if (text) console.log(text);
   return response.ok ? 0 : 2;

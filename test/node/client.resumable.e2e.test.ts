@@ -153,7 +153,7 @@ describe("resumable uploads through a faulty connection", { timeout: 120_000 }, 
     const run = await runInProcess(["create", file, "--name", "From CLI", "--resumable-above", "1000", "--json"], {
       PUBSET_URL: proxy.url,
       PUBSET_KEY_ID: key.keyId,
-      PUBSET_SECRET: key.secret,
+      PUBSET_SECRET: server.demoKey.secret,
       HOME: dir,
     });
     expect(run.stderr).toBe("");

@@ -7,6 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readAllBytes } from "../../src/client/byte-streams.ts";
+import { PubsetClient } from "../../src/client/index.ts";
 import { PROJECT_ROOT } from "./helpers/run-script.ts";
 import { startServer, type RunningServer } from "./helpers/server.ts";
 
@@ -131,5 +133,27 @@ describe("README commands, run as printed", () => {
     const ran = await runAll(commands);
     expect(ran.find((r) => r.command.includes(" rm "))?.stdout).toContain("deleted");
     expect(readFileSync(join(work, "cities.csv"), "utf8")).toContain("city,country,population");
+  });
+
+  it("the resumable upload example: create, two chunks cut inside a record, HEAD between", async () => {
+    const commands = shellCommands(section("Resumable uploads"));
+    expect(commands.filter((c) => c.includes("PATCH"))).toHaveLength(2);
+    let upload: string | null = null;
+    const ran: Ran[] = [];
+    for (const printed of commands) {
+      if (printed.includes("<upload>") && upload === null) throw new Error(`no upload location printed before: ${printed}`);
+      const command = printed.replaceAll(PRINTED_ORIGIN, server.url).replaceAll("<upload>", upload ?? "");
+      const result = await sh(command, work, env);
+      ran.push(result);
+      if (result.code !== 0) throw new Error(`README command failed (exit ${result.code}): ${printed}\n${result.stdout}\n${result.stderr}`);
+      upload = new RegExp(`location: (/v1/uploads/${UUID})`).exec(result.stderr)?.[1] ?? upload;
+    }
+    expect(ran.find((r) => r.command.includes(" HEAD "))?.stderr).toContain("upload-offset: 32");
+    const printedJson = ran.at(-1)!.stdout.split("\n").find((line) => line.startsWith("{")) ?? "";
+    const created = JSON.parse(printedJson) as { id: string; name: string; source: string };
+    expect(created.name).toBe("Nordic cities");
+    const client = new PubsetClient({ url: server.url, key: { keyId: server.demoKey.key_id, secret: server.demoKey.secret } });
+    const csv = new TextDecoder().decode(await readAllBytes((await client.download({ source: created.source }, { format: "csv" })).stream));
+    expect(csv).toBe("city,country,population\nOslo,Norway,709037\nBergen,Norway,291940\n");
   });
 });
