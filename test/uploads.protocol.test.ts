@@ -62,7 +62,7 @@ describe("resumable upload: protocol", () => {
     const { id } = (await done.json()) as { id: string };
     const rows = (await (await send("GET", `/v1/dataset/${id}/latest/rows`, { key })).json()) as { rows: string[][] };
     expect(rows.rows).toHaveLength(2);
-    expect(rows.rows[1]).toEqual(["3", "3"]);
+    expect(rows.rows[1]).toEqual([3, 3]);
   });
 
   it("keeps the offset when a chunk's connection drops mid-body, and resumes from HEAD", async () => {

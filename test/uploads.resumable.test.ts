@@ -132,4 +132,32 @@ describe("resumable upload: content", () => {
     expect(created.source).toMatch(/\/z\.csv\.gz$/);
     expect((await observed(key, created.id)).csv).toBe(csv);
   });
+
+  it("infers the same column types as a one-request upload, wherever the chunks are cut", { timeout: 60_000 }, async () => {
+    const key = await createKey(TEAM, "types");
+    let csv = "id,price,flag,day,late\n";
+    for (let i = 0; i < 60; i++) csv += `${i},${i}.5,${i % 2 === 0 ? "true" : "FALSE"},2026-01-${String((i % 28) + 1).padStart(2, "0")},${i}\n`;
+    csv += "60,7,true,2026-02-01,not a number\n";
+    const bytes = encoder.encode(csv);
+    const one = await createDataset(key, csv, { name: "typed one" });
+    const expected = await observed(key, one.id);
+    expect(JSON.stringify(expected.rows)).toContain('"type":"integer"');
+    for (let seed = 1; seed <= 6; seed++) {
+      const random = mulberry32(100 + seed);
+      const location = await startUpload(key, "POST", "/v1/dataset", { collection: { name: `typed ${seed}` } });
+      const response = await uploadInChunks(key, location, bytes, randomCuts(random, bytes.length));
+      expect(response.status, `seed ${seed}`).toBe(201);
+      const created = (await response.json()) as { id: string };
+      expect(await observed(key, created.id), `seed ${seed}`).toEqual(expected);
+    }
+  });
+
+  it("holds an append upload to the stored schema, failing with the row of the first misfit", async () => {
+    const key = await createKey(TEAM, "typed-append");
+    const created = await createDataset(key, "n,v\n1,2\n", { name: "Typed" });
+    const location = await startUpload(key, "POST", `/v1/dataset/${created.id}`, {});
+    expect((await patchChunk(key, location, 0, "2,3\n3,", false)).status).toBe(204);
+    const body = await expectProblem(await patchChunk(key, location, 6, "4\n4,x\n", true), 422, "schema_mismatch");
+    expect(body.row).toBe(3);
+  });
 });

@@ -10,7 +10,8 @@ import { crc32Combine } from "../storage/crc32.ts";
 import { advanceUpload, getUpload, settleUpload, type UploadProgress, type UploadRow } from "../storage/uploads-db.ts";
 import type { Caller } from "./access.ts";
 import type { AppendSequencerBinding } from "./append-queue.ts";
-import { ingestChunk, ingestCsv, type IngestedContent, type IngestedSegment } from "./ingest.ts";
+import { ingestChunk, ingestCsv, type IngestedChunk, type IngestedContent, type IngestedSegment } from "./ingest.ts";
+import { withSchemaProblems } from "./schema-problems.ts";
 import { problemFromStreamError } from "./stream-errors.ts";
 import { gunzip } from "./upload.ts";
 import type { UploadPlan } from "./upload-creation.ts";
@@ -33,7 +34,15 @@ type Bindings = { DB: D1Database; CONTENT: R2Bucket; APPEND_SEQUENCER?: AppendSe
 type Answers = (kind: UploadRow["kind"]) => (result: WriteResult) => WriteAnswer;
 
 /** Problems that say the content is wrong: they fail the upload, not only the chunk. */
-const CONTENT_PROBLEMS = new Set<ProblemCode>(["invalid_csv", "empty_csv", "column_count_mismatch", "header_row_in_append", "empty_append"]);
+const CONTENT_PROBLEMS = new Set<ProblemCode>([
+  "invalid_csv",
+  "empty_csv",
+  "column_count_mismatch",
+  "header_row_in_append",
+  "empty_append",
+  "schema_mismatch",
+  "invalid_schema",
+]);
 
 /** A CSV limit (it names a row) or the upload's size; not a body over the per-request bound, or a long carry. */
 function failsUpload(problem: ApiError): boolean {
@@ -90,11 +99,14 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
     limits,
     bucket: env.CONTENT,
     key,
-    resume: upload.progress.checkpoint,
+    typing: plan.typing,
+    resume: upload.progress.checkpoint ? { scan: upload.progress.checkpoint, typing: upload.progress.typing } : null,
   };
-  let ingested: IngestedSegment & { carry?: Uint8Array; checkpoint?: UploadProgress["checkpoint"] };
+  let ingested: IngestedSegment & Partial<Pick<IngestedChunk, "carry" | "checkpoint" | "typing">>;
   try {
-    ingested = request.complete ? await ingestCsv(content, options) : await ingestChunk(content, { ...options, maxCarryBytes: MAX_CARRY_BYTES });
+    ingested = await withSchemaProblems(upload.datasetId, upload.kind, () =>
+      request.complete ? ingestCsv(content, options) : ingestChunk(content, { ...options, maxCarryBytes: MAX_CARRY_BYTES }),
+    );
   } catch (error: unknown) {
     throw await chunkFailed(env.DB, upload, body, error, expiresAt);
   }
@@ -112,7 +124,9 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
   const offset = upload.offset + body.bytes;
   if (!request.complete) return { complete: false, offset };
 
-  const stored: IngestedContent = { segments: progress.segments, rawBytes: progress.rawBytes, crc: progress.crc, stats: ingested.stats };
+  // The last chunk's scan went on from every earlier one: its stats and schema are the whole file's.
+  const { stats, schema, declared } = ingested;
+  const stored: IngestedContent = { segments: progress.segments, rawBytes: progress.rawBytes, crc: progress.crc, stats, schema, declared };
   try {
     const { answer } = await writeVersion(env, {
       kind: upload.kind,
@@ -121,7 +135,7 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
       ifMatch: upload.ifMatch,
       contentType: null,
       body: null,
-      stored: { collection: plan.collection, dataset: { ingested: stored, fileName: plan.fileName } },
+      stored: { collection: plan.collection, dataset: { ingested: stored, fileName: plan.fileName, typedWithDeclaration: true } },
       answer: answers(upload.kind),
       idempotency: null,
       defer: request.defer,
@@ -144,7 +158,7 @@ function replayCompletion(upload: UploadRow, request: ChunkRequest): ChunkOutcom
   throw new ApiError("completed_upload", "The upload is complete; nothing more can be appended.", {}, { "Upload-Offset": String(upload.offset) });
 }
 
-function nextProgress(before: UploadProgress, ingested: IngestedSegment & { checkpoint?: UploadProgress["checkpoint"] }, key: string): UploadProgress {
+function nextProgress(before: UploadProgress, ingested: IngestedSegment & Partial<Pick<IngestedChunk, "checkpoint" | "typing">>, key: string): UploadProgress {
   const { segment, crc } = ingested;
   // An empty segment (a chunk with no record end yet) is left out: the first listed segment
   // must hold the header, as the row reader expects. Its object is collected with the upload's.
@@ -153,7 +167,8 @@ function nextProgress(before: UploadProgress, ingested: IngestedSegment & { chec
     segments: keep ? [...before.segments, segment] : before.segments,
     rawBytes: before.rawBytes + segment.rawBytes,
     crc: crc32Combine(before.crc, crc, segment.rawBytes),
-    checkpoint: ingested.checkpoint === undefined ? before.checkpoint : (ingested.checkpoint ?? before.checkpoint),
+    checkpoint: ingested.checkpoint ?? before.checkpoint,
+    typing: ingested.checkpoint ? (ingested.typing ?? null) : before.typing,
     keys: [...before.keys, key],
   };
 }

@@ -9,7 +9,9 @@ import { insertUpload, type UploadKind, type UploadRow } from "../storage/upload
 import type { Caller } from "./access.ts";
 import { CollectionSchema, type Collection } from "./collection-schema.ts";
 import { sanitizeFileName } from "./file-name.ts";
-import { checkCollection, checkIfMatch, writableLatest } from "./write.ts";
+import type { TypingPlan } from "../schema/column-typer.ts";
+import type { VersionRow } from "../storage/datasets-db.ts";
+import { checkCollection, checkIfMatch, typingPlan, writableLatest } from "./write.ts";
 
 export const UploadCreationSchema = z
   .strictObject({
@@ -29,6 +31,8 @@ export interface UploadPlan {
   gzip: boolean;
   /** Append: the parent's header when the upload began; rows are validated against it. */
   appendTo: string[] | null;
+  /** How the cells are typed (SPEC C2), fixed when the upload began, as a one-request write would. */
+  typing: TypingPlan;
 }
 
 const MAX_CREATION_BYTES = 64 * 1024;
@@ -63,13 +67,16 @@ export async function createUpload(
   if (collection) checkCollection(kind, collection);
   if (kind === "create" && collection?.name === undefined) throw new ApiError("invalid_request", "collection.name is required to create a dataset.");
   let appendTo: string[] | null = null;
+  let parent: VersionRow | null = null;
   if (kind !== "create") {
     const latest = await writableLatest(env.DB, datasetId, caller);
     checkIfMatch(ifMatch, latest.version);
+    parent = latest.version;
     if (kind === "append") appendTo = latest.version.columns;
   }
+  const typing = typingPlan(kind, parent, collection?.schema ?? null);
   const gzip = creation.contentType === "application/gzip" || (creation.contentType === undefined && /\.gz$/i.test(creation.fileName ?? ""));
-  const plan: UploadPlan = { collection, fileName: sanitizeFileName(creation.fileName ?? null, gzip), gzip, appendTo };
+  const plan: UploadPlan = { collection, fileName: sanitizeFileName(creation.fileName ?? null, gzip), gzip, appendTo, typing };
   const row: UploadRow = {
     id: crypto.randomUUID(),
     teamId: caller.teamId,
@@ -81,7 +88,7 @@ export async function createUpload(
     request: JSON.stringify(plan),
     offset: 0,
     state: "open",
-    progress: { segments: [], rawBytes: 0, crc: 0, checkpoint: null, keys: [] },
+    progress: { segments: [], rawBytes: 0, crc: 0, checkpoint: null, typing: null, keys: [] },
     carry: new Uint8Array(0),
     outcome: null,
     created: now,

@@ -2,6 +2,8 @@
 // with a compare-and-swap on `upload_offset`, so of two appends at one offset only one lands; the
 // same batch keeps the upload's R2 objects (intents in pending_objects) from being collected
 // while the upload lives. Expired uploads make their objects due for the clean-up.
+import type { CsvCheckpoint } from "../csv/types.ts";
+import type { TypingCheckpoint } from "../schema/column-typer.ts";
 import type { SegmentRow } from "./datasets-db.ts";
 
 export type UploadKind = "create" | "update" | "append";
@@ -14,7 +16,9 @@ export interface UploadProgress {
   rawBytes: number;
   crc: number;
   /** The scan's state at the last record end; null before the first one. */
-  checkpoint: import("../csv/types.ts").CsvCheckpoint | null;
+  checkpoint: CsvCheckpoint | null;
+  /** The column typing's state to go on from (SPEC C2), with `checkpoint`. */
+  typing: TypingCheckpoint | null;
   /** Keys of every object this upload wrote, listed or not (kept alive, then made due together). */
   keys: string[];
 }
