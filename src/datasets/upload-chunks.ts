@@ -11,6 +11,7 @@ import { advanceUpload, getUpload, settleUpload, type UploadProgress, type Uploa
 import type { Caller } from "./access.ts";
 import type { AppendSequencerBinding } from "./append-queue.ts";
 import { ingestChunk, ingestCsv, type IngestedChunk, type IngestedContent, type IngestedSegment } from "./ingest.ts";
+import { prepend, SentBody, tooLarge, unlessEmpty } from "./chunk-body.ts";
 import { withSchemaProblems } from "./schema-problems.ts";
 import { problemFromStreamError } from "./stream-errors.ts";
 import { gunzip } from "./upload.ts";
@@ -91,7 +92,7 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
   const key = await objects.reserve(collectAfter);
   const body = new SentBody(request.body, upload.offset, limits.maxResumableBytes);
   let content = body.stream;
-  if (plan.gzip) content = gunzip(content, "A chunk of a gzip upload must hold whole gzip members.");
+  if (plan.gzip) content = unlessEmpty(content, (bytes) => gunzip(bytes, "A chunk of a gzip upload must hold whole gzip members."));
   const contentRoom = limits.maxResumableBytes - upload.progress.rawBytes - upload.carry.length;
   content = prepend(upload.carry, content.pipeThrough(byteLimitStream(contentRoom, () => tooLarge(limits.maxResumableBytes))));
   const options = {
@@ -112,14 +113,20 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
   }
 
   const progress = nextProgress(upload.progress, ingested, key);
-  const landed = await advanceUpload(env.DB, upload.id, upload.offset, now, {
-    offset: upload.offset + body.bytes,
-    state: request.complete ? "completing" : "open",
-    progress,
-    carry: ingested.carry ?? new Uint8Array(0),
-    expiresAt,
-    collectAfter,
-  });
+  let landed: boolean;
+  try {
+    landed = await advanceUpload(env.DB, upload.id, upload.offset, now, {
+      offset: upload.offset + body.bytes,
+      state: request.complete ? "completing" : "open",
+      progress,
+      carry: ingested.carry ?? new Uint8Array(0),
+      expiresAt,
+      collectAfter,
+    });
+  } catch (error: unknown) {
+    console.error(JSON.stringify({ event: "upload_advance_failed", upload: upload.id, error: String(error) }));
+    throw new ApiError("service_unavailable", "The database did not answer; HEAD the upload to see whether the chunk landed.", {}, { "Retry-After": "1" });
+  }
   if (!landed) throw await lostRace(env.DB, upload.id);
   const offset = upload.offset + body.bytes;
   if (!request.complete) return { complete: false, offset };
@@ -127,8 +134,9 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
   // The last chunk's scan went on from every earlier one: its stats and schema are the whole file's.
   const { stats, schema, declared } = ingested;
   const stored: IngestedContent = { segments: progress.segments, rawBytes: progress.rawBytes, crc: progress.crc, stats, schema, declared };
+  let answer: WriteAnswer;
   try {
-    const { answer } = await writeVersion(env, {
+    ({ answer } = await writeVersion(env, {
       kind: upload.kind,
       datasetId: upload.datasetId,
       caller: { keyId: upload.keyId, teamId: upload.teamId, userId: upload.userId },
@@ -139,15 +147,18 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
       answer: answers(upload.kind),
       idempotency: null,
       defer: request.defer,
-    });
-    await settleUpload(env.DB, upload.id, "done", JSON.stringify(answer), expiresAt);
-    return { complete: true, offset, answer };
+    }));
   } catch (error: unknown) {
     // Nothing was committed (writeVersion reads an ambiguous commit back): the upload ends here.
     const problem = error instanceof ApiError ? error : new ApiError("internal_error", "The commit failed; the upload changed nothing.");
     await settle(env.DB, upload.id, problem, expiresAt);
     throw problem;
   }
+  // Committed: a failure to note it only costs the replay of this answer to a re-sent last chunk.
+  await settleUpload(env.DB, upload.id, "done", JSON.stringify(answer), expiresAt).catch((error: unknown) =>
+    console.error(JSON.stringify({ event: "upload_settle_failed", upload: upload.id, error: String(error) })),
+  );
+  return { complete: true, offset, answer };
 }
 
 /** The final PATCH sent again after its answer was lost: the same answer; anything else is refused. */
@@ -204,66 +215,4 @@ async function chunkFailed(db: D1Database, upload: UploadRow, body: SentBody, er
 async function settle(db: D1Database, id: string, problem: ApiError, expiresAt: number): Promise<void> {
   const stored: StoredProblem = { code: problem.code, detail: problem.detail, extensions: problem.extensions };
   await settleUpload(db, id, "failed", JSON.stringify(stored), expiresAt);
-}
-
-function tooLarge(max: number): ApiError {
-  return new ApiError("payload_too_large", `A resumable upload is limited to ${max} bytes.`, { limit: "MAX_RESUMABLE_BYTES", max });
-}
-
-/**
- * The PATCH body as sent: counted (the offset moves by what arrived), bounded by the upload's
- * size, and readable to its end after the scan gave up on it (cancelling the scan does not
- * cancel the request body, so its digest can still be checked).
- */
-class SentBody {
-  bytes = 0;
-  readonly stream: ReadableStream<Uint8Array>;
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array> | null;
-
-  constructor(body: ReadableStream<Uint8Array> | null, offset: number, max: number) {
-    this.reader = body?.getReader() ?? null;
-    const reader = this.reader;
-    this.stream = new ReadableStream<Uint8Array>(
-      {
-        pull: async (controller) => {
-          const next = reader ? await reader.read() : { done: true as const, value: undefined };
-          if (next.done) return controller.close();
-          this.bytes += next.value.length;
-          if (offset + this.bytes > max) throw tooLarge(max);
-          controller.enqueue(next.value);
-        },
-      },
-      { highWaterMark: 0 },
-    );
-  }
-
-  /** Reads what is left; throws what the body's stream throws (a digest mismatch). */
-  async drain(): Promise<void> {
-    if (!this.reader) return;
-    for (;;) {
-      const { done } = await this.reader.read();
-      if (done) return;
-    }
-  }
-}
-
-function prepend(head: Uint8Array, rest: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  if (head.length === 0) return rest;
-  const reader = rest.getReader();
-  let first = true;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (first) {
-          first = false;
-          return controller.enqueue(head);
-        }
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    },
-    { highWaterMark: 0 },
-  );
 }
