@@ -25,16 +25,19 @@ export class WriteTracker {
   private phase: Progress["phase"] | null = null;
   private sentAll = false;
   private sentAny = false;
+  private resumable = false;
 
   begin(write: WriteInFlight): void {
     this.write = write;
     this.phase = null;
     this.sentAll = false;
     this.sentAny = false;
+    this.resumable = false;
   }
 
   progress(progress: Progress): void {
     this.phase = progress.phase;
+    if (progress.resumable) this.resumable = true;
     if (progress.phase !== "upload") return;
     if (progress.loaded > 0) this.sentAny = true;
     if (progress.total !== undefined && progress.loaded >= progress.total) this.sentAll = true;
@@ -49,6 +52,13 @@ export class WriteTracker {
     const write = this.write;
     if (write === null) return "pubset: interrupted";
     if (!this.sentAny) return "pubset: interrupted before the upload was sent; nothing was written.";
+    if (!this.sentAll && this.resumable && write.rerun !== undefined) {
+      return [
+        "pubset: interrupted while sending a resumable upload; nothing is written until its last chunk.",
+        "  The chunks the server holds are kept for 24 h; to go on from them:",
+        `  finish: ${write.rerun}`,
+      ].join("\n");
+    }
     if (!this.sentAll) {
       return "pubset: interrupted while sending; the server commits only a complete upload, so nothing was written.";
     }

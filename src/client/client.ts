@@ -33,7 +33,7 @@ export interface PubsetClientOptions extends TransportOptions {
   /** Where compressed uploads wait between the digest pass and the send (spool.ts);
    * default: compress again from the source, or memory for one-shot streams. */
   spool?: SpoolFactory;
-  /** Content of at least this many bytes goes as a resumable upload (default 64 MiB). */
+  /** Content of more than this many bytes goes as a resumable upload (default 64 MiB). */
   resumableThreshold?: number;
   /** Content bytes per resumable chunk (default 32 MiB, at most what the server allows). */
   chunkBytes?: number;

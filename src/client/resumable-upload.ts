@@ -14,7 +14,7 @@ import type { RequestBody, Transport } from "./transport.ts";
 import type { Collection, ProgressCallback } from "./types.ts";
 import type { SourceReader } from "./upload-source.ts";
 
-/** Sources of at least this many bytes go as resumable uploads (`resumableThreshold` changes it). */
+/** Sources of more than this many bytes go as resumable uploads (`resumableThreshold` changes it). */
 export const RESUMABLE_THRESHOLD = 64 * 1024 * 1024;
 /** The most content bytes one chunk carries, below the server's `max-append-size`. */
 export const DEFAULT_CHUNK_BYTES = 32 * 1024 * 1024;
@@ -104,6 +104,18 @@ export async function resumableWrite<T>(transport: Transport, write: ResumableWr
   // A gzip member of n bytes is at most n + 5 bytes per 64 KiB stored block + 18 of framing.
   const chunkBytes = Math.max(1, Math.min(options.chunkBytes ?? DEFAULT_CHUNK_BYTES, Math.floor(limit * 0.99) - 1024));
 
+  // The same Idempotency-Key as an interrupted run (the CLI's rerun advice): the server replayed
+  // the creation, so this run goes on with that upload from where the server stands.
+  let resumeAt = 0;
+  if (created.headers.get("idempotent-replayed") === "true") {
+    const head = await transport.send({ method: "HEAD", url: upload, signal: write.signal });
+    resumeAt = Number(head.headers.get("upload-offset") ?? "0");
+    if (head.headers.get("upload-complete") === "?1") {
+      const answer = await sendChunk(transport, upload, resumeAt, body(new Uint8Array(0), "application/partial-upload"), true, write.signal, undefined);
+      return (await answer!.json()) as T;
+    }
+  }
+
   let raw = write.source.open();
   // DOM typings type the decompressor's input as BufferSource, which Uint8Array is.
   if (write.sourceIsGzip) raw = raw.pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
@@ -114,11 +126,19 @@ export async function resumableWrite<T>(transport: Transport, write: ResumableWr
   let pending: Uint8Array | null = null;
   const send = async (slice: Uint8Array, last: boolean): Promise<Response | null> => {
     const chunk = write.gzip ? gzipSync(slice, { level: write.level, mtime: 0 }) : slice;
+    if (offset < resumeAt) {
+      // Chunks are made the same way every run, so the server's offset falls between two of them.
+      if (offset + chunk.length > resumeAt || last) throw new TypeError(`the upload is at offset ${resumeAt}, which is not where a chunk of this file ends; was it sent with other settings?`);
+      offset += chunk.length;
+      sent += slice.length;
+      progress?.({ phase: "upload", loaded: sent, total, resumable: true });
+      return null;
+    }
     // One bar over the whole file, in source bytes; after the last byte, the server's commit.
     const onProgress: ProgressCallback | undefined = progress
       ? (p) => {
           const loaded = sent + Math.round((p.loaded / Math.max(1, chunk.length)) * slice.length);
-          progress({ phase: last && p.phase === "processing" ? "processing" : "upload", loaded, total });
+          progress({ phase: last && p.phase === "processing" ? "processing" : "upload", loaded, total, resumable: true });
         }
       : undefined;
     const answer = await sendChunk(transport, upload, offset, body(chunk, "application/partial-upload"), last, write.signal, onProgress);

@@ -153,6 +153,8 @@ export interface Progress {
   loaded: number;
   /** The byte count `loaded` runs to, when known. */
   total?: number;
+  /** A resumable upload: chunks that landed are kept, and a rerun with the same Idempotency-Key goes on from them. */
+  resumable?: boolean;
 }
 
 export type ProgressCallback = (progress: Progress) => void;

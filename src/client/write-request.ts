@@ -16,7 +16,7 @@ export interface WriteOptions {
   idempotencyKey?: string;
   signal?: AbortSignal;
   onProgress?: ProgressCallback;
-  /** Send content of at least this many bytes as a resumable upload (default: the client's, 64 MiB). */
+  /** Send content of more than this many bytes as a resumable upload (default: the client's, 64 MiB). */
   resumableThreshold?: number;
 }
 
@@ -31,7 +31,7 @@ export interface WriteContext {
   transport: Transport;
   gzipLevel: GzipLevel;
   spool?: SpoolFactory;
-  /** Content of a known size at least this large goes as a resumable upload. */
+  /** Content of a known size larger than this goes as a resumable upload. */
   resumableThreshold: number;
   chunkBytes?: number;
 }
@@ -49,7 +49,7 @@ export async function sendWrite<T>(
   options: WriteOptions,
 ): Promise<T> {
   const file = parts.file;
-  if (file && file.source.size !== undefined && file.source.size >= (options.resumableThreshold ?? context.resumableThreshold)) {
+  if (file && file.source.size !== undefined && file.source.size > (options.resumableThreshold ?? context.resumableThreshold)) {
     const sourceIsGzip = file.source.name.toLowerCase().endsWith(".gz");
     return resumableWrite<T>(
       context.transport,

@@ -2,6 +2,7 @@
 // only when stderr is a terminal.
 import { describe, expect, it } from "vitest";
 import { formatBytes, formatObjects, formatRecord, formatTable } from "../../src/cli/output.ts";
+import { WriteTracker } from "../../src/cli/interrupt.ts";
 import { progressBar, progressLine } from "../../src/cli/progress-bar.ts";
 
 describe("tables", () => {
@@ -60,5 +61,17 @@ describe("progress", () => {
     expect(text).toContain("process");
     expect(text).toContain("100%");
     expect(text).toContain("0:03");
+  });
+
+  it("tells an interrupted resumable upload how to go on from the chunks the server holds", () => {
+    const tracker = new WriteTracker();
+    tracker.begin({ check: "pubset ls --limit 5", rerun: "pubset create big.csv --name B --idempotency-key K" });
+    tracker.progress({ phase: "upload", loaded: 10, total: 100, resumable: true });
+    expect(tracker.message()).toContain("finish: pubset create big.csv --name B --idempotency-key K");
+    expect(tracker.message()).toContain("kept for 24 h");
+    tracker.begin({ check: "pubset ls --limit 5", rerun: "pubset create small.csv --name S --idempotency-key K" });
+    tracker.progress({ phase: "upload", loaded: 10, total: 100 });
+    expect(tracker.message()).toContain("nothing was written");
+    expect(tracker.message()).not.toContain("finish:");
   });
 });

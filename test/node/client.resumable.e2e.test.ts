@@ -131,6 +131,34 @@ describe("resumable uploads through a faulty connection", { timeout: 120_000 }, 
     expect(Math.max(...uploads)).toBe(size);
   });
 
+  it("a second run with the same Idempotency-Key goes on where an interrupted one stopped", async () => {
+    const csv = generatedCsv(400_000);
+    const chunks = Math.ceil(new TextEncoder().encode(csv).length / (64 * 1024));
+    const abort = new AbortController();
+    let landed = 0;
+    // The first run is cut off (Ctrl-C) once two chunks have landed.
+    const cutting: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (init?.method === "PATCH" && response.status === 204 && ++landed === 2) abort.abort(new Error("interrupted"));
+      return response;
+    };
+    const options = { url: proxy.url, key, resumableThreshold: 1, chunkBytes: 64 * 1024 };
+    const idempotencyKey = crypto.randomUUID();
+    const first = await new PubsetClient({ ...options, fetch: cutting })
+      .create({ name: "Twice" }, new Blob([csv]), { idempotencyKey, signal: abort.signal })
+      .then(() => null, (error: unknown) => error);
+    expect(first).toBeInstanceOf(Error);
+    proxy.patches = 0;
+    const created = await new PubsetClient(options).create({ name: "Twice" }, new Blob([csv]), { idempotencyKey });
+    expect(proxy.patches).toBe(chunks - 2);
+    expect(await csvOf(created.id)).toBe(csv);
+    // A third run finds the upload complete and gets the same answer.
+    proxy.patches = 0;
+    const again = await new PubsetClient(options).create({ name: "Twice" }, new Blob([csv]), { idempotencyKey });
+    expect(again).toEqual(created);
+    expect(proxy.patches).toBe(1);
+  });
+
   it("appends a gzip file as a resumable upload, and the one-request path stays below the threshold", async () => {
     const first = await direct.create({ name: "Two ways" }, "id,city,note\n");
     const rows = generatedCsv(300_000).slice("id,city,note\n".length);

@@ -17,7 +17,7 @@ const EXIT_DECLINED = EXIT_USAGE;
 /** `--resumable-above`: where uploads switch to resumable chunks (tests use small files). */
 const IDEMPOTENCY_OPTION = { "idempotency-key": { type: "string" }, "resumable-above": { type: "string" } } as const;
 const IDEMPOTENCY_DETAIL = "--idempotency-key K  send this Idempotency-Key (default: a fresh one); an interrupted write prints its own";
-const RESUMABLE_DETAIL = "--resumable-above N  files of N bytes or more go as a resumable upload, in chunks (default 64 MiB)";
+const RESUMABLE_DETAIL = "--resumable-above N  files over N bytes go as a resumable upload, in chunks (default 64 MiB)";
 
 interface WriteCall {
   onProgress: ProgressCallback;
