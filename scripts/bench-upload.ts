@@ -5,14 +5,14 @@
 // readings over the inspector); then the same upload with the connection dropped half-way
 // through the chunk at ~50 %, resumed: the bytes sent again.
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PubsetClient, type SigningKey } from "../src/client/index.ts";
 import { DEFAULT_CHUNK_BYTES } from "../src/client/resumable-upload.ts";
 import { writeCsvFile } from "./bench/csv-gen.ts";
 import { Inspector, sampleLiveHeap, type HeapSummary } from "./bench/heap.ts";
 import { freePort, prepareState, startServer, type RunningServer } from "./bench/server.ts";
-import { errorText, MB } from "./bench/stats.ts";
+import { errorText, machineLine, MB, runBenchPart } from "./bench/stats.ts";
 import { buildWorker } from "./bench/worker-build.ts";
 import { PROJECT_ROOT } from "./lib/paths.ts";
 
@@ -151,9 +151,7 @@ async function main(): Promise<number> {
     const interrupted = await upload(server.origin, key, csv.path, null, compressedBytes / 2);
     process.stderr.write("bench upload: checking both datasets…\n");
     const checked = (await sameBytes(server.origin, key, clean.id, size)) && (await sameBytes(server.origin, key, interrupted.id, size));
-    const cpu = cpus();
-    const machine = `${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(" / ")} at the end`;
-    const report = render(size, clean, interrupted, compressedBytes, machine, checked);
+    const report = render(size, clean, interrupted, compressedBytes, machineLine(), checked);
     writeFileSync(join(OUT_DIR, "upload.md"), report);
     process.stdout.write(report);
     return checked ? 0 : 1;
@@ -164,10 +162,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`bench upload: ${errorText(error)}\n`);
-    process.exit(1);
-  },
-);
+runBenchPart("bench upload", main);
