@@ -1,5 +1,5 @@
 // `npm run bench` (fourth part; alone: `npm run bench:upload`): resumable uploads (issue 12) from
-// a local worker — a generated CSV (1 GiB; BENCH_UPLOAD_MB for a quicker run) sent by the
+// a local worker — a generated CSV (1 GiB; BENCH_UPLOAD_MIB for a quicker run) sent by the
 // client as a resumable upload, gzip-compressed per chunk: wall time, server MB/s (raw bytes
 // over the time the PATCH requests took), the isolate's live memory during it (forced-GC
 // readings over the inspector); then the same upload with the connection dropped half-way
@@ -12,7 +12,7 @@ import { DEFAULT_CHUNK_BYTES } from "../src/client/resumable-upload.ts";
 import { writeCsvFile } from "./bench/csv-gen.ts";
 import { Inspector, sampleLiveHeap, type HeapSummary } from "./bench/heap.ts";
 import { freePort, prepareState, startServer, type RunningServer } from "./bench/server.ts";
-import { errorText, machineLine, MB, runBenchPart } from "./bench/stats.ts";
+import { errorText, machineLine, MB, MIB, runBenchPart } from "./bench/stats.ts";
 import { buildWorker } from "./bench/worker-build.ts";
 import { PROJECT_ROOT } from "./lib/paths.ts";
 
@@ -108,16 +108,16 @@ function render(size: number, clean: Run, interrupted: Run, compressedBytes: num
   // first was sent again.
   const resent = interrupted.sentBytes - compressedBytes;
   return [
-    `### Resumable upload (issue 12): a ${mb(size)} generated CSV, gzip-compressed by the client per ${DEFAULT_CHUNK_BYTES / 2 ** 20} MiB chunk`,
+    `### Resumable upload (issue 12): a ${(size / MIB).toFixed(0)} MiB (${mb(size)}) generated CSV, gzip-compressed by the client per ${DEFAULT_CHUNK_BYTES / MIB} MiB chunk`,
     "",
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; \`npm run bench:upload\` (BENCH_UPLOAD_MB=${Math.round(size / MB)}).`,
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; \`npm run bench:upload\` (BENCH_UPLOAD_MIB=${Math.round(size / MIB)}). MB = 10⁶ bytes.`,
     "",
     "| figure | measured |",
     "|---|---|",
     `| wall time, client gzip included | ${clean.wallSeconds.toFixed(1)} s (${(size / MB / clean.wallSeconds).toFixed(1)} MB/s of CSV) |`,
     `| server time (the ${clean.patches} PATCH requests) and server MB/s | ${clean.patchSeconds.toFixed(1)} s, **${(size / MB / clean.patchSeconds).toFixed(1)} MB/s** of CSV |`,
     `| bytes sent (gzip members) | ${mb(compressedBytes)} (${((compressedBytes / size) * 100).toFixed(1)} % of the CSV) |`,
-    `| isolate live memory during the upload (forced GC each second) | ${heap(clean.heap)} |`,
+    `| isolate live memory during the upload (forced GC each second, which slows this run a little) | ${heap(clean.heap)} |`,
     `| interrupted at ~50 % (connection dropped half-way through a chunk), resumed from HEAD: wall time | ${interrupted.wallSeconds.toFixed(1)} s |`,
     `| bytes sent again after the drop | **${mb(resent)}** (${((resent / compressedBytes) * 100).toFixed(1)} % of the upload: what the dropped request had sent, under one chunk) |`,
     `| both datasets hold exactly the CSV's bytes | ${checked ? "yes" : "**no**"} |`,
@@ -126,14 +126,14 @@ function render(size: number, clean: Run, interrupted: Run, compressedBytes: num
 }
 
 async function main(): Promise<number> {
-  const megabytes = Number(process.env.BENCH_UPLOAD_MB ?? "1024");
+  const mebibytes = Number(process.env.BENCH_UPLOAD_MIB ?? "1024");
   const work = mkdtempSync(join(tmpdir(), "pubset-bench-upload-"));
   let server: RunningServer | null = null;
   let inspector: Inspector | null = null;
   try {
     mkdirSync(OUT_DIR, { recursive: true });
-    process.stderr.write(`bench upload: generating a ${megabytes} MB CSV…\n`);
-    const csv = writeCsvFile(join(work, "upload.csv"), megabytes * MB, 12);
+    process.stderr.write(`bench upload: generating a ${mebibytes} MiB CSV…\n`);
+    const csv = writeCsvFile(join(work, "upload.csv"), mebibytes * MIB, 12);
     const size = statSync(csv.path).size;
     const stateDir = join(work, "state");
     const key = await prepareState(stateDir);
