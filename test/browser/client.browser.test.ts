@@ -224,7 +224,7 @@ describeInChromium("TypeScript client in Chromium", () => {
 
     const { id, version } = result.created;
     expect(result.created).toEqual({ id, version, visibility: "public", source: `/v1/dataset/${id}/${version}/rivers.csv.gz` });
-    expect(result.phases).toEqual(["prepare", "upload"]);
+    expect(result.phases).toEqual(["prepare", "processing", "upload"]);
     expect(result.appended).not.toBe(version);
     expect(result.listed).toEqual([{ id, version: result.appended }]);
     expect(result.found).toEqual([id]);
