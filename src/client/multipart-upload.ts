@@ -1,10 +1,11 @@
 // The multipart/form-data body of a write (SPEC A: `collection` JSON + `dataset` file) as a
 // stream whose length and Content-Digest are known before it is sent: a first pass gzips the
-// file and hashes the whole body; each send then replays the same bytes (see spool.ts).
+// file (parted gzip, gzip-stream.ts), a second hashes the whole body; each send then replays
+// the same bytes (see spool.ts).
 import { toBase64 } from "../auth/bytes.ts";
-import { concatStreams, forEachChunk, streamOf } from "./byte-streams.ts";
+import { concatStreams, forEachChunk, streamOf, type StreamPiece } from "./byte-streams.ts";
 import { UploadSourceError } from "./errors.ts";
-import { gzipStream, type GzipLevel } from "./gzip-stream.ts";
+import { partedDeflateStream, partedEnvelope, type GzipLevel } from "./gzip-stream.ts";
 import { countingStream } from "./progress.ts";
 import { Sha256 } from "./sha256.ts";
 import { memorySpool, type Spool, type SpoolFactory } from "./spool.ts";
@@ -80,7 +81,6 @@ export async function prepareMultipart(collection: Collection | undefined, file:
   head += `Content-Type: ${partType}\r\n\r\n`;
   const headBytes = encoder.encode(head);
   const tailBytes = encoder.encode(`\r\n--${boundary}--\r\n`);
-  const content = (raw: ReadableStream<Uint8Array>) => (gzip ? raw.pipeThrough(gzipStream(options.level)) : raw);
 
   const spool: Spool | null = options.spool ? await options.spool() : source.reopenable ? null : memorySpool();
   try {
@@ -89,21 +89,41 @@ export async function prepareMultipart(collection: Collection | undefined, file:
     const progress = options.onProgress;
     let raw = source.open();
     if (progress) raw = raw.pipeThrough(countingStream((loaded) => progress({ phase: "prepare", loaded, total: source.size })));
-    await forEachChunk(content(raw), async (chunk) => {
-      hash.update(chunk);
+    const finished = (pieces: StreamPiece[], length: number): PreparedUpload => ({
+      contentType,
+      length,
+      contentDigest: contentDigest(hash.digest()),
+      open: () => concatStreams(pieces),
+      dispose: async () => spool?.dispose(),
+    });
+    if (!gzip) {
+      await forEachChunk(raw, async (chunk) => {
+        hash.update(chunk);
+        contentLength += chunk.length;
+        await spool?.write(chunk);
+      });
+      await spool?.close();
+      hash.update(tailBytes);
+      const replay = spool ? () => spool.open() : () => source.open().pipeThrough(lengthChecked(contentLength));
+      return finished([headBytes, replay, tailBytes], headBytes.length + contentLength + tailBytes.length);
+    }
+    // The gzip header lists the parts, so it is known only after they are compressed: the parts
+    // are hashed in a second pass, from the spool or compressed again (the output is the same).
+    const first = partedDeflateStream(options.level);
+    await forEachChunk(raw.pipeThrough(first.stream), async (chunk) => {
       contentLength += chunk.length;
       await spool?.write(chunk);
     });
     await spool?.close();
-    hash.update(tailBytes);
-    const replay = spool ? () => spool.open() : () => content(source.open()).pipeThrough(lengthChecked(contentLength));
-    return {
-      contentType,
-      length: headBytes.length + contentLength + tailBytes.length,
-      contentDigest: contentDigest(hash.digest()),
-      open: () => concatStreams([headBytes, replay, tailBytes]),
-      dispose: async () => spool?.dispose(),
-    };
+    const { header, trailer } = partedEnvelope(await first.summary);
+    const parts = spool
+      ? () => spool.open()
+      : () => source.open().pipeThrough(partedDeflateStream(options.level).stream).pipeThrough(lengthChecked(contentLength));
+    hash.update(header);
+    await forEachChunk(parts(), (chunk) => void hash.update(chunk));
+    hash.update(trailer).update(tailBytes);
+    const length = headBytes.length + header.length + contentLength + trailer.length + tailBytes.length;
+    return finished([headBytes, header, parts, trailer, tailBytes], length);
   } catch (error: unknown) {
     await spool?.dispose();
     throw error;

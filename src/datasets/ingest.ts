@@ -19,7 +19,7 @@ import { textSchema, type TableSchema } from "../schema/table-schema.ts";
  */
 export const MAX_HEADER_JSON_BYTES = 1_900_000;
 
-function checkHeader(header: string[] | null): boolean {
+export function checkHeader(header: string[] | null): boolean {
   if (header === null) return false;
   const bytes = new TextEncoder().encode(JSON.stringify(header)).length;
   if (bytes > MAX_HEADER_JSON_BYTES) {

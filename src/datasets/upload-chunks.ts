@@ -14,7 +14,7 @@ import { ingestChunk, ingestCsv, type IngestedChunk, type IngestedContent, type 
 import { prepend, SentBody, tooLarge, unlessEmpty } from "./chunk-body.ts";
 import { withSchemaProblems } from "./schema-problems.ts";
 import { problemFromStreamError } from "./stream-errors.ts";
-import { gunzip } from "./upload.ts";
+import { gunzip } from "./gunzip.ts";
 import type { UploadPlan } from "./upload-creation.ts";
 import { UploadedObjects } from "./uploaded-objects.ts";
 import { writeVersion } from "./write.ts";

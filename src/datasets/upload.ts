@@ -1,10 +1,8 @@
 // Reads a write request's multipart body part by part as it streams (SPEC B2): `collection`
-// (JSON, validated by CollectionSchema) and `dataset` (CSV, or gzip-compressed CSV decompressed
-// on the fly and bounded by MAX_CONTENT_BYTES). The dataset part goes straight into ingest, so
-// no part is ever held whole in memory.
+// (JSON, validated by CollectionSchema) and `dataset` (CSV or gzip, handed to ingest-dataset.ts
+// as it streams), so no part is ever held whole in memory.
 import type { Limits } from "../config.ts";
 import { ApiError } from "../errors.ts";
-import { byteLimitStream } from "../http/byte-limit.ts";
 import { boundaryFrom, parseMultipart, type MultipartPart } from "../http/multipart.ts";
 import { CollectionSchema, type Collection } from "./collection-schema.ts";
 import { sanitizeFileName } from "./file-name.ts";
@@ -14,7 +12,10 @@ const MAX_COLLECTION_BYTES = 64 * 1024;
 
 export interface DatasetPart {
   fileName: string;
-  content: ReadableStream<Uint8Array>;
+  /** Sent as gzip (`application/gzip` or a `.gz` name): ingest-dataset.ts picks the path. */
+  compressed: boolean;
+  /** The part's bytes as sent. */
+  body: ReadableStream<Uint8Array>;
 }
 
 export interface Upload<T> {
@@ -52,7 +53,7 @@ export async function readUpload<T>(
       } else if (part.name === "dataset") {
         if (sawDataset) throw new ApiError("invalid_request", "The `dataset` part appears twice.");
         sawDataset = true;
-        upload.dataset = await handlers.onDataset(datasetPart(part, limits));
+        upload.dataset = await handlers.onDataset(datasetPart(part));
       } else {
         throw new ApiError("invalid_request", `Unknown multipart part \`${part.name}\`; expected \`collection\` and \`dataset\`.`);
       }
@@ -111,62 +112,7 @@ function isGzipPart(part: MultipartPart): boolean {
   return type === "application/gzip" || type === "application/x-gzip" || /\.gz$/i.test(part.fileName ?? "");
 }
 
-function datasetPart(part: MultipartPart, limits: Limits): DatasetPart {
+function datasetPart(part: MultipartPart): DatasetPart {
   const compressed = isGzipPart(part);
-  const fileName = sanitizeFileName(part.fileName, compressed);
-  const tooLarge = () =>
-    new ApiError("payload_too_large", `Dataset content is limited to ${limits.maxContentBytes} bytes uncompressed.`, {
-      limit: limits.maxContentBytes,
-    });
-  let content = part.body;
-  if (compressed) content = gunzip(content);
-  return { fileName, content: content.pipeThrough(byteLimitStream(limits.maxContentBytes, tooLarge)) };
-}
-
-/** Decompresses a client-gzipped part; corrupt gzip becomes a 400, other errors pass unchanged. */
-export function gunzip(compressed: ReadableStream<Uint8Array>, corrupt = "The `dataset` part is not valid gzip."): ReadableStream<Uint8Array> {
-  let upstreamError: unknown = null;
-  const source = compressed.getReader();
-  const tapped = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const { done, value } = await source.read();
-          if (done) controller.close();
-          else controller.enqueue(value);
-        } catch (error: unknown) {
-          upstreamError = error;
-          throw error;
-        }
-      },
-      // workerd's pipeTo cancels `tapped` for a failed decompressor only once its pending read
-      // settles, and when readUpload gives up on corrupt gzip that read fails because the parser
-      // errors the unfinished part (MultipartParser.close). Cancelling the now-errored part
-      // rejects with that error, and the pipe leaves the rejection unhandled. The same error
-      // already reached the pull above and readUpload's own catch, so it is dropped here.
-      cancel: (reason) => source.cancel(reason).catch(() => {}),
-    },
-    { highWaterMark: 0 },
-  );
-  const decompressor = new DecompressionStream("gzip");
-  // The pipe's own failure reaches the reader below; handling it here keeps an abandoned
-  // upload from surfacing as an unhandled rejection.
-  tapped.pipeTo(decompressor.writable).catch(() => {});
-  const inflated = decompressor.readable.getReader();
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const { done, value } = await inflated.read();
-          if (done) controller.close();
-          else controller.enqueue(value);
-        } catch (error: unknown) {
-          if (upstreamError !== null) throw upstreamError;
-          throw new ApiError("invalid_request", corrupt);
-        }
-      },
-      cancel: (reason) => inflated.cancel(reason),
-    },
-    { highWaterMark: 0 },
-  );
+  return { fileName: sanitizeFileName(part.fileName, compressed), compressed, body: part.body };
 }

@@ -20,7 +20,8 @@ import { getLatestState, getVersionSegments, type VersionRow } from "../storage/
 import type { Caller } from "./access.ts";
 import { commitQueuedAppend, type AppendSequencerBinding } from "./append-queue.ts";
 import type { Collection } from "./collection-schema.ts";
-import { INFER_ALL, ingestCsv, contentOf, type IngestedContent, type IngestedSegment } from "./ingest.ts";
+import { INFER_ALL, contentOf, type IngestedContent, type IngestedSegment } from "./ingest.ts";
+import { ingestDataset } from "./ingest-dataset.ts";
 import { typeStoredContent, type Typed } from "./retype.ts";
 import { withSchemaProblems } from "./schema-problems.ts";
 import { readUpload } from "./upload.ts";
@@ -81,13 +82,13 @@ export async function writeVersion<Body extends object>(
           declaredFirst = collection.schema ?? null;
         },
         onDataset: async (part) => {
-          const key = await objects.reserve();
           const mode =
             request.kind === "append" && parent
               ? { kind: "rows" as const, expectedColumns: parent.columns.length, header: parent.columns }
               : { kind: "table" as const };
           const typing = typingPlan(request.kind, parent, declaredFirst);
-          const ingested = await ingestCsv(part.content, { mode, typing, limits, bucket: env.CONTENT, key });
+          const reserve = () => objects.reserve();
+          const ingested = await ingestDataset(part, { mode, typing, limits, bucket: env.CONTENT, reserve });
           return { ingested, fileName: part.fileName, typedWithDeclaration: declaredFirst !== null };
         },
       }),

@@ -1,0 +1,75 @@
+// Picks the ingest path for a `dataset` part (SPEC B2, src/storage/README.md "Upload format"):
+// CSV → validate and compress (ingest.ts); a parted gzip → validate and keep its bytes
+// (ingest-parted.ts), or, when it breaks the format's promises, recompress the staged copy;
+// any other gzip → inflate, validate and compress.
+import type { CsvMode } from "../csv/scanner.ts";
+import type { Limits } from "../config.ts";
+import type { TypingPlan } from "../schema/column-typer.ts";
+import { MAX_HEADER_BYTES, readPartedGzipHeader, type HeaderRead } from "../gzip/parted-gzip-header.ts";
+import { GZIP_HEADER } from "../storage/gzip-join.ts";
+import { openSegment } from "../storage/segment-store.ts";
+import { sequenceStream } from "../storage/stream-sequence.ts";
+import { gunzip, limitContent } from "./gunzip.ts";
+import { ingestCsv, type IngestedSegment } from "./ingest.ts";
+import { ingestPartedGzip } from "./ingest-parted.ts";
+import type { DatasetPart } from "./upload.ts";
+
+export interface IngestOptions {
+  mode: CsvMode;
+  /** How cells are typed (SPEC C2); the same on every path. */
+  typing: TypingPlan | null;
+  limits: Limits;
+  bucket: R2Bucket;
+  /** A fresh object key recorded as an upload intent (UploadedObjects.reserve). */
+  reserve: () => Promise<string>;
+}
+
+export async function ingestDataset(part: DatasetPart, options: IngestOptions): Promise<IngestedSegment> {
+  const { mode, typing, limits, bucket } = options;
+  const recompress = async (content: ReadableStream<Uint8Array>) =>
+    ingestCsv(limitContent(content, limits), { mode, typing, limits, bucket, key: await options.reserve() });
+  if (!part.compressed) return recompress(part.body);
+  const reader = part.body.getReader();
+  const { read, head } = await peekHeader(reader);
+  if (read.status !== "parted") return recompress(gunzip(prefixed(head, reader)));
+  const staged = await options.reserve();
+  const outcome = await ingestPartedGzip(head.subarray(read.headerBytes), reader, read.parts, { mode, typing, limits, bucket, key: staged });
+  if ("stored" in outcome) return outcome.stored;
+  console.log(JSON.stringify({ event: "parted_gzip_recompressed", reason: outcome.recompress }));
+  return recompress(gunzip(sequenceStream([GZIP_HEADER, () => openSegment(bucket, staged)])));
+}
+
+/** Reads until the gzip header can be judged; returns every byte read. */
+async function peekHeader(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<{ read: HeaderRead; head: Uint8Array }> {
+  let head = new Uint8Array(0);
+  for (;;) {
+    const read = readPartedGzipHeader(head);
+    if (read.status !== "more" || head.length > MAX_HEADER_BYTES) return { read, head };
+    const { done, value } = await reader.read();
+    if (done) return { read: { status: "not-parted" }, head };
+    const joined = new Uint8Array(head.length + value.length);
+    joined.set(head);
+    joined.set(value, head.length);
+    head = joined;
+  }
+}
+
+/** `head` and then the rest of `reader`, as one stream. */
+function prefixed(head: Uint8Array, reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
+  let sent = head.length === 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!sent) {
+          sent = true;
+          return controller.enqueue(head);
+        }
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+}

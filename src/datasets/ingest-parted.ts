@@ -1,0 +1,226 @@
+// Zero-recompression ingest of a parted gzip (src/storage/README.md, "Upload format"): each
+// part is inflated on its own (PartInflater) into the same CsvScanner as every upload, and its
+// compressed bytes go to R2 as they are. A broken promise of the format turns the object into
+// a staged copy for the recompression path (ingest-dataset.ts), never a segment; a trailer
+// that any gzip reader would refuse is refused.
+import { CsvScanner, type CsvMode } from "../csv/scanner.ts";
+import type { Limits } from "../config.ts";
+import { ApiError } from "../errors.ts";
+import type { PartLengths } from "../gzip/parted-gzip-header.ts";
+import { PartInflateError, PartInflater } from "../gzip/part-inflater.ts";
+import { crc32Update } from "../storage/crc32.ts";
+import type { SegmentPart } from "../storage/parted-segment.ts";
+import { SegmentUpload } from "../storage/segment-store.ts";
+import { ColumnTyper, type TypingPlan } from "../schema/column-typer.ts";
+import { textSchema } from "../schema/table-schema.ts";
+import { checkHeader, type IngestedSegment } from "./ingest.ts";
+
+/** `stored`: the segment is the client's bytes. `recompress`: the object at `key` holds everything after the gzip header. */
+export type PartedOutcome = { stored: IngestedSegment } | { recompress: string };
+
+export interface PartedOptions {
+  mode: CsvMode;
+  typing: TypingPlan | null;
+  limits: Limits;
+  bucket: R2Bucket;
+  key: string;
+}
+
+/** A promise of the format that the bytes break: not an error of the CSV. */
+class NotParted extends Error {}
+
+/**
+ * What the recompression path would refuse too, for the same bytes (its inflater checks the
+ * trailer and refuses a truncated member or bytes after it): refused here at once.
+ */
+function notGzip(why: string): ApiError {
+  return new ApiError("invalid_request", `The \`dataset\` part is not valid gzip: ${why}.`);
+}
+
+const TRAILER_BYTES = 10; // `03 00`, CRC-32, ISIZE
+const SYNC_FLUSH = [0x00, 0x00, 0xff, 0xff];
+
+export async function ingestPartedGzip(
+  first: Uint8Array,
+  rest: ReadableStreamDefaultReader<Uint8Array>,
+  index: readonly PartLengths[],
+  options: PartedOptions,
+): Promise<PartedOutcome> {
+  const ingest = new PartedIngest(index, options);
+  try {
+    await ingest.consume(first);
+    for (;;) {
+      const { done, value } = await rest.read();
+      if (done) break;
+      await ingest.consume(value);
+    }
+    return await ingest.finish();
+  } catch (error: unknown) {
+    await rest.cancel(error).catch(() => {});
+    await ingest.abort();
+    throw error;
+  }
+}
+
+class PartedIngest {
+  readonly #index: readonly PartLengths[];
+  readonly #limits: Limits;
+  readonly #scanner: CsvScanner;
+  readonly #typer: ColumnTyper | null;
+  readonly #upload: SegmentUpload;
+  readonly #partsEnd: number;
+  readonly #trailer = new Uint8Array(TRAILER_BYTES);
+  #failure: string | null = null;
+  #pos = 0; // compressed bytes after the gzip header consumed
+  #part = -1;
+  #partStart = 0;
+  #inflater: PartInflater | null = null;
+  #last4: number[] = [];
+  #rawIn = 0;
+  #partRawStart = 0;
+  #emitted = 0;
+  #crc = 0;
+  #headerChecked: boolean;
+  #rowsBefore = 0;
+  readonly #parts: SegmentPart[] = [];
+
+  constructor(index: readonly PartLengths[], options: PartedOptions) {
+    this.#index = index;
+    this.#limits = options.limits;
+    const { maxColumns, maxFieldBytes, maxHeaderBytes } = options.limits;
+    // The same scanner and column typer as every other upload (ingest.ts).
+    this.#typer = options.typing === null ? null : new ColumnTyper(options.typing);
+    this.#scanner = new CsvScanner(options.mode, { maxColumns, maxFieldBytes, maxHeaderBytes }, this.#typer);
+    this.#upload = new SegmentUpload(options.bucket, options.key);
+    this.#partsEnd = index.reduce((sum, p) => sum + p.compressedBytes, 0);
+    this.#headerChecked = options.mode.kind !== "table";
+  }
+
+  async consume(chunk: Uint8Array): Promise<void> {
+    if (this.#part < 0) await this.#nextPart();
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.#failure !== null) return this.#upload.write(chunk.subarray(at));
+      if (this.#pos < this.#partsEnd) {
+        const take = Math.min(chunk.length - at, this.#partStart + (this.#index[this.#part]?.compressedBytes ?? 0) - this.#pos);
+        const slice = chunk.subarray(at, at + take);
+        await this.#upload.write(slice);
+        at += take;
+        this.#pos += take;
+        this.#last4 = [...this.#last4, ...slice.subarray(Math.max(0, slice.length - 4))].slice(-4);
+        await this.#guard(() => this.#inflater?.write(slice));
+        await this.#nextPart();
+      } else if (this.#pos < this.#partsEnd + TRAILER_BYTES) {
+        const take = Math.min(chunk.length - at, this.#partsEnd + TRAILER_BYTES - this.#pos);
+        this.#trailer.set(chunk.subarray(at, at + take), this.#pos - this.#partsEnd);
+        at += take;
+        this.#pos += take;
+      } else {
+        throw notGzip("bytes follow the gzip trailer");
+      }
+    }
+  }
+
+  async finish(): Promise<PartedOutcome> {
+    if (this.#failure === null && this.#pos < this.#partsEnd + TRAILER_BYTES) throw notGzip("it ends before its trailer");
+    if (this.#failure === null) await this.#guard(async () => this.#checkEnd());
+    if (this.#failure !== null) {
+      await this.#upload.finish();
+      return { recompress: this.#failure };
+    }
+    const stats = this.#scanner.stats;
+    const last = this.#parts[this.#parts.length - 1];
+    if (last) last.rowCount = stats.rows - this.#rowsBefore;
+    await this.#upload.finish();
+    return {
+      stored: {
+        segment: { key: this.#upload.key, compressedBytes: this.#partsEnd, rawBytes: this.#rawIn, rowCount: stats.rows, parts: this.#parts },
+        crc: this.#crc,
+        stats,
+        schema: this.#typer?.schema() ?? textSchema(stats.header ?? []),
+        declared: this.#typer?.declaration() ?? null,
+      },
+    };
+  }
+
+  async abort(): Promise<void> {
+    this.#inflater?.abort();
+    await this.#upload.abort();
+  }
+
+  /** The trailer, then the CSV's end: what the scanner passed on must be every byte, unchanged. */
+  #checkEnd(): void {
+    const view = new DataView(this.#trailer.buffer);
+    if (this.#trailer[0] !== 0x03 || this.#trailer[1] !== 0x00) throw new NotParted("the stream does not end with the empty final block 03 00");
+    if (view.getUint32(2, true) !== this.#crc >>> 0) throw notGzip("its CRC-32 does not match the content");
+    if (view.getUint32(6, true) !== this.#rawIn % 2 ** 32) throw notGzip("its ISIZE does not match the content");
+    this.#emitted += this.#scanner.finish().length;
+    if (!this.#headerChecked) checkHeader(this.#scanner.stats.header);
+    if (this.#emitted !== this.#rawIn) throw new NotParted("the CSV scanner drops some of its bytes (a BOM, or blank lines at the end)");
+  }
+
+  /** Closes every part whose bytes have all arrived and opens the next one. */
+  async #nextPart(): Promise<void> {
+    while (this.#failure === null && this.#part < this.#index.length) {
+      if (this.#part >= 0) {
+        const declared = this.#index[this.#part] as PartLengths;
+        if (this.#pos < this.#partStart + declared.compressedBytes) return;
+        await this.#guard(() => this.#endPart(declared));
+        if (this.#failure !== null) return;
+        this.#partStart += declared.compressedBytes;
+      }
+      this.#part += 1;
+      this.#last4 = [];
+      this.#partRawStart = this.#rawIn;
+      this.#inflater = this.#part < this.#index.length ? new PartInflater((raw) => this.#onRaw(raw)) : null;
+    }
+  }
+
+  async #endPart(declared: PartLengths): Promise<void> {
+    await this.#inflater?.end();
+    if (this.#last4.join() !== SYNC_FLUSH.join()) throw new NotParted(`part ${this.#part + 1} does not end with a sync flush`);
+    const rawBytes = this.#rawIn - this.#partRawStart;
+    if (rawBytes !== declared.rawBytes) throw new NotParted(`part ${this.#part + 1} inflates to ${rawBytes} bytes, not ${declared.rawBytes}`);
+    const isLast = this.#part === this.#index.length - 1;
+    if (!isLast && (this.#scanner.recordEnd !== this.#rawIn || this.#emitted !== this.#rawIn)) {
+      throw new NotParted(`part ${this.#part + 1} does not end at the end of a record`);
+    }
+    const rowCount = isLast ? 0 : this.#scanner.rowsAtRecordEnd - this.#rowsBefore;
+    this.#rowsBefore += rowCount;
+    this.#parts.push({ compressedOffset: this.#partStart, compressedBytes: declared.compressedBytes, rawBytes, rowCount });
+  }
+
+  #onRaw(raw: Uint8Array): void {
+    this.#rawIn += raw.length;
+    const declared = this.#index[this.#part]?.rawBytes ?? 0;
+    if (this.#rawIn - this.#partRawStart > declared) throw new NotParted(`part ${this.#part + 1} inflates past its ${declared} bytes`);
+    if (this.#rawIn > this.#limits.maxContentBytes) {
+      throw new ApiError("payload_too_large", `Dataset content is limited to ${this.#limits.maxContentBytes} bytes uncompressed.`, {
+        limit: this.#limits.maxContentBytes,
+      });
+    }
+    this.#crc = crc32Update(this.#crc, raw);
+    this.#emitted += this.#scanner.push(raw).length;
+    this.#headerChecked ||= checkHeader(this.#scanner.stats.header);
+  }
+
+  /** Runs a step; a broken promise of the format switches to copying, any other error stands. */
+  async #guard(step: () => Promise<void> | void): Promise<void> {
+    try {
+      await step();
+    } catch (error: unknown) {
+      if (error instanceof NotParted) await this.#fail(error.message);
+      else if (error instanceof PartInflateError) await this.#fail(`part ${this.#part + 1} does not inflate on its own: ${error.message}`);
+      else throw error;
+    }
+  }
+
+  /** From here on every byte is only copied: the object becomes the recompression path's input. */
+  async #fail(reason: string): Promise<void> {
+    this.#failure = reason;
+    this.#inflater?.abort();
+    this.#inflater = null;
+    const trailer = Math.max(0, Math.min(this.#pos - this.#partsEnd, TRAILER_BYTES));
+    await this.#upload.write(this.#trailer.subarray(0, trailer));
+  }
+}
