@@ -126,6 +126,15 @@ describe("zero-recompression ingest", () => {
     expect(parted.row).toBe(expected.row);
   });
 
+  it("stops a decompression bomb at MAX_CONTENT_BYTES with 413, storing nothing", async () => {
+    const key = await createKey("parted-team", "bomb");
+    const before = (await env.CONTENT.list()).objects.length;
+    const rows = encoder.encode("0\n".repeat(1 << 20));
+    const pieces = [encoder.encode("a\n"), ...Array.from({ length: 40 }, () => rows)]; // 80 MiB, over the tests' 64 MiB
+    await expectProblem(await create(key, handMade(pieces)), 413, "payload_too_large");
+    expect((await env.CONTENT.list()).objects.length).toBe(before);
+  });
+
   it("takes a third party's plain gzip (CompressionStream) through the recompression path", async () => {
     const key = await createKey("parted-team", "plain");
     const csv = table(300);

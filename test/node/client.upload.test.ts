@@ -1,5 +1,6 @@
 // The streamed multipart upload body: its announced length and Content-Digest match the bytes
-// every attempt sends, it parses as multipart/form-data, and the dataset part is gzip of the file.
+// every attempt sends, it parses as multipart/form-data, and the dataset part is gzip of the file,
+// in the parted format the server stores without recompressing.
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,7 +9,9 @@ import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { readAllBytes } from "../../src/client/byte-streams.ts";
 import { UploadSourceError } from "../../src/client/errors.ts";
+import { partedDeflateStream, partedEnvelope } from "../../src/client/gzip-stream.ts";
 import { prepareMultipart } from "../../src/client/multipart-upload.ts";
+import { readPartedGzipHeader } from "../../src/gzip/parted-gzip-header.ts";
 import { sourceReader, type UploadInput } from "../../src/client/upload-source.ts";
 import { fileSpool } from "../../src/cli/file-spool.ts";
 
@@ -89,5 +92,42 @@ describe("prepareMultipart", () => {
     const form = await formOf(sent, body.contentType);
     expect(JSON.parse(String(form.get("collection")))).toEqual({ visibility: "private" });
     expect(form.has("dataset")).toBe(false);
+  });
+});
+
+describe("the client's gzip is the parted format (src/storage/README.md)", () => {
+  const quoted = (rows: number) => {
+    let out = "id,note\n";
+    for (let i = 0; i < rows; i++) out += `${i},"a note, with a line\nbreak ${i % 101}"\n`;
+    return out;
+  };
+  async function gzipOf(pieces: Uint8Array[]): Promise<Uint8Array> {
+    const { stream, summary } = partedDeflateStream(3, 64 * 1024);
+    const parts = await readAllBytes(new Blob(pieces as Uint8Array<ArrayBuffer>[]).stream().pipeThrough(stream));
+    const { header, trailer } = partedEnvelope(await summary);
+    return new Uint8Array(Buffer.concat([header, parts, trailer]));
+  }
+
+  it("lists parts cut at record ends, whatever the source's chunks", async () => {
+    const bytes = new TextEncoder().encode(quoted(20_000));
+    const whole = await gzipOf([bytes]);
+    const chunked = await gzipOf(Array.from({ length: Math.ceil(bytes.length / 777) }, (_, i) => bytes.subarray(i * 777, (i + 1) * 777)));
+    expect(Buffer.compare(whole, chunked)).toBe(0);
+    const header = readPartedGzipHeader(whole);
+    if (header.status !== "parted") throw new Error("not the parted format");
+    expect(header.parts.length).toBeGreaterThan(5);
+    let at = 0;
+    const text = new TextDecoder().decode(bytes);
+    for (const part of header.parts.slice(0, -1)) {
+      at += part.rawBytes;
+      expect(text.slice(at - 2, at)).toMatch(/"\n$/); // every part ends a record, never a quoted line break
+    }
+    expect(gunzipSync(whole).toString("utf8")).toBe(text);
+  });
+
+  it("drops a leading BOM and blank lines at the very end, as the server does", async () => {
+    const bom = Uint8Array.of(0xef, 0xbb, 0xbf);
+    const gz = await gzipOf([bom.subarray(0, 1), bom.subarray(1), new TextEncoder().encode("a,b\n1,2\n\r\n\n")]);
+    expect(gunzipSync(gz).toString("utf8")).toBe("a,b\n1,2\n");
   });
 });
