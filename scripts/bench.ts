@@ -3,20 +3,24 @@
 // levels in Node and in that workerd, and the CSV scanner's own speed, printed as markdown and
 // written to bench/out/latest.md. A script, not a test: numbers depend on the machine.
 // `npm run bench:quick`: 1 and 10 MB only, fewer runs, to check the bench itself works.
+// `npm run bench:ingest`: only the creates (plain CSV, our parted gzip, plain gzip) and their baselines.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, tmpdir, totalmem } from "node:os";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { limitsFrom } from "../src/config.ts";
 import { PROJECT_ROOT } from "./lib/paths.ts";
+import { writeClientGzips } from "./bench/client-gzip.ts";
 import { writeCsvFile, type GeneratedCsv } from "./bench/csv-gen.ts";
 import { Inspector } from "./bench/heap.ts";
 import { measureLevels } from "./bench/levels.ts";
-import { measureAll, type BenchData } from "./bench/measure.ts";
+import { emptyMeasured, measureAll, measureIngest, type BenchData } from "./bench/measure.ts";
 import { measureEdge, type EdgeResults } from "./bench/edge.ts";
 import { renderEdge } from "./bench/edge-report.ts";
-import { renderReport } from "./bench/report.ts";
-import { attempt, failures, type BenchResults } from "./bench/results.ts";
+import { renderIngestReport, renderReport } from "./bench/report.ts";
+import { attempt, failures, ingestFailures, skipped, type BenchResults } from "./bench/results.ts";
+import type { LevelResult } from "./bench/levels.ts";
+import type { ScannerResult } from "./bench/scanner.ts";
 import { measureScanner } from "./bench/scanner.ts";
 import { freePort, prepareState, startServer, type RunningServer } from "./bench/server.ts";
 import { ServerLog } from "./bench/server-log.ts";
@@ -36,9 +40,13 @@ const QUICK_SIZES = [
 ];
 type Size = (typeof FULL_SIZES)[number];
 
+function options(): { quick: boolean; ingest: boolean; edge: boolean } {
+  const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, ingest: { type: "boolean", default: false }, edge: { type: "boolean", default: false } } });
+  return { quick: values.quick, ingest: values.ingest, edge: values.edge };
+}
+
 function chosenSizes(): Size[] {
-  const { values } = parseArgs({ options: { quick: { type: "boolean", default: false } } });
-  return values.quick ? QUICK_SIZES : FULL_SIZES;
+  return options().quick ? QUICK_SIZES : FULL_SIZES;
 }
 
 function machine(): string {
@@ -58,10 +66,14 @@ function compressionLevel(): number {
   return limitsFrom(match?.[1] === undefined ? {} : { COMPRESSION_LEVEL: match[1] }).compressionLevel;
 }
 
-function generate(dir: string, sizes: Size[]): BenchData {
-  process.stderr.write("bench: generating CSVs…\n");
+async function generate(dir: string, sizes: Size[]): Promise<BenchData> {
+  process.stderr.write("bench: generating CSVs and their client-side gzips…\n");
   const make = (name: string, bytes: number, seed: number): GeneratedCsv => writeCsvFile(join(dir, name), bytes, seed);
-  const generated = sizes.map((s) => ({ ...s, csv: make(`orders-${s.label.replace(" ", "")}.csv`, s.bytes, s.seed) }));
+  const generated = [];
+  for (const s of sizes) {
+    const csv = make(`orders-${s.label.replace(" ", "")}.csv`, s.bytes, s.seed);
+    generated.push({ ...s, csv, gzips: await writeClientGzips(csv.path) });
+  }
   const levels = (generated[1] ?? generated[0])?.csv;
   if (levels === undefined) throw new Error("no bench sizes");
   return { warmup: make("warmup.csv", 200_000, 7), sizes: generated, levels };
@@ -90,7 +102,7 @@ function edgeFailures(edge: EdgeResults): string[] {
 }
 
 async function main(): Promise<number> {
-  if (process.argv.includes("--edge")) return edgeOnly();
+  if (options().edge) return edgeOnly();
   const work = mkdtempSync(join(tmpdir(), "pubset-bench-"));
   let server: RunningServer | null = null;
   let inspector: Inspector | null = null;
@@ -104,12 +116,13 @@ async function main(): Promise<number> {
   process.once("SIGTERM", interrupted);
   try {
     mkdirSync(OUT_DIR, { recursive: true });
-    const data = generate(work, chosenSizes());
+    const data = await generate(work, chosenSizes());
     const level = compressionLevel();
     const levelsLabel = `${(data.levels.bytes / MB).toFixed(0)} MB`;
     process.stderr.write("bench: compression levels and the CSV scanner in Node…\n");
-    const levels = await attempt("compression levels", async () => measureLevels(data.levels.path));
-    const scanner = await attempt("CSV scanner", async () => measureScanner(data.levels.path));
+    const ingestOnly = options().ingest;
+    const levels = ingestOnly ? skipped<LevelResult[]>("--ingest") : await attempt("compression levels", async () => measureLevels(data.levels.path));
+    const scanner = ingestOnly ? skipped<ScannerResult>("--ingest") : await attempt("CSV scanner", async () => measureScanner(data.levels.path));
     process.stderr.write("bench: migrations, key, bundle, wrangler dev…\n");
     const stateDir = join(work, "state");
     const key = await prepareState(stateDir);
@@ -121,7 +134,19 @@ async function main(): Promise<number> {
       process.stderr.write(`bench: no isolate heap figures: ${errorText(error)}\n`);
       return null;
     });
-    const measured = await measureAll({ origin: server.origin, key, log: new ServerLog(logFile) }, { worker: server.workerPid, proxy: server.proxyPid, inspector }, data);
+    const client = { origin: server.origin, key, log: new ServerLog(logFile) };
+    const probes = { worker: server.workerPid, proxy: server.proxyPid, inspector };
+    if (ingestOnly) {
+      const measured = emptyMeasured();
+      await measureIngest(client, probes, data, measured);
+      const report = renderIngestReport({ date: new Date().toISOString().slice(0, 10), machine: machine(), ...measured });
+      writeFileSync(join(OUT_DIR, "ingest.md"), report);
+      process.stdout.write(report);
+      const failed = ingestFailures(measured);
+      if (failed.length > 0) process.stderr.write(`bench: ${failed.length} measurement(s) failed:\n${failed.map((f) => `  - ${f}`).join("\n")}\n`);
+      return failed.length > 0 ? 1 : 0;
+    }
+    const measured = await measureAll(client, probes, data);
     const results: BenchResults = {
       date: new Date().toISOString().slice(0, 10),
       machine: machine(),

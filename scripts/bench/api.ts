@@ -36,7 +36,10 @@ export interface Created {
   seconds: number;
 }
 
-/** POST /v1/dataset with the CSV file streamed from disk (private, so nothing is cached). */
+/**
+ * POST /v1/dataset with the CSV file streamed from disk (private, so nothing is cached); a
+ * `.gz` path is sent as `application/gzip`.
+ */
 export async function createDataset(client: Client, csvPath: string, name: string): Promise<Created> {
   const body = datasetMultipart({ name, visibility: "private" }, { path: csvPath });
   const result = await signedSend(client, "POST", "/v1/dataset", body);

@@ -43,7 +43,10 @@ export function datasetMultipart(collection: object | null, csv: { path: string 
   const fileName = "path" in csv ? basename(csv.path) : csv.fileName;
   pieces.push({
     kind: "bytes",
-    bytes: encoder.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="dataset"; filename="${fileName}"\r\nContent-Type: text/csv\r\n\r\n`),
+    bytes: encoder.encode(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="dataset"; filename="${fileName}"\r\n` +
+        `Content-Type: ${fileName.endsWith(".gz") ? "application/gzip" : "text/csv"}\r\n\r\n`,
+    ),
   });
   pieces.push("path" in csv ? { kind: "file", path: csv.path, size: statSync(csv.path).size } : { kind: "bytes", bytes: csv.bytes });
   pieces.push({ kind: "bytes", bytes: encoder.encode(`\r\n--${BOUNDARY}--\r\n`) });

@@ -2,6 +2,7 @@
 // creates before their CompressionStream baselines (so the first 100 MB create meets the
 // least-grown heap), appends to the small and large dataset interleaved.
 import { appendRows, benchBaseline, createDataset, download, fileSha256, readRows, type Client, type Created } from "./api.ts";
+import type { ClientGzips } from "./client-gzip.ts";
 import { csvRows, type GeneratedCsv } from "./csv-gen.ts";
 import { LEVELS } from "./levels.ts";
 import {
@@ -24,6 +25,8 @@ import { errorText, median, mib } from "./stats.ts";
 export interface BenchSize {
   label: string;
   csv: GeneratedCsv;
+  /** The same CSV compressed by a client: our parted gzip and a plain one. */
+  gzips: ClientGzips;
   runs: number;
   /** Sample workerd's RSS around each of this size's requests. */
   sampleMemory: boolean;
@@ -41,7 +44,10 @@ const APPEND_ROWS = 1000;
 const APPEND_RUNS = 5;
 const SETTLE_MS = 2000;
 
-type Measured = Pick<BenchResults, "ingest" | "memory" | "liveMemory" | "appendBytes" | "append" | "download" | "rows" | "workerdLevels">;
+type Measured = Pick<
+  BenchResults,
+  "ingest" | "memory" | "liveMemory" | "liveMemoryParted" | "appendBytes" | "append" | "download" | "rows" | "workerdLevels"
+>;
 
 const ROWS_LIMIT = 100;
 const ROWS_RUNS = 5;
@@ -113,6 +119,8 @@ async function ingestOne(client: Client, size: BenchSize, probes: Probes, measur
   const creates = await repeat(`create ${size.label}`, size.runs, () => createDataset(client, size.csv.path, `bench ${size.label}`), rss(true));
   const gzips = await repeat(`CompressionStream('gzip') ${size.label}`, size.runs, () => benchBaseline(client, "gzip", size.csv.path), rss(false));
   const reads = await repeat(`read and discard ${size.label}`, size.runs, () => benchBaseline(client, "discard", size.csv.path), null);
+  const parted = await repeat(`create parted gzip ${size.label}`, size.runs, () => createDataset(client, size.gzips.parted.path, `bench parted ${size.label}`), rss(true));
+  const plain = await repeat(`create plain gzip ${size.label}`, size.runs, () => createDataset(client, size.gzips.plain.path, `bench plain ${size.label}`), rss(true));
   measured.ingest.push({
     label: size.label,
     bytes: size.csv.bytes,
@@ -120,26 +128,31 @@ async function ingestOne(client: Client, size: BenchSize, probes: Probes, measur
     create: creates.ok ? { ok: true, value: creates.value.timing } : creates,
     baseline: gzips.ok ? { ok: true, value: { ...gzips.value.timing, outputBytes: gzips.value.first.outputBytes } } : gzips,
     transport: reads.ok ? { ok: true, value: reads.value.timing } : reads,
+    clientGzip: {
+      partedBytes: size.gzips.parted.bytes,
+      plainBytes: size.gzips.plain.bytes,
+      parted: parted.ok ? { ok: true, value: parted.value.timing } : parted,
+      plain: plain.ok ? { ok: true, value: plain.value.timing } : plain,
+    },
   });
-  if (size.sampleMemory) await measureLiveMemory(client, size, probes, measured);
+  if (size.sampleMemory) {
+    measured.liveMemory = await measureLiveMemory(client, `create ${size.label}`, size.csv.path, probes);
+    measured.liveMemoryParted = await measureLiveMemory(client, `create ${size.label} as our client's parted gzip`, size.gzips.parted.path, probes);
+  }
   return creates.ok ? creates.value.first : null;
 }
 
-/** One more create of the same size, with the isolate's live memory read after forced GCs. */
-async function measureLiveMemory(client: Client, size: BenchSize, probes: Probes, measured: Measured): Promise<void> {
-  const label = `create ${size.label}`;
+/** One more create of the same file, with the isolate's live memory read after forced GCs. */
+async function measureLiveMemory(client: Client, label: string, path: string, probes: Probes): Promise<BenchResults["liveMemory"]> {
   const inspector = probes.inspector;
-  if (inspector === null) {
-    measured.liveMemory = { label, outcome: skipped("no inspector connection") };
-    return;
-  }
+  if (inspector === null) return { label, outcome: skipped("no inspector connection") };
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const live = sampleLiveHeap(inspector);
-  const outcome = await attempt(`${label}, live memory`, () => createDataset(client, size.csv.path, `bench ${size.label} live`));
+  const outcome = await attempt(`${label}, live memory`, () => createDataset(client, path, `bench ${label} live`));
   const summary = await live.stop();
-  if (!outcome.ok) measured.liveMemory = { label, outcome };
-  else if (summary.samples === 0) measured.liveMemory = { label, outcome: skipped("the inspector answered no forced-GC reading") };
-  else measured.liveMemory = { label, outcome: { ok: true, value: summary } };
+  if (!outcome.ok) return { label, outcome };
+  if (summary.samples === 0) return { label, outcome: skipped("the inspector answered no forced-GC reading") };
+  return { label, outcome: { ok: true, value: summary } };
 }
 
 async function measureAppends(client: Client, targets: Array<{ label: string; bytes: number; created: Created | null }>, measured: Measured): Promise<void> {
@@ -237,22 +250,38 @@ async function measureWorkerdLevels(client: Client, csv: GeneratedCsv, measured:
   });
 }
 
-export async function measureAll(client: Client, probes: Probes, data: BenchData): Promise<Measured> {
-  const measured: Measured = {
+/** Warm-up, then every size's creates (plain CSV, parted and plain gzip) and baselines. */
+export async function measureIngest(client: Client, probes: Probes, data: BenchData, measured: Measured): Promise<Array<Created | null>> {
+  await createDataset(client, data.warmup.path, "bench warm-up");
+  const first = data.sizes[0];
+  if (first) {
+    await createDataset(client, first.gzips.parted.path, "bench warm-up parted");
+    await createDataset(client, first.gzips.plain.path, "bench warm-up plain");
+  }
+  await benchBaseline(client, "gzip", data.warmup.path);
+  await benchBaseline(client, "discard", data.warmup.path);
+  const created: Array<Created | null> = [];
+  for (const size of data.sizes) created.push(await ingestOne(client, size, probes, measured));
+  return created;
+}
+
+export function emptyMeasured(): Measured {
+  return {
     ingest: [],
     memory: [],
     liveMemory: { label: "", outcome: skipped("not run") },
+    liveMemoryParted: { label: "", outcome: skipped("not run") },
     appendBytes: 0,
     append: [],
     download: { source: "", gz: skipped("not run"), csv: skipped("not run") },
     rows: [],
     workerdLevels: skipped("not run"),
   };
-  await createDataset(client, data.warmup.path, "bench warm-up");
-  await benchBaseline(client, "gzip", data.warmup.path);
-  await benchBaseline(client, "discard", data.warmup.path);
-  const created: Array<Created | null> = [];
-  for (const size of data.sizes) created.push(await ingestOne(client, size, probes, measured));
+}
+
+export async function measureAll(client: Client, probes: Probes, data: BenchData): Promise<Measured> {
+  const measured = emptyMeasured();
+  const created = await measureIngest(client, probes, data, measured);
   const small = data.sizes[0];
   const big = data.sizes[data.sizes.length - 1];
   if (small === undefined || big === undefined) throw new Error("no bench sizes");

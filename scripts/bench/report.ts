@@ -1,7 +1,7 @@
 // Renders a bench run as the markdown printed to stdout, written to bench/out/latest.md and
 // pasted into the README's Performance section. Failed steps show their error in place.
 import type { LevelResult } from "./levels.ts";
-import type { AppendResult, BenchResults, IngestResult, MemoryResult, Outcome, RowsResult, WorkerdLevel } from "./results.ts";
+import type { AppendResult, BenchResults, IngestResult, MemoryResult, Outcome, RowsResult, Timing, WorkerdLevel } from "./results.ts";
 import { MB, MIB, mbPerSecond, median, mib } from "./stats.ts";
 
 const MEMORY_GOAL_BYTES = 64 * MIB;
@@ -30,6 +30,26 @@ function ingestRow(r: IngestResult): string[] {
   return [`${r.label} (${r.bytes.toLocaleString("en")} B, ${r.rows.toLocaleString("en")} rows)`, create, createRate, base, baseRate, ratio, transport];
 }
 
+/** Throughput is raw CSV bytes per second of the create; the ratio is against CompressionStream on the same raw bytes. */
+function clientGzipRow(r: IngestResult): string[] {
+  const label = `${r.label}`;
+  const c = r.clientGzip;
+  if (c === null) return [label, "—", "—", "—", "—", "—", "—", "—"];
+  const rate = (t: Outcome<Timing>) => (t.ok ? mbPerSecond(r.bytes, t.value.seconds) : "—");
+  const ratio = (t: Outcome<Timing>) => (t.ok && r.baseline.ok ? `**${(r.baseline.value.seconds / t.value.seconds).toFixed(2)}×**` : "—");
+  const time = (t: Outcome<Timing>) => (t.ok ? `${seconds(t.value.seconds)} (median of ${t.value.runs})` : failed(t));
+  return [
+    `${label} → ${(c.partedBytes / MB).toFixed(1)} MB parted / ${(c.plainBytes / MB).toFixed(1)} MB plain`,
+    time(c.parted),
+    `**${rate(c.parted)}**`,
+    ratio(c.parted),
+    time(c.plain),
+    rate(c.plain),
+    ratio(c.plain),
+    r.create.ok ? ratio(r.create) : "—",
+  ];
+}
+
 function memoryRow(label: string, outcome: Outcome<MemoryResult>, goal: boolean): string[] {
   if (!outcome.ok) return [label, failed(outcome), "—", goal ? "< 64 MiB" : "", "—", "—"];
   const { worker, proxy, heap } = outcome.value;
@@ -38,8 +58,8 @@ function memoryRow(label: string, outcome: Outcome<MemoryResult>, goal: boolean)
   return [label, `${mib(worker.baseline)} → ${mib(worker.peak)}`, `**${mib(worker.growth)}**`, verdict, isolate, proxy === null ? "—" : mib(proxy.growth)];
 }
 
-function liveMemoryLine(results: BenchResults): string {
-  const { label, outcome } = results.liveMemory;
+function liveMemoryLine(live: BenchResults["liveMemory"]): string {
+  const { label, outcome } = live;
   const head = `**Live isolate memory** during one more ${label} (V8 heap + ArrayBuffers read right after a forced full collection, every 0.5 s; this request's time is not counted):`;
   if (!outcome.ok) return `${head} ${failed(outcome)}`;
   const { baseline, peak, samples } = outcome.value;
@@ -109,6 +129,40 @@ function scannerLine(results: BenchResults): string {
   return `${head} **${(bytes / MIB / seconds).toFixed(1)} MiB/s** (${seconds < 1 ? `${(seconds * 1000).toFixed(0)} ms` : `${seconds.toFixed(2)} s`} for ${(bytes / MB).toFixed(1)} MB).`;
 }
 
+export function clientGzipSection(results: Pick<BenchResults, "ingest">): string {
+  return [
+    "**Client-compressed ingest**: the same CSV gzipped before the upload (level 3), sent as `application/gzip`. *Parted*: our client's format (src/storage/README.md, \"Upload format\"), stored as sent after its checks; *plain*: one gzip stream (Node's zlib), inflated, validated and compressed again (today's path for any other gzip). MB/s = raw CSV MB per second of the whole request; ratio = that ÷ `CompressionStream('gzip')` on the raw bytes (table above, same run). The last column is the plain-CSV create of the table above, for comparison:",
+    "",
+    table(
+      ["CSV → on the wire", "parted create", "MB/s", "ratio", "plain gzip create", "MB/s", "ratio", "plain CSV ratio"],
+      results.ingest.map(clientGzipRow),
+    ),
+  ].join("\n");
+}
+
+/** `--ingest`: the ingest tables, their memory rows and the live-memory lines only. */
+export function renderIngestReport(results: Pick<BenchResults, "date" | "machine" | "ingest" | "memory" | "liveMemory" | "liveMemoryParted">): string {
+  return [
+    `### Ingest bench run ${results.date}`,
+    "",
+    `${results.machine}. MB = 10^6 bytes, MiB = 2^20 bytes.`,
+    "",
+    table(["CSV", "create", "MB/s", "CompressionStream('gzip')", "MB/s", "ratio", "read only, MB/s"], results.ingest.map(ingestRow)),
+    "",
+    clientGzipSection(results),
+    "",
+    table(
+      ["request", "workerd RSS before → peak", "RSS growth", "goal", "isolate: V8 heap + ArrayBuffers, before → peak", "dev proxy RSS growth"],
+      results.memory.map((r) => memoryRow(r.label, r.outcome, r.goal)),
+    ),
+    "",
+    liveMemoryLine(results.liveMemory),
+    "",
+    liveMemoryLine(results.liveMemoryParted),
+    "",
+  ].join("\n");
+}
+
 export function renderReport(results: BenchResults): string {
   const levels = results.levels.results;
   const big = results.ingest[results.ingest.length - 1]?.label ?? "largest";
@@ -121,6 +175,8 @@ export function renderReport(results: BenchResults): string {
     "",
     table(["CSV", "create", "MB/s", "CompressionStream('gzip')", "MB/s", "ratio", "read only, MB/s"], results.ingest.map(ingestRow)),
     "",
+    clientGzipSection(results),
+    "",
     `**Memory during the ${big} requests.** RSS (VmRSS, every 50 ms) of the workerd that runs pubset, which also holds the runtime, the local D1 and R2 simulators and heap pages V8 keeps after collecting; and the worker isolate's own memory (V8 heap in use, uncollected garbage included, plus ArrayBuffers; DevTools \`Runtime.getHeapUsage\`, polled back to back). Each request ran twice: the first meets a process grown only by the smaller runs, the second shows the steady state. \`wrangler dev\`'s proxy workerd (not part of a deployment) is shown for completeness:`,
     "",
     table(
@@ -128,7 +184,9 @@ export function renderReport(results: BenchResults): string {
       results.memory.map((r) => memoryRow(r.label, r.outcome, r.goal)),
     ),
     "",
-    liveMemoryLine(results),
+    liveMemoryLine(results.liveMemory),
+    "",
+    liveMemoryLine(results.liveMemoryParted),
     "",
     `**Append** ${results.appendBytes.toLocaleString("en")} bytes (1,000 rows) as a new version; the cost must not depend on the dataset's size:`,
     "",

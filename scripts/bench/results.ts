@@ -37,6 +37,15 @@ export interface IngestResult {
   baseline: Outcome<Timing & { outputBytes: number }>;
   /** The same bytes only read by the worker: what the local transport allows at most. */
   transport: Outcome<Timing>;
+  /** Client-compressed uploads of the same CSV: sizes on the wire and create times. */
+  clientGzip: {
+    partedBytes: number;
+    plainBytes: number;
+    /** Our client's parted gzip, stored without recompressing. */
+    parted: Outcome<Timing>;
+    /** A plain gzip, inflated and compressed again (today's path for third-party gzip). */
+    plain: Outcome<Timing>;
+  } | null;
 }
 
 export interface MemoryResult {
@@ -95,6 +104,8 @@ export interface BenchResults {
   memory: MemoryRow[];
   /** The isolate's live memory (after forced collections) during one more 100 MB create. */
   liveMemory: { label: string; outcome: Outcome<HeapSummary> };
+  /** The same, during one more create of the 100 MB CSV as our client's parted gzip. */
+  liveMemoryParted: { label: string; outcome: Outcome<HeapSummary> };
   appendBytes: number;
   append: AppendResult[];
   download: { source: string; gz: Outcome<DownloadResult>; csv: Outcome<DownloadResult> };
@@ -106,15 +117,39 @@ export interface BenchResults {
   scanner: { label: string; outcome: Outcome<ScannerResult> };
 }
 
-export function failures(results: BenchResults): string[] {
-  const all: Array<[string, Outcome<unknown>]> = [
+type IngestPart = Pick<BenchResults, "ingest" | "memory" | "liveMemory" | "liveMemoryParted">;
+
+function ingestOutcomes(results: IngestPart): Array<[string, Outcome<unknown>]> {
+  return [
     ...results.ingest.flatMap((r): Array<[string, Outcome<unknown>]> => [
       [`create ${r.label}`, r.create],
       [`CompressionStream ${r.label}`, r.baseline],
       [`read and discard ${r.label}`, r.transport],
+      ...(r.clientGzip === null
+        ? []
+        : ([
+            [`create parted gzip ${r.label}`, r.clientGzip.parted],
+            [`create plain gzip ${r.label}`, r.clientGzip.plain],
+          ] as Array<[string, Outcome<unknown>]>)),
     ]),
     ...results.memory.map((r): [string, Outcome<unknown>] => [`memory during ${r.label}`, r.outcome]),
     [`live memory during ${results.liveMemory.label}`, results.liveMemory.outcome],
+    [`live memory during ${results.liveMemoryParted.label}`, results.liveMemoryParted.outcome],
+  ];
+}
+
+function failed(all: Array<[string, Outcome<unknown>]>): string[] {
+  return all.filter(([, outcome]) => !outcome.ok).map(([what, outcome]) => `${what}: ${outcome.ok ? "" : outcome.error}`);
+}
+
+/** `--ingest` runs: the creates, their baselines and memory readings. */
+export function ingestFailures(results: IngestPart): string[] {
+  return failed(ingestOutcomes(results));
+}
+
+export function failures(results: BenchResults): string[] {
+  const all: Array<[string, Outcome<unknown>]> = [
+    ...ingestOutcomes(results),
     ...results.append.map((r): [string, Outcome<unknown>] => [`append to ${r.label}`, r.seconds]),
     ["download .gz", results.download.gz],
     ["download .csv", results.download.csv],
@@ -123,5 +158,5 @@ export function failures(results: BenchResults): string[] {
     ["compression levels in workerd", results.workerdLevels],
     ["CSV scanner", results.scanner.outcome],
   ];
-  return all.filter(([, outcome]) => !outcome.ok).map(([what, outcome]) => `${what}: ${outcome.ok ? "" : outcome.error}`);
+  return failed(all);
 }

@@ -144,11 +144,14 @@ export class PubsetClient {
   /** A version's content as a stream: gzip as stored, or CSV (`format: "csv"`). Given an id
    * without a file name, the version's record is fetched first for its content link. */
   async download(target: DownloadTarget, options: DownloadOptions = {}): Promise<Download> {
-    let path: string;
-    if ("source" in target) path = sourcePath(target);
-    else if (target.file !== undefined) path = sourcePath({ ...target, file: target.file });
-    else path = await this.versionSource(target.id, target.version, options);
-    return download(this.transport, this.baseUrl + path, options);
+    return download(this.transport, this.baseUrl + (await this.downloadPath(target, options)), options);
+  }
+
+  /** The `.gz` path `download` fetches for `target` (the record's content link for an id). */
+  async downloadPath(target: DownloadTarget, options: CallOptions = {}): Promise<string> {
+    if ("source" in target) return sourcePath(target);
+    if (target.file !== undefined) return sourcePath({ ...target, file: target.file });
+    return this.versionSource(target.id, target.version, options);
   }
 
   /** The download path of one version (`latest` when absent): its record's `Link: rel="enclosure"`. */

@@ -1,5 +1,8 @@
 // Downloads a version's content: always fetches the `.gz` form (SPEC C) so progress counts the
 // bytes that cross the wire against Content-Length, and inflates it locally when CSV is wanted.
+// A download can resume where an earlier one stopped: `Range` from that offset, guarded by
+// `If-Range` with the ETag it had (RFC 9110 §13.1.5, §14.2); a 200 means start over.
+import { PubsetError } from "./errors.ts";
 import { safeFileName } from "./file-name.ts";
 import { countingStream } from "./progress.ts";
 import type { Transport } from "./transport.ts";
@@ -13,6 +16,8 @@ export type ResolvedTarget = { source: string } | { id: string; version?: string
 export interface DownloadOptions {
   /** `gzip` (default): the stored gzip bytes as served; `csv`: decompressed as they arrive. */
   format?: "gzip" | "csv";
+  /** The first `offset` bytes of this format are already saved, as `etag` named them. */
+  resume?: { offset: number; etag: string };
   onProgress?: ProgressCallback;
   signal?: AbortSignal;
 }
@@ -25,6 +30,10 @@ export interface Download {
   compressedBytes: number | undefined;
   /** The path that was fetched. */
   path: string;
+  /** Where `stream` starts in the file: the resume offset, or 0 when it starts over. */
+  offset: number;
+  /** The strong ETag of the bytes in this format, for a later `resume`; null when none came. */
+  etag: string | null;
 }
 
 export function sourcePath(target: ResolvedTarget): string {
@@ -40,18 +49,70 @@ function gunzip(): TransformStream<Uint8Array, Uint8Array> {
   return new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>;
 }
 
+/** The safe base name a download of `path` (a `.gz` path) is saved under in `format`. */
+export function downloadFileName(path: string, format: "gzip" | "csv" = "gzip"): string {
+  const gzName = safeFileName(path.slice(path.lastIndexOf("/") + 1), "dataset.csv.gz");
+  return format === "csv" ? gzName.replace(/\.gz$/, "") : gzName;
+}
+
+function numberHeader(response: Response, name: string): number | undefined {
+  const value = response.headers.get(name);
+  return value !== null && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+/**
+ * The server's ETag of a version's CSV bytes (README "Downloads": `"<version>.csv"` beside the
+ * `.gz` file's `"<version>.gz"`): a CSV saved from the `.gz` resumes from the CSV's own bytes.
+ */
+function csvEtag(gzEtag: string | null): string | null {
+  return gzEtag !== null && /^"[^"]+\.gz"$/.test(gzEtag) ? gzEtag.replace(/\.gz"$/, '.csv"') : null;
+}
+
 export async function download(transport: Transport, url: string, options: DownloadOptions = {}): Promise<Download> {
+  const resumed = options.resume && options.resume.offset > 0 ? await resume(transport, url, options) : null;
+  if (resumed) return resumed;
   const response = await transport.send({ method: "GET", url, signal: options.signal });
-  const length = response.headers.get("content-length");
-  const compressedBytes = length !== null && /^\d+$/.test(length) ? Number(length) : undefined;
+  const compressedBytes = numberHeader(response, "content-length");
   let stream = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
   const progress = options.onProgress;
   if (progress) stream = stream.pipeThrough(countingStream((loaded) => progress({ phase: "download", loaded, total: compressedBytes })));
   const path = new URL(url).pathname;
-  const gzName = safeFileName(path.slice(path.lastIndexOf("/") + 1), "dataset.csv.gz");
+  const etag = response.headers.get("etag");
   if (options.format === "csv") {
-    const csv = stream.pipeThrough(gunzip());
-    return { stream: csv, fileName: gzName.replace(/\.gz$/, ""), compressedBytes, path };
+    return { stream: stream.pipeThrough(gunzip()), fileName: downloadFileName(path, "csv"), compressedBytes, path, offset: 0, etag: csvEtag(etag) };
   }
-  return { stream, fileName: gzName, compressedBytes, path };
+  return { stream, fileName: downloadFileName(path), compressedBytes, path, offset: 0, etag };
+}
+
+/** The rest of the file from `resume.offset` (a 206), or null when it must start over. */
+async function resume(transport: Transport, url: string, options: DownloadOptions): Promise<Download | null> {
+  const { offset, etag } = options.resume as { offset: number; etag: string };
+  const csv = options.format === "csv";
+  // A Range on the CSV path is answered in the CSV's own bytes (README "Downloads").
+  const rangeUrl = csv ? url.replace(/\.gz$/, "") : url;
+  let response: Response;
+  try {
+    response = await transport.send({ method: "GET", url: rangeUrl, headers: { range: `bytes=${offset}-`, "if-range": etag }, signal: options.signal });
+  } catch (error: unknown) {
+    if (error instanceof PubsetError && error.status === 416) return null; // the saved part is not a prefix of this file
+    throw error;
+  }
+  const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(response.headers.get("content-range") ?? "");
+  if (response.status !== 206 || !range || Number(range[1]) !== offset) {
+    await response.body?.cancel();
+    return null;
+  }
+  const total = Number(range[3]);
+  let stream = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+  const progress = options.onProgress;
+  if (progress) stream = stream.pipeThrough(countingStream((loaded) => progress({ phase: "download", loaded: offset + loaded, total })));
+  const path = new URL(url).pathname;
+  return {
+    stream,
+    fileName: downloadFileName(path, csv ? "csv" : "gzip"),
+    compressedBytes: csv ? undefined : total,
+    path,
+    offset,
+    etag: response.headers.get("etag") ?? etag,
+  };
 }

@@ -1,7 +1,7 @@
 // The public surface of the pubset client: import from here, not from the modules behind it.
 export { PubsetClient, DEFAULT_URL, type PubsetClientOptions, type CallOptions, type UploadOptions } from "./client.ts";
 export { PubsetError, PubsetNetworkError, UploadSourceError } from "./errors.ts";
-export type { Download, DownloadOptions, DownloadTarget } from "./download.ts";
+export { downloadFileName, type Download, type DownloadOptions, type DownloadTarget } from "./download.ts";
 export type { GzipLevel } from "./gzip-stream.ts";
 export type { RetryPolicy } from "./retry.ts";
 export type { SigningKey } from "./request-signing.ts";

@@ -1,16 +1,17 @@
 // `pubset download`: a version's content to a file or stdout, as the stored gzip or as CSV.
 // By ID the client reads the file name from the version's record (its `Link: rel="enclosure"`);
-// a `source` path works too.
-import { rename, rm } from "node:fs/promises";
+// a `source` path works too. An interrupted download resumes from FILE.part (partial-download.ts).
+import { rename } from "node:fs/promises";
 import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import type { DownloadTarget } from "../../client/index.ts";
+import { downloadFileName, type DownloadTarget } from "../../client/index.ts";
 import { flag, positionals, stringOption, type OptionValues } from "../args.ts";
 import { UsageError } from "../cli-error.ts";
 import type { Command } from "../command.ts";
 import { formatBytes } from "../output.ts";
+import { PartialDownload } from "../partial-download.ts";
 
 function target(first: string, version: string | undefined, file: string | undefined): DownloadTarget {
   if (first.startsWith("/") || /^https?:\/\//.test(first)) {
@@ -37,18 +38,24 @@ export const download: Command = {
     "--file NAME   skip the file name lookup: the stored name, e.g. cities.csv",
     "-o FILE       where to write; `-` is stdout (CSV). FILE ending in .gz keeps gzip, else CSV",
     "--csv|--gzip  force the format",
+    "An interrupted download leaves FILE.part (and FILE.part.json); the same command resumes it.",
   ],
   options: { output: { type: "string", short: "o" }, file: { type: "string" }, csv: { type: "boolean" }, gzip: { type: "boolean" } },
   async run(context, parsed) {
     const [first = "", version] = positionals(parsed, ["ID", "VERSION"], 1);
     const output = stringOption(parsed.values, "output");
-    const csv = wantsCsv(parsed.values, output);
-    const where = target(first, version, stringOption(parsed.values, "file"));
-    const bar = output === "-" ? undefined : context.progress();
+    const format = wantsCsv(parsed.values, output) ? "csv" : "gzip";
+    const client = context.client();
+    const source = await client.downloadPath(target(first, version, stringOption(parsed.values, "file")), { signal: context.signal });
+    const toStdout = output === "-";
+    const path = output ?? downloadFileName(source, format);
+    const partial = toStdout ? null : new PartialDownload(path);
+    const resume = partial?.resumable(source, format) ?? undefined;
+    const bar = toStdout ? undefined : context.progress();
     let bytes = 0;
-    let path = output ?? "";
     try {
-      const result = await context.client().download(where, { format: csv ? "csv" : "gzip", onProgress: bar?.onProgress, signal: context.signal });
+      const result = await client.download({ source }, { format, resume, onProgress: bar?.onProgress, signal: context.signal });
+      bytes = result.offset;
       const counted = result.stream.pipeThrough(
         new TransformStream<Uint8Array, Uint8Array>({
           transform(chunk, controller) {
@@ -58,23 +65,27 @@ export const download: Command = {
         }),
       );
       // The global ReadableStream is node:stream/web's; only the typings (DOM vs Node) differ.
-      const source = Readable.fromWeb(counted as NodeReadableStream<Uint8Array>);
-      if (output === "-") {
-        await pipeline(source, context.io.stdout, { end: false, signal: context.signal });
+      const stream = Readable.fromWeb(counted as NodeReadableStream<Uint8Array>);
+      if (partial === null) {
+        await pipeline(stream, context.io.stdout, { end: false, signal: context.signal });
         return;
       }
-      path = output ?? result.fileName;
-      const partial = `${path}.part`;
+      if (result.offset > 0) context.note(`resuming ${path} at ${formatBytes(result.offset)}`);
+      if (result.etag === null) await partial.forget();
+      else await partial.remember({ source, format, etag: result.etag });
       try {
-        await pipeline(source, createWriteStream(partial, { flags: "w" }), { signal: context.signal });
-        await rename(partial, path);
+        await pipeline(stream, createWriteStream(partial.part, { flags: result.offset > 0 ? "a" : "w" }), { signal: context.signal });
       } catch (error: unknown) {
-        await rm(partial, { force: true });
+        // What arrived stays for a rerun to resume, when the server named the file's version.
+        if (result.etag === null) await partial.discard();
+        else context.note(`pubset: kept ${formatBytes(bytes)} in ${partial.part}; run the same command again to resume`);
         throw error;
       }
+      await rename(partial.part, path);
+      await partial.forget();
     } finally {
       bar?.done();
     }
-    context.print({ file: path, bytes, format: csv ? "csv" : "gzip" }, () => `saved ${path} (${formatBytes(bytes)})\n`);
+    context.print({ file: path, bytes, format }, () => `saved ${path} (${formatBytes(bytes)})\n`);
   },
 };
