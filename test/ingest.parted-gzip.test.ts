@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { partedDeflateStream, partedEnvelope } from "../src/client/gzip-stream.ts";
-import { partedGzipHeader, readPartedGzipHeader, type PartLengths } from "../src/gzip/parted-gzip-header.ts";
+import { MAX_PART_RAW_BYTES, partedGzipHeader, readPartedGzipHeader, type PartLengths } from "../src/gzip/parted-gzip-header.ts";
 import { crc32 } from "../src/storage/crc32.ts";
 import { compressSegment } from "../src/storage/deflate-segment.ts";
 import { GZIP_HEADER, gzipTrailer } from "../src/storage/gzip-join.ts";
@@ -221,6 +221,12 @@ describe("a parted gzip that breaks its promises is never stored as sent", () =>
     ]) {
       await expectRecompressed(key, handMade(pieces, edit), csv);
     }
+  });
+
+  it("recompresses a part declared over MAX_PART_RAW_BYTES", async () => {
+    const key = await createKey("parted-team", "huge-part");
+    const csv = "a\n" + "12345678\n".repeat(Math.ceil((MAX_PART_RAW_BYTES + 1) / 9));
+    await expectRecompressed(key, handMade([encoder.encode(csv)]), csv);
   });
 
   it("recompresses content the scanner would change: a BOM, blank lines at the end", async () => {

@@ -5,7 +5,7 @@
 // server's checks pass. The same input always gives the same bytes (hashed, then sent).
 import { PART_RAW_BYTES } from "../config.ts";
 import { RecordEnds } from "../csv/record-ends.ts";
-import { mergeParts, partedGzipHeader, type PartLengths } from "../gzip/parted-gzip-header.ts";
+import { MAX_PART_RAW_BYTES, mergeParts, partedGzipHeader, type PartLengths } from "../gzip/parted-gzip-header.ts";
 import { crc32Combine } from "../storage/crc32.ts";
 import { compressSegment } from "../storage/deflate-segment.ts";
 import { gzipTrailer } from "../storage/gzip-join.ts";
@@ -14,8 +14,6 @@ import { gzipTrailer } from "../storage/gzip-join.ts";
 export type GzipLevel = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 export const DEFAULT_GZIP_LEVEL: GzipLevel = 3;
 
-/** A part holding one record longer than this is cut anyway; the server then recompresses. */
-const MAX_PART_RAW_BYTES = 64 * 1024 * 1024;
 const BOM = [0xef, 0xbb, 0xbf];
 
 export interface PartedSummary {
@@ -89,7 +87,8 @@ class PartCutter {
       const to = cut < 0 ? chunk.length : cut;
       this.#hold(chunk.subarray(from, to));
       from = to;
-      if (cut >= 0 || this.#heldBytes >= MAX_PART_RAW_BYTES) out.push(this.#cut(this.#heldBytes));
+      // A record longer than a part may be is cut anyway; the server then recompresses.
+      if (cut >= 0 || this.#heldBytes >= MAX_PART_RAW_BYTES) out.push(this.#cut(Math.min(this.#heldBytes, MAX_PART_RAW_BYTES)));
     }
     return out;
   }

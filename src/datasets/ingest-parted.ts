@@ -39,6 +39,8 @@ function notGzip(why: string): ApiError {
 
 const TRAILER_BYTES = 10; // `03 00`, CRC-32, ISIZE
 const SYNC_FLUSH = [0x00, 0x00, 0xff, 0xff];
+/** Raw bytes handed to the scanner at a time. */
+const SCAN_SLICE = 256 * 1024;
 
 export async function ingestPartedGzip(
   first: Uint8Array,
@@ -172,12 +174,15 @@ class PartedIngest {
       this.#part += 1;
       this.#last4 = [];
       this.#partRawStart = this.#rawIn;
-      this.#inflater = this.#part < this.#index.length ? new PartInflater((raw) => this.#onRaw(raw)) : null;
+      const declared = this.#index[this.#part];
+      this.#inflater = null;
+      if (declared) await this.#guard(() => void (this.#inflater = new PartInflater(declared.rawBytes)));
     }
   }
 
   async #endPart(declared: PartLengths): Promise<void> {
-    await this.#inflater?.end();
+    const raw = (await this.#inflater?.end()) ?? new Uint8Array(0);
+    for (let at = 0; at < raw.length; at += SCAN_SLICE) this.#onRaw(raw.subarray(at, at + SCAN_SLICE));
     if (this.#last4.join() !== SYNC_FLUSH.join()) throw new NotParted(`part ${this.#part + 1} does not end with a sync flush`);
     const rawBytes = this.#rawIn - this.#partRawStart;
     if (rawBytes !== declared.rawBytes) throw new NotParted(`part ${this.#part + 1} inflates to ${rawBytes} bytes, not ${declared.rawBytes}`);
@@ -192,8 +197,6 @@ class PartedIngest {
 
   #onRaw(raw: Uint8Array): void {
     this.#rawIn += raw.length;
-    const declared = this.#index[this.#part]?.rawBytes ?? 0;
-    if (this.#rawIn - this.#partRawStart > declared) throw new NotParted(`part ${this.#part + 1} inflates past its ${declared} bytes`);
     if (this.#rawIn > this.#limits.maxContentBytes) {
       throw new ApiError("payload_too_large", `Dataset content is limited to ${this.#limits.maxContentBytes} bytes uncompressed.`, {
         limit: this.#limits.maxContentBytes,

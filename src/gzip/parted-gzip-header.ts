@@ -11,6 +11,8 @@ export const PARTS_FORMAT_VERSION = 1;
 export const PART_ENTRY_BYTES = 8;
 /** Entries that fit one subfield (LEN ≤ 65535 − 4, XLEN's own bound, less its 4-byte head). */
 export const MAX_PARTS = Math.floor((0xffff - 4 - 1) / PART_ENTRY_BYTES);
+/** Raw bytes one part may hold: the server inflates a part into one buffer. */
+export const MAX_PART_RAW_BYTES = 16 * 1024 * 1024;
 /** A header longer than this is not read as the parted format (a long FNAME or FCOMMENT). */
 export const MAX_HEADER_BYTES = 128 * 1024;
 
