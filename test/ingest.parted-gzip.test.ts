@@ -102,7 +102,7 @@ describe("zero-recompression ingest", () => {
     const headerBytes = sent.body.length - sent.parts.length - 10;
     expect(sameBytes(gz, concat([GZIP_HEADER, sent.body.subarray(headerBytes)]))).toBe(true);
     const rows = (await (await download(`/v1/dataset/${record.id}/latest/rows?offset=1500&limit=2`, key)).json()) as { rows: unknown[][] };
-    expect(rows.rows[0]?.[0]).toBe("1500");
+    expect(rows.rows[0]?.[0]).toBe(1500); // typed: the id column is an integer
   });
 
   it("appends from our client are stored as sent too, and checked against the header", async () => {
@@ -133,6 +133,18 @@ describe("zero-recompression ingest", () => {
     const pieces = [encoder.encode("a\n"), ...Array.from({ length: 40 }, () => rows)]; // 80 MiB, over the tests' 64 MiB
     await expectProblem(await create(key, handMade(pieces)), 413, "payload_too_large");
     expect((await env.CONTENT.list()).objects.length).toBe(before);
+  });
+
+  it("infers the same column types as a plain CSV upload (the same scanner and typer)", async () => {
+    const key = await createKey("parted-team", "types");
+    let csv = "id,price,ok,day,name\n";
+    for (let i = 0; i < 3000; i++) csv += `${i},${(i * 1.25).toFixed(2)},${i % 2 === 0},2026-01-${String((i % 28) + 1).padStart(2, "0")},"n ${i}"\n`;
+    const plain = await created(await write("POST", "/v1/dataset", key, [collectionPart({ name: "p" }), csvPart(csv)]));
+    const parted = await created(await create(key, (await clientGzip(csv)).body));
+    const schemaOf = async (id: string) => ((await (await download(`/v1/dataset/${id}/latest/rows?limit=1`, key)).json()) as { schema: unknown }).schema;
+    const expected = await schemaOf(plain.id);
+    expect(JSON.stringify(expected)).toContain("integer");
+    expect(await schemaOf(parted.id)).toEqual(expected);
   });
 
   it("takes a third party's plain gzip (CompressionStream) through the recompression path", async () => {
