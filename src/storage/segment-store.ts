@@ -16,7 +16,7 @@ export function datasetPrefix(datasetId: string): string {
 }
 
 /**
- * Streams bytes into one R2 object with memory bounded by one part: small objects are written
+ * Streams bytes into one R2 object with memory bounded by two parts: small objects are written
  * with a single put, larger ones as a multipart upload of fixed-size parts.
  */
 export class SegmentUpload {
@@ -27,6 +27,8 @@ export class SegmentUpload {
   private total = 0;
   private multipart: R2MultipartUpload | null = null;
   private readonly parts: R2UploadedPart[] = [];
+  private partCount = 0;
+  private inFlight: Promise<void> | null = null;
   private done = false;
 
   constructor(bucket: R2Bucket, key: string, partSize = PART_SIZE) {
@@ -51,17 +53,29 @@ export class SegmentUpload {
     }
   }
 
+  /**
+   * Hands the filled part to R2 and lets it upload while the next one fills: at most one part
+   * is in flight, so memory stays two parts, and ingest does not stop for every R2 round trip.
+   */
   private async flushPart(): Promise<void> {
     this.multipart ??= await this.bucket.createMultipartUpload(this.key);
-    const uploaded = await this.multipart.uploadPart(this.parts.length + 1, this.part.slice(0, this.filled));
-    this.parts.push(uploaded);
+    await this.inFlight;
+    const multipart = this.multipart;
+    const bytes = this.part.slice(0, this.filled);
+    const index = this.partCount++;
     this.filled = 0;
+    this.inFlight = multipart.uploadPart(index + 1, bytes).then((uploaded) => {
+      this.parts[index] = uploaded;
+    });
+    // A failure surfaces at the next flush, finish or abort, which await it.
+    this.inFlight.catch(() => {});
   }
 
   /** Completes the object; returns its size in bytes. */
   async finish(): Promise<number> {
     if (this.multipart) {
       if (this.filled > 0) await this.flushPart();
+      await this.inFlight;
       await this.multipart.complete(this.parts);
     } else {
       await this.bucket.put(this.key, this.part.subarray(0, this.filled));
@@ -76,6 +90,7 @@ export class SegmentUpload {
    */
   async abort(): Promise<void> {
     try {
+      await this.inFlight?.catch(() => {});
       if (!this.done && this.multipart) await this.multipart.abort();
     } catch {
       // An upload left open is aborted by the bucket's lifecycle rule (README "Maintenance").
