@@ -39,6 +39,8 @@ function notGzip(why: string): ApiError {
 
 const TRAILER_BYTES = 10; // `03 00`, CRC-32, ISIZE
 const SYNC_FLUSH = [0x00, 0x00, 0xff, 0xff];
+/** Compressed bytes written to a part's inflater at a time: a write costs a promise round trip. */
+const INFLATE_WRITE = 256 * 1024;
 /** Raw bytes handed to the scanner at a time. */
 const SCAN_SLICE = 256 * 1024;
 
@@ -77,6 +79,9 @@ class PartedIngest {
   #part = -1;
   #partStart = 0;
   #inflater: PartInflater | null = null;
+  /** Compressed bytes of the current part not yet written to its inflater (request bodies come in KiB-sized chunks). */
+  #held: Uint8Array[] = [];
+  #heldBytes = 0;
   #last4: number[] = [];
   #rawIn = 0;
   #partRawStart = 0;
@@ -110,7 +115,9 @@ class PartedIngest {
         at += take;
         this.#pos += take;
         this.#last4 = [...this.#last4, ...slice.subarray(Math.max(0, slice.length - 4))].slice(-4);
-        await this.#guard(() => this.#inflater?.write(slice));
+        this.#held.push(slice);
+        this.#heldBytes += slice.length;
+        if (this.#heldBytes >= INFLATE_WRITE) await this.#feed();
         await this.#nextPart();
       } else if (this.#pos < this.#partsEnd + TRAILER_BYTES) {
         const take = Math.min(chunk.length - at, this.#partsEnd + TRAILER_BYTES - this.#pos);
@@ -180,7 +187,17 @@ class PartedIngest {
     }
   }
 
+  /** Writes the held compressed bytes to the part's inflater as one buffer. */
+  async #feed(): Promise<void> {
+    const bytes = this.#held.length === 1 ? (this.#held[0] as Uint8Array) : concat(this.#held, this.#heldBytes);
+    this.#held = [];
+    this.#heldBytes = 0;
+    if (bytes.length > 0) await this.#guard(() => this.#inflater?.write(bytes));
+  }
+
   async #endPart(declared: PartLengths): Promise<void> {
+    await this.#feed();
+    if (this.#failure !== null) return;
     const raw = (await this.#inflater?.end()) ?? new Uint8Array(0);
     for (let at = 0; at < raw.length; at += SCAN_SLICE) this.#onRaw(raw.subarray(at, at + SCAN_SLICE));
     if (this.#last4.join() !== SYNC_FLUSH.join()) throw new NotParted(`part ${this.#part + 1} does not end with a sync flush`);
@@ -221,9 +238,21 @@ class PartedIngest {
   /** From here on every byte is only copied: the object becomes the recompression path's input. */
   async #fail(reason: string): Promise<void> {
     this.#failure = reason;
+    this.#held = [];
+    this.#heldBytes = 0;
     this.#inflater?.abort();
     this.#inflater = null;
     const trailer = Math.max(0, Math.min(this.#pos - this.#partsEnd, TRAILER_BYTES));
     await this.#upload.write(this.#trailer.subarray(0, trailer));
   }
+}
+
+function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
 }

@@ -9,6 +9,7 @@ import { verifyRequestSignature } from "../auth/verify.ts";
 import { limitsFrom } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import { byteLimitStream } from "../http/byte-limit.ts";
+import { largeChunks } from "../http/large-chunks.ts";
 import { findKey, nonceExpiry, recordNonce, type StoredKey } from "../storage/keys-db.ts";
 import type { AppEnv } from "../app-env.ts";
 
@@ -67,7 +68,7 @@ export const signatureMiddleware = createMiddleware<AppEnv>(async (c, next) => {
     if (!result.digest) throw new ApiError("digest_mismatch", "A request with a body needs a Content-Digest.");
     const tooLarge = () =>
       new ApiError("payload_too_large", `Request bodies are limited to ${limits.maxUploadBytes} bytes.`, { limit: limits.maxUploadBytes });
-    c.set("body", request.body.pipeThrough(byteLimitStream(limits.maxUploadBytes, tooLarge)).pipeThrough(digestVerifyingStream(result.digest)));
+    c.set("body", largeChunks(request.body).pipeThrough(byteLimitStream(limits.maxUploadBytes, tooLarge)).pipeThrough(digestVerifyingStream(result.digest)));
   }
   return next();
 });
