@@ -1,0 +1,50 @@
+// Request bodies are re-chunked natively before the JS stages that cost a promise per chunk
+// (src/http/large-chunks.ts): the same bytes, in chunks of at least 64 KiB but the last.
+import { describe, expect, it } from "vitest";
+import { largeChunks } from "../src/http/large-chunks.ts";
+
+async function chunksOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return out;
+    out.push(value);
+  }
+}
+
+function join(chunks: Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return all;
+}
+
+describe("largeChunks", () => {
+  it("passes a native body's bytes unchanged, in chunks of at least 64 KiB", async () => {
+    const bytes = crypto.getRandomValues(new Uint8Array(65536)).map((b, i) => b ^ i);
+    const body = new Uint8Array(1_000_003);
+    for (let at = 0; at < body.length; at += bytes.length) body.set(bytes.subarray(0, Math.min(bytes.length, body.length - at)), at);
+    const plain = await chunksOf(new Response(body).body!);
+    const chunks = await chunksOf(largeChunks(new Response(body).body!));
+    expect(chunks.length).toBeLessThan(plain.length);
+    expect(chunks.slice(0, -1).every((c) => c.length >= 64 * 1024)).toBe(true);
+    expect(join(chunks)).toEqual(body);
+  });
+
+  it("returns a stream that offers no BYOB reads as it is", async () => {
+    const stream = new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(Uint8Array.of(1, 2)), c.close()) });
+    expect(largeChunks(stream)).toBe(stream);
+  });
+
+  it("passes the source's error on", async () => {
+    const failing = new ReadableStream<Uint8Array>({
+      type: "bytes",
+      pull: (c) => c.error(new Error("dropped")),
+    });
+    await expect(chunksOf(largeChunks(failing))).rejects.toThrow("dropped");
+  });
+});
