@@ -41,10 +41,8 @@ describe("largeChunks", () => {
   });
 
   it("passes the source's error on", async () => {
-    const failing = new ReadableStream<Uint8Array>({
-      type: "bytes",
-      pull: (c) => c.error(new Error("dropped")),
-    });
+    const source: UnderlyingByteSource = { type: "bytes", pull: (c) => c.error(new Error("dropped")) };
+    const failing = new ReadableStream(source) as ReadableStream<Uint8Array>;
     await expect(chunksOf(largeChunks(failing))).rejects.toThrow("dropped");
   });
 });

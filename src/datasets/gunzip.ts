@@ -3,6 +3,7 @@
 import type { Limits } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import { byteLimitStream } from "../http/byte-limit.ts";
+import { largeChunks } from "../http/large-chunks.ts";
 
 /** Raw content bounded by MAX_CONTENT_BYTES: past it the stream fails with 413. */
 export function limitContent(content: ReadableStream<Uint8Array>, limits: Limits): ReadableStream<Uint8Array> {
@@ -42,7 +43,8 @@ export function gunzip(compressed: ReadableStream<Uint8Array>, corrupt = "The `d
   // The pipe's own failure reaches the reader below; handling it here keeps an abandoned
   // upload from surfacing as an unhandled rejection.
   tapped.pipeTo(decompressor.writable).catch(() => {});
-  const inflated = decompressor.readable.getReader();
+  // The inflater hands out 4 KiB chunks; each costs the scanner and compressor a round trip.
+  const inflated = largeChunks(decompressor.readable as ReadableStream<Uint8Array>).getReader();
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
