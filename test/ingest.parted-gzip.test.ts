@@ -7,6 +7,8 @@ import { partedDeflateStream, partedEnvelope } from "../src/client/gzip-stream.t
 import { MAX_PART_RAW_BYTES, partedGzipHeader, readPartedGzipHeader, type PartLengths } from "../src/gzip/parted-gzip-header.ts";
 import { crc32 } from "../src/storage/crc32.ts";
 import { compressSegment } from "../src/storage/deflate-segment.ts";
+import { PartInflateError, PartInflater } from "../src/gzip/part-inflater.ts";
+import { deflateSync } from "fflate";
 import { GZIP_HEADER, gzipTrailer } from "../src/storage/gzip-join.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { collectionPart, csvPart, download, expectProblem, gunzipText, write } from "./helpers/http.ts";
@@ -84,6 +86,28 @@ describe("the parted gzip format", () => {
     const otherVersion = header.slice();
     otherVersion[16] = 2;
     expect(readPartedGzipHeader(otherVersion).status).toBe("not-parted");
+  });
+});
+
+describe("PartInflater: a part inflates alone, to its declared length, ending on a block boundary", () => {
+  const raw = encoder.encode("a,b\n1,2\n".repeat(500));
+  const part = compressSegment(raw, 3).data;
+
+  async function inflate(bytes: Uint8Array, rawBytes: number): Promise<Uint8Array> {
+    const inflater = new PartInflater(rawBytes);
+    await inflater.write(bytes);
+    return inflater.end();
+  }
+
+  it("gives back a segment part's bytes", async () => {
+    expect(await inflate(part, raw.length)).toEqual(raw);
+  });
+
+  it("refuses a part with a final block, one cut before its sync flush, or a wrong length", async () => {
+    await expect(inflate(deflateSync(raw), raw.length)).rejects.toBeInstanceOf(PartInflateError);
+    await expect(inflate(part.subarray(0, part.length - 4), raw.length)).rejects.toBeInstanceOf(PartInflateError);
+    await expect(inflate(part, raw.length - 1)).rejects.toBeInstanceOf(PartInflateError);
+    await expect(inflate(part, raw.length + 1)).rejects.toBeInstanceOf(PartInflateError);
   });
 });
 

@@ -132,7 +132,7 @@ class PartedIngest {
 
   async finish(): Promise<PartedOutcome> {
     if (this.#failure === null && this.#pos < this.#partsEnd + TRAILER_BYTES) throw notGzip("it ends before its trailer");
-    if (this.#failure === null) await this.#guard(async () => this.#checkEnd());
+    if (this.#failure === null) await this.#guard(() => this.#checkEnd());
     if (this.#failure !== null) {
       await this.#upload.finish();
       return { recompress: this.#failure };
@@ -158,7 +158,7 @@ class PartedIngest {
   }
 
   /** The trailer, then the CSV's end: what the scanner passed on must be every byte, unchanged. */
-  #checkEnd(): void {
+  async #checkEnd(): Promise<void> {
     const view = new DataView(this.#trailer.buffer);
     if (this.#trailer[0] !== 0x03 || this.#trailer[1] !== 0x00) throw new NotParted("the stream does not end with the empty final block 03 00");
     if (view.getUint32(2, true) !== this.#crc >>> 0) throw notGzip("its CRC-32 does not match the content");
