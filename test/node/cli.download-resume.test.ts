@@ -41,17 +41,22 @@ class CuttingProxy {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           const limit = /\.(gz|csv)$/.test(req.url ?? "") ? this.cutAfter : null;
           let sent = 0;
+          let cut = false;
           answer.on("data", (chunk: Buffer) => {
+            if (cut) return;
             if (limit !== null && sent + chunk.length > limit) {
-              res.write(chunk.subarray(0, limit - sent));
-              res.socket?.destroy();
+              // The bytes so far reach the client, then the connection closes short of Content-Length.
+              cut = true;
+              res.write(chunk.subarray(0, limit - sent), () => res.socket?.end());
               answer.destroy();
               return;
             }
             sent += chunk.length;
             res.write(chunk);
           });
-          answer.on("end", () => res.end());
+          answer.on("end", () => {
+            if (!cut) res.end();
+          });
         },
       );
       req.pipe(forward);
