@@ -27,6 +27,8 @@ interface Seen {
 /** Forwards to the server; while `cutAfter` is set, ends each file body after that many bytes. */
 class CuttingProxy {
   cutAfter: number | null = null;
+  /** Runs before a cut closes the connection. */
+  beforeCut: () => Promise<void> = async () => {};
   readonly seen: Seen[] = [];
   readonly #server: Server;
   url = "";
@@ -46,9 +48,11 @@ class CuttingProxy {
             if (cut) return;
             if (limit !== null && sent + chunk.length > limit) {
               // The bytes so far reach the client, then the connection closes short of Content-Length.
+              // A stream that errors drops what its reader has not taken yet (fetch's body does),
+              // so the close waits until the client has saved some of them.
               cut = true;
-              res.write(chunk.subarray(0, limit - sent), () => res.socket?.end());
               answer.destroy();
+              res.write(chunk.subarray(0, limit - sent), () => void this.beforeCut().finally(() => res.socket?.end()));
               return;
             }
             sent += chunk.length;
@@ -101,6 +105,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Resolves once `done()` holds, or after 10 s (the assertions after it then say what is missing). */
+async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; waited < 10_000 && !done(); waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 async function full(path: string): Promise<Buffer> {
   const response = await fetch(server.url + path, { headers: { "accept-encoding": "identity" } });
   return Buffer.from(await response.arrayBuffer());
@@ -115,6 +124,7 @@ describe("pubset download resumes", () => {
     const whole = await full(created.source);
     const expected = name.endsWith(".gz") ? whole : gunzipSync(whole);
     proxy.cutAfter = Math.floor(expected.length / 3);
+    proxy.beforeCut = () => until(() => existsSync(`${out}.part`) && statSync(`${out}.part`).size > 0);
     const interrupted = await runInProcess(["download", created.id, "-o", out], viaProxy());
     expect(interrupted.code).not.toBe(0);
     const saved = statSync(`${out}.part`).size;
