@@ -140,17 +140,18 @@ export function clientGzipSection(results: Pick<BenchResults, "ingest">): string
   ].join("\n");
 }
 
-/** `--ingest`: the ingest tables, their memory rows and the live-memory lines only. */
-export function renderIngestReport(results: Pick<BenchResults, "date" | "machine" | "ingest" | "memory" | "liveMemory" | "liveMemoryParted">): string {
+/** The one-request ingest table and the client-compressed one beneath it. */
+function ingestTables(results: Pick<BenchResults, "ingest">): string {
   return [
-    `### Ingest bench run ${results.date}`,
-    "",
-    `${results.machine}. MB = 10^6 bytes, MiB = 2^20 bytes.`,
-    "",
     table(["CSV", "create", "MB/s", "CompressionStream('gzip')", "MB/s", "ratio", "read only, MB/s"], results.ingest.map(ingestRow)),
     "",
     clientGzipSection(results),
-    "",
+  ].join("\n");
+}
+
+/** RSS and isolate readings of the large requests, then the live-memory lines. */
+function memoryTables(results: Pick<BenchResults, "memory" | "liveMemory" | "liveMemoryParted">): string {
+  return [
     table(
       ["request", "workerd RSS before → peak", "RSS growth", "goal", "isolate: V8 heap + ArrayBuffers, before → peak", "dev proxy RSS growth"],
       results.memory.map((r) => memoryRow(r.label, r.outcome, r.goal)),
@@ -159,6 +160,19 @@ export function renderIngestReport(results: Pick<BenchResults, "date" | "machine
     liveMemoryLine(results.liveMemory),
     "",
     liveMemoryLine(results.liveMemoryParted),
+  ].join("\n");
+}
+
+/** `--ingest`: the ingest tables, their memory rows and the live-memory lines only. */
+export function renderIngestReport(results: Pick<BenchResults, "date" | "machine" | "ingest" | "memory" | "liveMemory" | "liveMemoryParted">): string {
+  return [
+    `### Ingest bench run ${results.date}`,
+    "",
+    `${results.machine}. MB = 10^6 bytes, MiB = 2^20 bytes.`,
+    "",
+    ingestTables(results),
+    "",
+    memoryTables(results),
     "",
   ].join("\n");
 }
@@ -173,20 +187,11 @@ export function renderReport(results: BenchResults): string {
     "",
     "**Ingest**: signed `POST /v1/dataset` (multipart, CSV streamed from disk) to `201`, against the same workerd piping the same bytes through `CompressionStream('gzip')` (bench-only endpoint). Ratio = ingest throughput ÷ CompressionStream throughput. \"Read only\": the worker just reads the same body, the ceiling of the local transport (client → wrangler's proxy workerd → worker).",
     "",
-    table(["CSV", "create", "MB/s", "CompressionStream('gzip')", "MB/s", "ratio", "read only, MB/s"], results.ingest.map(ingestRow)),
-    "",
-    clientGzipSection(results),
+    ingestTables(results),
     "",
     `**Memory during the ${big} requests.** RSS (VmRSS, every 50 ms) of the workerd that runs pubset, which also holds the runtime, the local D1 and R2 simulators and heap pages V8 keeps after collecting; and the worker isolate's own memory (V8 heap in use, uncollected garbage included, plus ArrayBuffers; DevTools \`Runtime.getHeapUsage\`, polled back to back). Each request ran twice: the first meets a process grown only by the smaller runs, the second shows the steady state. \`wrangler dev\`'s proxy workerd (not part of a deployment) is shown for completeness:`,
     "",
-    table(
-      ["request", "workerd RSS before → peak", "RSS growth", "goal", "isolate: V8 heap + ArrayBuffers, before → peak", "dev proxy RSS growth"],
-      results.memory.map((r) => memoryRow(r.label, r.outcome, r.goal)),
-    ),
-    "",
-    liveMemoryLine(results.liveMemory),
-    "",
-    liveMemoryLine(results.liveMemoryParted),
+    memoryTables(results),
     "",
     `**Append** ${results.appendBytes.toLocaleString("en")} bytes (1,000 rows) as a new version; the cost must not depend on the dataset's size:`,
     "",

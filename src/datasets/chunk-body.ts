@@ -2,6 +2,7 @@
 // the upload's size, readable to its end after the scan gave up on it, and the carried bytes of
 // the chunk before put in front of it.
 import { ApiError } from "../errors.ts";
+import { withHead } from "../storage/stream-sequence.ts";
 
 export function tooLarge(max: number): ApiError {
   return new ApiError("payload_too_large", `A resumable upload is limited to ${max} bytes.`, { limit: "MAX_RESUMABLE_BYTES", max });
@@ -45,24 +46,7 @@ export class SentBody {
 }
 
 export function prepend(head: Uint8Array, rest: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  if (head.length === 0) return rest;
-  const reader = rest.getReader();
-  let first = true;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (first) {
-          first = false;
-          return controller.enqueue(head);
-        }
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    },
-    { highWaterMark: 0 },
-  );
+  return head.length === 0 ? rest : withHead(head, rest.getReader());
 }
 
 /** `decode(stream)`, except that an empty stream stays empty (an empty last chunk of a gzip upload). */

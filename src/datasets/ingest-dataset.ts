@@ -8,7 +8,7 @@ import type { TypingPlan } from "../schema/column-typer.ts";
 import { MAX_HEADER_BYTES, readPartedGzipHeader, type HeaderRead } from "../gzip/parted-gzip-header.ts";
 import { GZIP_HEADER } from "../storage/gzip-join.ts";
 import { openSegment } from "../storage/segment-store.ts";
-import { sequenceStream } from "../storage/stream-sequence.ts";
+import { sequenceStream, withHead } from "../storage/stream-sequence.ts";
 import { gunzip, limitContent } from "./gunzip.ts";
 import { ingestCsv, type IngestedSegment } from "./ingest.ts";
 import { ingestPartedGzip } from "./ingest-parted.ts";
@@ -31,7 +31,7 @@ export async function ingestDataset(part: DatasetPart, options: IngestOptions): 
   if (!part.compressed) return recompress(part.body);
   const reader = part.body.getReader();
   const { read, head } = await peekHeader(reader);
-  if (read.status !== "parted") return recompress(gunzip(prefixed(head, reader)));
+  if (read.status !== "parted") return recompress(gunzip(withHead(head, reader)));
   const staged = await options.reserve();
   const outcome = await ingestPartedGzip(head.subarray(read.headerBytes), reader, read.parts, { mode, typing, limits, bucket, key: staged });
   if ("stored" in outcome) return outcome.stored;
@@ -52,24 +52,4 @@ async function peekHeader(reader: ReadableStreamDefaultReader<Uint8Array>): Prom
     joined.set(value, head.length);
     head = joined;
   }
-}
-
-/** `head` and then the rest of `reader`, as one stream. */
-function prefixed(head: Uint8Array, reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
-  let sent = head.length === 0;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (!sent) {
-          sent = true;
-          return controller.enqueue(head);
-        }
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    },
-    { highWaterMark: 0 },
-  );
 }

@@ -3,7 +3,7 @@
 // fields mirror the Table Schema. The context is inline, so reading it needs no network.
 // http://mlcommons.org/croissant/1.1 (Croissant Format Specification 1.1)
 import type { Field, FieldType, TableSchema } from "../schema/table-schema.ts";
-import { recordTerms, type MetadataRecord } from "./record.ts";
+import { recordTerms, schemaOrgDatasetTerms, type MetadataRecord } from "./record.ts";
 import type { VersionUrls } from "./urls.ts";
 
 export const CROISSANT_CONFORMS_TO = "http://mlcommons.org/croissant/1.1";
@@ -89,15 +89,7 @@ export function croissant(record: MetadataRecord, schema: TableSchema, urls: Ver
     "@context": CROISSANT_CONTEXT,
     "@type": "sc:Dataset",
     conformsTo: CROISSANT_CONFORMS_TO,
-    name: terms.title,
-    description: terms.summary,
-    url: urls.page,
-    identifier: terms.identifier,
-    version: terms.version,
-    datePublished: terms.issued,
-    dateModified: terms.modified,
-    keywords: terms.keywords,
-    ...(terms.license !== null ? { license: terms.license.url } : {}),
+    ...schemaOrgDatasetTerms(terms, urls.page),
     creator: {
       "@type": "sc:Organization",
       name: terms.publisher,

@@ -105,3 +105,22 @@ export function recordTerms(record: MetadataRecord): RecordTerms {
     issued: record.issued,
   };
 }
+
+/**
+ * The schema.org `Dataset` properties the page's block and Croissant (which builds on
+ * schema.org) both carry, from the one mapping: title, description, page, id, version, dates,
+ * keywords, licence.
+ */
+export function schemaOrgDatasetTerms(terms: RecordTerms, page: string): Record<string, unknown> {
+  return {
+    name: terms.title,
+    description: terms.summary,
+    url: page,
+    identifier: terms.identifier,
+    version: terms.version,
+    datePublished: terms.issued,
+    dateModified: terms.modified,
+    keywords: terms.keywords,
+    ...(terms.license !== null ? { license: terms.license.url } : {}),
+  };
+}

@@ -2,7 +2,7 @@
 // from the page, naming the downloads and the columns. Its context is the `https://schema.org`
 // string Google expects. https://developers.google.com/search/docs/appearance/structured-data/dataset
 import type { TableSchema } from "../schema/table-schema.ts";
-import { recordTerms, type MetadataRecord } from "./record.ts";
+import { recordTerms, schemaOrgDatasetTerms, type MetadataRecord } from "./record.ts";
 import type { VersionUrls } from "./urls.ts";
 
 export function schemaOrgDataset(record: MetadataRecord, schema: TableSchema, urls: VersionUrls) {
@@ -17,15 +17,7 @@ export function schemaOrgDataset(record: MetadataRecord, schema: TableSchema, ur
     "@context": "https://schema.org",
     "@type": "Dataset",
     "@id": urls.page,
-    name: terms.title,
-    description: terms.summary,
-    url: urls.page,
-    identifier: terms.identifier,
-    version: terms.version,
-    datePublished: terms.issued,
-    dateModified: terms.modified,
-    keywords: terms.keywords,
-    ...(terms.license !== null ? { license: terms.license.url } : {}),
+    ...schemaOrgDatasetTerms(terms, urls.page),
     isAccessibleForFree: true,
     creator: publisher,
     publisher,

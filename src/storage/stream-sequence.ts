@@ -45,3 +45,23 @@ export function sequenceStream(parts: ReadonlyArray<Uint8Array | StreamOpener>):
     { highWaterMark: 0 },
   );
 }
+
+/** `head`, then the rest of a stream already being read through `reader`, as one stream. */
+export function withHead(head: Uint8Array, reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
+  let sent = head.length === 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!sent) {
+          sent = true;
+          return controller.enqueue(head);
+        }
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+}
