@@ -14,6 +14,7 @@ import { SegmentUpload } from "../storage/segment-store.ts";
 import { ColumnTyper, type TypingPlan } from "../schema/column-typer.ts";
 import { textSchema } from "../schema/table-schema.ts";
 import { checkHeader, type IngestedSegment } from "./ingest.ts";
+import { concatBytes } from "../storage/deflate-segment.ts";
 
 /** `stored`: the segment is the client's bytes. `recompress`: the object at `key` holds everything after the gzip header. */
 export type PartedOutcome = { stored: IngestedSegment } | { recompress: string };
@@ -189,7 +190,7 @@ class PartedIngest {
 
   /** Writes the held compressed bytes to the part's inflater as one buffer. */
   async #feed(): Promise<void> {
-    const bytes = this.#held.length === 1 ? (this.#held[0] as Uint8Array) : concat(this.#held, this.#heldBytes);
+    const bytes = this.#held.length === 1 ? (this.#held[0] as Uint8Array) : concatBytes(this.#held, this.#heldBytes);
     this.#held = [];
     this.#heldBytes = 0;
     if (bytes.length > 0) await this.#guard(() => this.#inflater?.write(bytes));
@@ -245,14 +246,4 @@ class PartedIngest {
     const trailer = Math.max(0, Math.min(this.#pos - this.#partsEnd, TRAILER_BYTES));
     await this.#upload.write(this.#trailer.subarray(0, trailer));
   }
-}
-
-function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
 }

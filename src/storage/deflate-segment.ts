@@ -129,7 +129,8 @@ export function compressSegment(bytes: Uint8Array, level: number): SegmentTotals
   return { ...totals, data: concatBytes(chunks, totals.compressedBytes) };
 }
 
-function concatBytes(chunks: Uint8Array[], length: number): Uint8Array {
+/** `chunks` joined into one array of `length` bytes. */
+export function concatBytes(chunks: readonly Uint8Array[], length: number): Uint8Array {
   const out = new Uint8Array(length);
   let at = 0;
   for (const chunk of chunks) {
