@@ -145,6 +145,18 @@ describe("column types on write", () => {
     expect((await rowsOf(created.id, key)).rows.at(-1)).toEqual([2.5, "d"]);
   });
 
+  it("a schema-only PUT whose stored content cannot be read: 503 with Retry-After, no version", async () => {
+    const key = await createKey("types-team", "ivy");
+    const created = await createDataset(key, "n\n1\n");
+    const bucket = wrapBinding(env.CONTENT, { get: () => Promise.reject(new Error("injected: R2 unreachable")) });
+    const response = await signedFetch({ ...env, CONTENT: bucket }, "PUT", `/v1/dataset/${created.id}`, key, {
+      parts: [collectionPart({ schema: { fields: [{ name: "n", type: "number" }] } })],
+    });
+    expect(response.headers.get("retry-after")).toBe("1");
+    await expectProblem(response, 503, "service_unavailable");
+    expect(await latestVersion(created.id)).toBe(created.version);
+  });
+
   it("a schema-only PUT that a stored row breaks is refused with that row; no version", async () => {
     const key = await createKey("types-team", "ida");
     const created = await createDataset(key, "code\n12\n007\n");

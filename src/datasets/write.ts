@@ -98,8 +98,9 @@ export async function writeVersion<Body extends object>(
   const declared = upload.collection?.schema;
   if (declared && upload.dataset && !upload.dataset.typedWithDeclaration) {
     // The declaration came after the content: check the stored upload against it now.
-    const typed = await withSchemaProblems(request.datasetId, request.kind, () =>
-      typeStoredContent(env.CONTENT, contentOf(upload.dataset!.ingested).segments.map((segment) => segment.key), { kind: "infer", declared: declarationOf(declared) }, limits),
+    const keys = contentOf(upload.dataset.ingested).segments.map((segment) => segment.key);
+    const typed = await storageFailuresAsUnavailable(
+      withSchemaProblems(request.datasetId, request.kind, () => typeStoredContent(env.CONTENT, keys, { kind: "infer", declared: declarationOf(declared) }, limits)),
     );
     Object.assign(upload.dataset.ingested, typed);
   }
@@ -206,7 +207,9 @@ function retyper(env: WriteBindings, datasetId: string, declared: DeclaredSchema
     const known = done.get(parent.id);
     if (known) return known;
     const keys = (await getVersionSegments(env.DB, parent.id)).map((segment) => segment.key);
-    const typed = await withSchemaProblems(datasetId, "update", () => typeStoredContent(env.CONTENT, keys, { kind: "infer", declared }, limits));
+    const typed = await storageFailuresAsUnavailable(
+      withSchemaProblems(datasetId, "update", () => typeStoredContent(env.CONTENT, keys, { kind: "infer", declared }, limits)),
+    );
     done.set(parent.id, typed);
     return typed;
   };
