@@ -16,6 +16,12 @@ export const DEFAULT_GZIP_LEVEL: GzipLevel = 3;
 
 const BOM = [0xef, 0xbb, 0xbf];
 
+/** One part as cut: its compressed bytes, lengths and the CRC-32 of its raw bytes. */
+export interface CutPart extends PartLengths {
+  data: Uint8Array;
+  crc: number;
+}
+
 export interface PartedSummary {
   parts: PartLengths[];
   rawBytes: number;
@@ -40,17 +46,18 @@ export function partedDeflateStream(
   const summary = new Promise<PartedSummary>((res) => (resolve = res));
   const stream = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
-      for (const out of cutter.push(chunk)) controller.enqueue(out);
+      for (const part of cutter.push(chunk)) controller.enqueue(part.data);
     },
     flush(controller) {
-      for (const out of cutter.finish()) controller.enqueue(out);
+      for (const part of cutter.finish()) controller.enqueue(part.data);
       resolve(cutter.summary);
     },
   });
   return { stream, summary };
 }
 
-class PartCutter {
+/** Cuts raw CSV into parts at record ends and compresses each alone (the format's producer). */
+export class PartCutter {
   readonly #level: number;
   readonly #target: number;
   readonly #ends = new RecordEnds();
@@ -66,7 +73,7 @@ class PartCutter {
     this.#target = target;
   }
 
-  push(input: Uint8Array): Uint8Array[] {
+  push(input: Uint8Array): CutPart[] {
     let chunk = input;
     if (!this.#bomDecided) {
       const head = this.#concat([...this.#held, chunk]);
@@ -80,7 +87,7 @@ class PartCutter {
       this.#held = [];
       this.#heldBytes = 0;
     }
-    const out: Uint8Array[] = [];
+    const out: CutPart[] = [];
     let from = 0;
     while (from < chunk.length) {
       const cut = this.#ends.scan(chunk, from, this.#partStart + this.#target);
@@ -94,7 +101,7 @@ class PartCutter {
   }
 
   /** The last part, without blank lines at the very end (the scanner drops them). */
-  finish(): Uint8Array[] {
+  finish(): CutPart[] {
     this.#bomDecided = true;
     const rest = this.#concat(this.#held);
     const keep = Math.max(0, this.#ends.lastEnd - this.#partStart);
@@ -113,7 +120,7 @@ class PartCutter {
   }
 
   /** Compresses the first `length` held bytes as one part; the rest stays held. */
-  #cut(length: number): Uint8Array {
+  #cut(length: number): CutPart {
     const all = this.#concat(this.#held);
     const part = compressSegment(all.subarray(0, length), this.#level);
     const rest = all.subarray(length);
@@ -123,7 +130,7 @@ class PartCutter {
     this.summary.parts.push({ compressedBytes: part.compressedBytes, rawBytes: part.rawBytes });
     this.summary.crc = crc32Combine(this.summary.crc, part.crc, part.rawBytes);
     this.summary.rawBytes += part.rawBytes;
-    return part.data;
+    return { data: part.data, compressedBytes: part.compressedBytes, rawBytes: part.rawBytes, crc: part.crc };
   }
 
   #concat(chunks: Uint8Array[]): Uint8Array {

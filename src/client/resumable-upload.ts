@@ -1,13 +1,14 @@
 // Large writes as resumable uploads (draft-ietf-httpbis-resumable-upload-15; README "Resumable
 // uploads"): create the upload resource, PATCH the content in chunks no larger than the
 // server's `max-append-size`, retry a failed chunk, and after a dropped connection ask HEAD
-// where the server is and go on from there. Each chunk of a gzip upload is its own gzip member,
-// so the server decodes every chunk alone and a chunk can be sent again as it was.
-import { gzipSync } from "fflate";
+// where the server is and go on from there. Each chunk of a gzip upload is its own parted gzip
+// member (parted-chunks.ts), which the server validates and stores without recompressing, and
+// which can be sent again as it was.
 import { toBase64 } from "../auth/bytes.ts";
 import { streamOf } from "./byte-streams.ts";
 import { PubsetError, PubsetNetworkError } from "./errors.ts";
 import type { GzipLevel } from "./gzip-stream.ts";
+import { partedChunks, type PartedChunk } from "./parted-chunks.ts";
 import { sleep } from "./retry.ts";
 import { Sha256 } from "./sha256.ts";
 import type { RequestBody, Transport } from "./transport.ts";
@@ -16,7 +17,7 @@ import type { SourceReader } from "./upload-source.ts";
 
 /** Sources of more than this many bytes go as resumable uploads (`resumableThreshold` changes it). */
 export const RESUMABLE_THRESHOLD = 64 * 1024 * 1024;
-/** The most content bytes one chunk carries, below the server's `max-append-size`. */
+/** The most content (raw CSV) bytes one chunk carries, below the server's `max-append-size`. */
 export const DEFAULT_CHUNK_BYTES = 32 * 1024 * 1024;
 /** Attempts per chunk (and per HEAD between them) before the upload gives up. */
 const CHUNK_ATTEMPTS = 6;
@@ -32,7 +33,7 @@ export interface ResumableWrite {
   url: string;
   collection?: Collection;
   source: SourceReader;
-  /** The source is gzip already: decompressed here, then each chunk compressed again. */
+  /** The source is gzip already: decompressed here, then compressed again in the parted format. */
   sourceIsGzip: boolean;
   gzip: boolean;
   level: GzipLevel;
@@ -54,7 +55,7 @@ export function maxAppendSize(header: string | null): number | null {
 }
 
 /** Reads `stream` in slices of exactly `size` bytes (the last may be shorter, never empty unless the whole stream is). */
-async function* slices(stream: ReadableStream<Uint8Array>, size: number): AsyncGenerator<Uint8Array> {
+async function* slices(stream: ReadableStream<Uint8Array>, size: number): AsyncGenerator<PartedChunk> {
   const reader = stream.getReader();
   let buffer = new Uint8Array(size);
   let filled = 0;
@@ -68,13 +69,13 @@ async function* slices(stream: ReadableStream<Uint8Array>, size: number): AsyncG
         filled += take;
         at += take;
         if (filled === size) {
-          yield buffer;
+          yield { bytes: buffer, rawBytes: size };
           buffer = new Uint8Array(size);
           filled = 0;
         }
       }
     }
-    yield buffer.subarray(0, filled);
+    yield { bytes: buffer.subarray(0, filled), rawBytes: filled };
   } finally {
     reader.releaseLock();
   }
@@ -101,7 +102,7 @@ export async function resumableWrite<T>(transport: Transport, write: ResumableWr
   if (location === null) throw new TypeError(`${write.method} ${write.url} with Upload-Complete: ?0 sent no Location; is the server older than this client?`);
   const upload = new URL(location, write.url).toString();
   const limit = maxAppendSize(created.headers.get("upload-limit")) ?? DEFAULT_CHUNK_BYTES;
-  // A gzip member of n bytes is at most n + 5 bytes per 64 KiB stored block + 18 of framing.
+  // A gzip member of n raw bytes is at most n + 5 bytes per 64 KiB stored block + its framing.
   const chunkBytes = Math.max(1, Math.min(options.chunkBytes ?? DEFAULT_CHUNK_BYTES, Math.floor(limit * 0.99) - 1024));
 
   // The same Idempotency-Key as an interrupted run (the CLI's rerun advice): the server replayed
@@ -123,34 +124,36 @@ export async function resumableWrite<T>(transport: Transport, write: ResumableWr
   const progress = write.onProgress;
   let offset = 0;
   let sent = 0;
-  let pending: Uint8Array | null = null;
-  const send = async (slice: Uint8Array, last: boolean): Promise<Response | null> => {
-    const chunk = write.gzip ? gzipSync(slice, { level: write.level, mtime: 0 }) : slice;
+  let pending: PartedChunk | null = null;
+  const send = async ({ bytes: chunk, rawBytes }: PartedChunk, last: boolean): Promise<Response | null> => {
+    // In source bytes: the last chunk also counts what the content dropped (a BOM, blank lines at the end).
+    const weight = last && total !== undefined ? Math.max(0, total - sent) : rawBytes;
     if (offset < resumeAt) {
       // Chunks are made the same way every run, so the server's offset falls between two of them.
       if (offset + chunk.length > resumeAt || last) throw new TypeError(`the upload is at offset ${resumeAt}, which is not where a chunk of this file ends; was it sent with other settings?`);
       offset += chunk.length;
-      sent += slice.length;
+      sent += weight;
       progress?.({ phase: "upload", loaded: sent, total, resumable: true });
       return null;
     }
     // One bar over the whole file, in source bytes; after the last byte, the server's commit.
     const onProgress: ProgressCallback | undefined = progress
       ? (p) => {
-          const loaded = sent + Math.round((p.loaded / Math.max(1, chunk.length)) * slice.length);
+          const loaded = sent + Math.round((p.loaded / Math.max(1, chunk.length)) * weight);
           progress({ phase: last && p.phase === "processing" ? "processing" : "upload", loaded, total, resumable: true });
         }
       : undefined;
     const answer = await sendChunk(transport, upload, offset, body(chunk, "application/partial-upload"), last, write.signal, onProgress);
     offset += chunk.length;
-    sent += slice.length;
+    sent += weight;
     return answer;
   };
-  for await (const slice of slices(raw, chunkBytes)) {
+  const chunks = write.gzip ? partedChunks(raw, write.level, chunkBytes) : slices(raw, chunkBytes);
+  for await (const chunk of chunks) {
     if (pending !== null) await send(pending, false);
-    pending = slice.slice();
+    pending = write.gzip ? chunk : { bytes: chunk.bytes.slice(), rawBytes: chunk.rawBytes };
   }
-  const final = await send(pending ?? new Uint8Array(0), true);
+  const final = await send(pending ?? { bytes: new Uint8Array(0), rawBytes: 0 }, true);
   if (final === null) throw new TypeError("the last chunk got no answer");
   return (await final.json()) as T;
 }

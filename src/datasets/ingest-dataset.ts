@@ -40,7 +40,7 @@ export async function ingestDataset(part: DatasetPart, options: IngestOptions): 
 }
 
 /** Reads until the gzip header can be judged; returns every byte read. */
-async function peekHeader(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<{ read: HeaderRead; head: Uint8Array }> {
+export async function peekHeader(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<{ read: HeaderRead; head: Uint8Array }> {
   let head = new Uint8Array(0);
   for (;;) {
     const read = readPartedGzipHeader(head);

@@ -2,8 +2,9 @@
 // part is inflated on its own (PartInflater) into the same CsvScanner as every upload, and its
 // compressed bytes go to R2 as they are. A broken promise of the format turns the object into
 // a staged copy for the recompression path (ingest-dataset.ts), never a segment; a trailer
-// that any gzip reader would refuse is refused.
-import { CsvScanner, type CsvMode } from "../csv/scanner.ts";
+// that any gzip reader would refuse is refused. A chunk of a resumable upload takes the same
+// path (`chunk`): it goes on from the earlier chunks' scan and must end at a record end.
+import { CsvScanner, type CsvCheckpoint, type CsvMode } from "../csv/scanner.ts";
 import type { Limits } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import type { PartLengths } from "../gzip/parted-gzip-header.ts";
@@ -11,13 +12,13 @@ import { PartInflateError, PartInflater } from "../gzip/part-inflater.ts";
 import { crc32Update } from "../storage/crc32.ts";
 import type { SegmentPart } from "../storage/parted-segment.ts";
 import { SegmentUpload } from "../storage/segment-store.ts";
-import { ColumnTyper, type TypingPlan } from "../schema/column-typer.ts";
+import { ColumnTyper, type TypingCheckpoint, type TypingPlan } from "../schema/column-typer.ts";
 import { textSchema } from "../schema/table-schema.ts";
-import { checkHeader, type IngestedSegment } from "./ingest.ts";
+import { checkHeader, type IngestedChunk, type IngestedSegment } from "./ingest.ts";
 import { concatBytes } from "../storage/deflate-segment.ts";
 
 /** `stored`: the segment is the client's bytes. `recompress`: the object at `key` holds everything after the gzip header. */
-export type PartedOutcome = { stored: IngestedSegment } | { recompress: string };
+export type PartedOutcome = { stored: IngestedSegment | IngestedChunk } | { recompress: string };
 
 export interface PartedOptions {
   mode: CsvMode;
@@ -25,6 +26,12 @@ export interface PartedOptions {
   limits: Limits;
   bucket: R2Bucket;
   key: string;
+  /**
+   * A chunk of a resumable upload: the scan goes on from `resume` (null for the first chunk),
+   * `rawRoom` bounds its raw bytes (`tooLarge` when past), and unless `final` its last part must
+   * end at a record end too, so the next chunk starts on one and nothing is carried.
+   */
+  chunk?: { resume: { scan: CsvCheckpoint; typing: TypingCheckpoint | null } | null; final: boolean; rawRoom: number; tooLarge: () => ApiError };
 }
 
 /** A promise of the format that the bytes break: not an error of the CSV. */
@@ -69,7 +76,6 @@ export async function ingestPartedGzip(
 
 class PartedIngest {
   readonly #index: readonly PartLengths[];
-  readonly #limits: Limits;
   readonly #scanner: CsvScanner;
   readonly #typer: ColumnTyper | null;
   readonly #upload: SegmentUpload;
@@ -89,19 +95,31 @@ class PartedIngest {
   #emitted = 0;
   #crc = 0;
   #headerChecked: boolean;
-  #rowsBefore = 0;
+  readonly #rowsAtStart: number;
+  #rowsBefore: number;
   readonly #parts: SegmentPart[] = [];
+  readonly #final: boolean;
+  readonly #rawRoom: number;
+  readonly #tooLarge: () => ApiError;
 
   constructor(index: readonly PartLengths[], options: PartedOptions) {
     this.#index = index;
-    this.#limits = options.limits;
-    const { maxColumns, maxFieldBytes, maxHeaderBytes } = options.limits;
+    const { maxColumns, maxFieldBytes, maxHeaderBytes, maxContentBytes } = options.limits;
+    const resume = options.chunk?.resume ?? null;
     // The same scanner and column typer as every other upload (ingest.ts).
     this.#typer = options.typing === null ? null : new ColumnTyper(options.typing);
-    this.#scanner = new CsvScanner(options.mode, { maxColumns, maxFieldBytes, maxHeaderBytes }, this.#typer);
+    if (this.#typer && resume) this.#typer.resume(resume.scan, resume.typing);
+    this.#scanner = new CsvScanner(options.mode, { maxColumns, maxFieldBytes, maxHeaderBytes }, this.#typer, resume?.scan);
     this.#upload = new SegmentUpload(options.bucket, options.key);
     this.#partsEnd = index.reduce((sum, p) => sum + p.compressedBytes, 0);
-    this.#headerChecked = options.mode.kind !== "table";
+    this.#headerChecked = options.mode.kind !== "table" || resume !== null;
+    this.#rowsAtStart = this.#scanner.rowsAtRecordEnd;
+    this.#rowsBefore = this.#rowsAtStart;
+    this.#final = options.chunk?.final ?? true;
+    this.#rawRoom = options.chunk?.rawRoom ?? maxContentBytes;
+    this.#tooLarge =
+      options.chunk?.tooLarge ??
+      (() => new ApiError("payload_too_large", `Dataset content is limited to ${maxContentBytes} bytes uncompressed.`, { limit: maxContentBytes }));
   }
 
   async consume(chunk: Uint8Array): Promise<void> {
@@ -138,19 +156,21 @@ class PartedIngest {
       await this.#upload.finish();
       return { recompress: this.#failure };
     }
-    const stats = this.#scanner.stats;
+    const scanned = this.#scanner.stats;
+    const rows = this.#final ? scanned.rows : this.#scanner.rowsAtRecordEnd;
     const last = this.#parts[this.#parts.length - 1];
-    if (last) last.rowCount = stats.rows - this.#rowsBefore;
+    if (last && this.#final) last.rowCount = rows - this.#rowsBefore;
     await this.#upload.finish();
-    return {
-      stored: {
-        segment: { key: this.#upload.key, compressedBytes: this.#partsEnd, rawBytes: this.#rawIn, rowCount: stats.rows, parts: this.#parts },
-        crc: this.#crc,
-        stats,
-        schema: this.#typer?.schema() ?? textSchema(stats.header ?? []),
-        declared: this.#typer?.declaration() ?? null,
-      },
+    const stored: IngestedSegment = {
+      segment: { key: this.#upload.key, compressedBytes: this.#partsEnd, rawBytes: this.#rawIn, rowCount: rows - this.#rowsAtStart, parts: this.#parts },
+      crc: this.#crc,
+      // A chunk that is not the last ends at a record end: its stats as ingestChunk states them.
+      stats: this.#final ? scanned : { ...scanned, rows, bytes: this.#rawIn, endsWithNewline: true },
+      schema: this.#typer?.schema() ?? textSchema(scanned.header ?? []),
+      declared: this.#typer?.declaration() ?? null,
     };
+    if (this.#final) return { stored };
+    return { stored: { ...stored, checkpoint: this.#scanner.checkpoint, typing: this.#typer?.checkpoint() ?? null, carry: new Uint8Array(0) } };
   }
 
   async abort(): Promise<void> {
@@ -164,6 +184,8 @@ class PartedIngest {
     if (this.#trailer[0] !== 0x03 || this.#trailer[1] !== 0x00) throw new NotParted("the stream does not end with the empty final block 03 00");
     if (view.getUint32(2, true) !== this.#crc >>> 0) throw notGzip("its CRC-32 does not match the content");
     if (view.getUint32(6, true) !== this.#rawIn % 2 ** 32) throw notGzip("its ISIZE does not match the content");
+    // A chunk before the last stops at its record end, which #endPart checked: the scan goes on.
+    if (!this.#final) return;
     this.#emitted += this.#scanner.finish().length;
     if (!this.#headerChecked) checkHeader(this.#scanner.stats.header);
     if (this.#emitted !== this.#rawIn) throw new NotParted("the CSV scanner drops some of its bytes (a BOM, or blank lines at the end)");
@@ -204,7 +226,7 @@ class PartedIngest {
     if (this.#last4.join() !== SYNC_FLUSH.join()) throw new NotParted(`part ${this.#part + 1} does not end with a sync flush`);
     const rawBytes = this.#rawIn - this.#partRawStart;
     if (rawBytes !== declared.rawBytes) throw new NotParted(`part ${this.#part + 1} inflates to ${rawBytes} bytes, not ${declared.rawBytes}`);
-    const isLast = this.#part === this.#index.length - 1;
+    const isLast = this.#final && this.#part === this.#index.length - 1;
     if (!isLast && (this.#scanner.recordEnd !== this.#rawIn || this.#emitted !== this.#rawIn)) {
       throw new NotParted(`part ${this.#part + 1} does not end at the end of a record`);
     }
@@ -215,11 +237,7 @@ class PartedIngest {
 
   #onRaw(raw: Uint8Array): void {
     this.#rawIn += raw.length;
-    if (this.#rawIn > this.#limits.maxContentBytes) {
-      throw new ApiError("payload_too_large", `Dataset content is limited to ${this.#limits.maxContentBytes} bytes uncompressed.`, {
-        limit: this.#limits.maxContentBytes,
-      });
-    }
+    if (this.#rawIn > this.#rawRoom) throw this.#tooLarge();
     this.#crc = crc32Update(this.#crc, raw);
     this.#emitted += this.#scanner.push(raw).length;
     this.#headerChecked ||= checkHeader(this.#scanner.stats.header);

@@ -1,20 +1,19 @@
 // Appending to a resumable upload (draft-ietf-httpbis-resumable-upload-15 §4.4): each chunk is
-// validated and stored as a segment as it arrives (ingestChunk, the one-request ingest path
-// stopped at the last record end), and lands with a compare-and-swap on the offset. The chunk
+// validated and stored as a segment as it arrives (chunk-ingest.ts: a parted gzip chunk kept as
+// sent, any other through the one-request ingest path stopped at the last record end), and lands with a compare-and-swap on the offset. The chunk
 // with `Upload-Complete: ?1` scans the carried tail and its bytes to the end, then commits the
 // stored segments as ONE version through writeVersion. A CSV error fails the whole upload.
 import { limitsFrom, MAX_CARRY_BYTES, storageTimingsFrom } from "../config.ts";
 import { ApiError, type ProblemCode, type ProblemExtensions } from "../errors.ts";
-import { byteLimitStream } from "../http/byte-limit.ts";
 import { crc32Combine } from "../storage/crc32.ts";
 import { advanceUpload, getUpload, settleUpload, type UploadProgress, type UploadRow } from "../storage/uploads-db.ts";
 import type { Caller } from "./access.ts";
 import type { AppendSequencerBinding } from "./append-queue.ts";
-import { ingestChunk, ingestCsv, type IngestedChunk, type IngestedContent, type IngestedSegment } from "./ingest.ts";
-import { prepend, SentBody, tooLarge, unlessEmpty } from "./chunk-body.ts";
+import type { IngestedContent } from "./ingest.ts";
+import { SentBody, tooLarge } from "./chunk-body.ts";
+import { ingestUploadChunk, type IngestedUploadChunk, type UploadChunkOptions } from "./chunk-ingest.ts";
 import { withSchemaProblems } from "./schema-problems.ts";
 import { problemFromStreamError } from "./stream-errors.ts";
-import { gunzip } from "./gunzip.ts";
 import type { UploadPlan } from "./upload-creation.ts";
 import { UploadedObjects } from "./uploaded-objects.ts";
 import { writeVersion } from "./write.ts";
@@ -89,30 +88,29 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
   const expiresAt = now + limits.uploadExpirySeconds * 1000;
   const collectAfter = expiresAt + storageTimingsFrom(limits).writeGraceMs;
   const objects = new UploadedObjects(env, upload.datasetId, storageTimingsFrom(limits));
-  const key = await objects.reserve(collectAfter);
   const body = new SentBody(request.body, upload.offset, limits.maxResumableBytes);
-  let content = body.stream;
-  if (plan.gzip) content = unlessEmpty(content, (bytes) => gunzip(bytes, "A chunk of a gzip upload must hold whole gzip members."));
-  const contentRoom = limits.maxResumableBytes - upload.progress.rawBytes - upload.carry.length;
-  content = prepend(upload.carry, content.pipeThrough(byteLimitStream(contentRoom, () => tooLarge(limits.maxResumableBytes))));
-  const options = {
+  const chunk: UploadChunkOptions = {
+    gzip: plan.gzip,
+    final: request.complete,
+    carry: upload.carry,
+    resume: upload.progress.checkpoint ? { scan: upload.progress.checkpoint, typing: upload.progress.typing } : null,
+    rawRoom: limits.maxResumableBytes - upload.progress.rawBytes - upload.carry.length,
+    tooLarge: () => tooLarge(limits.maxResumableBytes),
+    maxCarryBytes: MAX_CARRY_BYTES,
     mode: plan.appendTo ? { kind: "rows" as const, expectedColumns: plan.appendTo.length, header: plan.appendTo } : { kind: "table" as const },
+    typing: plan.typing,
     limits,
     bucket: env.CONTENT,
-    key,
-    typing: plan.typing,
-    resume: upload.progress.checkpoint ? { scan: upload.progress.checkpoint, typing: upload.progress.typing } : null,
+    reserve: () => objects.reserve(collectAfter),
   };
-  let ingested: IngestedSegment & Partial<Pick<IngestedChunk, "carry" | "checkpoint" | "typing">>;
+  let ingested: IngestedUploadChunk;
   try {
-    ingested = await withSchemaProblems(upload.datasetId, upload.kind, () =>
-      request.complete ? ingestCsv(content, options) : ingestChunk(content, { ...options, maxCarryBytes: MAX_CARRY_BYTES }),
-    );
+    ingested = await withSchemaProblems(upload.datasetId, upload.kind, () => ingestUploadChunk(body.stream, chunk));
   } catch (error: unknown) {
     throw await chunkFailed(env.DB, upload, body, error, expiresAt);
   }
 
-  const progress = nextProgress(upload.progress, ingested, key);
+  const progress = nextProgress(upload.progress, ingested);
   let landed: boolean;
   try {
     landed = await advanceUpload(env.DB, upload.id, upload.offset, now, {
@@ -169,7 +167,7 @@ function replayCompletion(upload: UploadRow, request: ChunkRequest): ChunkOutcom
   throw new ApiError("completed_upload", "The upload is complete; nothing more can be appended.", {}, { "Upload-Offset": String(upload.offset) });
 }
 
-function nextProgress(before: UploadProgress, ingested: IngestedSegment & Partial<Pick<IngestedChunk, "checkpoint" | "typing">>, key: string): UploadProgress {
+function nextProgress(before: UploadProgress, ingested: IngestedUploadChunk): UploadProgress {
   const { segment, crc } = ingested;
   // An empty segment (a chunk with no record end yet) is left out: the first listed segment
   // must hold the header, as the row reader expects. Its object is collected with the upload's.
@@ -180,7 +178,7 @@ function nextProgress(before: UploadProgress, ingested: IngestedSegment & Partia
     crc: crc32Combine(before.crc, crc, segment.rawBytes),
     checkpoint: ingested.checkpoint ?? before.checkpoint,
     typing: ingested.checkpoint ? (ingested.typing ?? null) : before.typing,
-    keys: [...before.keys, key],
+    keys: [...before.keys, ...ingested.keys],
   };
 }
 

@@ -10,6 +10,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAllBytes } from "../../src/client/byte-streams.ts";
 import { PubsetClient, type Progress, type SigningKey } from "../../src/client/index.ts";
+import { DEFAULT_GZIP_LEVEL } from "../../src/client/gzip-stream.ts";
+import { partedChunks, type PartedChunk } from "../../src/client/parted-chunks.ts";
+import { readPartedGzipHeader } from "../../src/gzip/parted-gzip-header.ts";
 import { runInProcess } from "./cli.helpers.ts";
 import { e2eServer, type E2eServer } from "./helpers/shared-server.ts";
 
@@ -99,6 +102,13 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
+/** The chunks the client makes of `csv` (its own cutter: the test counts requests, not bytes). */
+async function clientChunks(csv: string, chunkBytes: number): Promise<PartedChunk[]> {
+  const chunks: PartedChunk[] = [];
+  for await (const chunk of partedChunks(new Blob([csv]).stream(), DEFAULT_GZIP_LEVEL, chunkBytes)) chunks.push(chunk);
+  return chunks;
+}
+
 async function csvOf(id: string): Promise<string> {
   const download = await direct.download({ id }, { format: "csv" });
   return new TextDecoder().decode(await readAllBytes(download.stream));
@@ -110,7 +120,9 @@ describe("resumable uploads through a faulty connection", { timeout: 120_000 }, 
     const client = new PubsetClient({ url: proxy.url, key, resumableThreshold: 1, chunkBytes: 64 * 1024, retry: { baseDelayMs: 10 } });
     proxy.patches = 0;
     proxy.patchBytes = 0;
-    const chunks = Math.ceil(new TextEncoder().encode(csv).length / (64 * 1024));
+    const sent = await clientChunks(csv, 64 * 1024);
+    const chunks = sent.length;
+    expect(chunks).toBeGreaterThan(6);
     proxy.faults = new Map<number, Fault>([
       [2, "drop-mid-body"],
       [4, "lose-answer"],
@@ -129,11 +141,18 @@ describe("resumable uploads through a faulty connection", { timeout: 120_000 }, 
     expect(seen.at(-1)?.phase).toBe("processing");
     const uploads = seen.filter((p) => p.phase === "upload").map((p) => p.loaded);
     expect(Math.max(...uploads)).toBe(size);
+    // Every chunk was stored as sent: the download is the chunks' parts joined, nothing recompressed.
+    const gz = await readAllBytes((await direct.download({ id: created.id }, { format: "gzip" })).stream);
+    const parts = Buffer.concat(sent.map(({ bytes }) => {
+      const header = readPartedGzipHeader(bytes);
+      return bytes.subarray(header.status === "parted" ? header.headerBytes : 0, bytes.length - 10);
+    }));
+    expect(Buffer.from(gz.subarray(10, gz.length - 10)).equals(parts)).toBe(true);
   });
 
   it("a second run with the same Idempotency-Key goes on where an interrupted one stopped", async () => {
     const csv = generatedCsv(400_000);
-    const chunks = Math.ceil(new TextEncoder().encode(csv).length / (64 * 1024));
+    const chunks = (await clientChunks(csv, 64 * 1024)).length;
     const abort = new AbortController();
     let landed = 0;
     // The first run is cut off (Ctrl-C) once two chunks have landed.
