@@ -1,6 +1,6 @@
 // `npm run bench` (fourth part; alone: `npm run bench:upload`): resumable uploads (issue 12) from
 // a local worker — a generated CSV (1 GiB; BENCH_UPLOAD_MIB for a quicker run) sent by the
-// client as a resumable upload, gzip-compressed per chunk: wall time, server MB/s (raw bytes
+// client as a resumable upload, each chunk a parted gzip member: wall time, server MB/s (raw bytes
 // over the time the PATCH requests took), the isolate's live memory during it (forced-GC
 // readings over the inspector); then the same upload with the connection dropped half-way
 // through the chunk at ~50 %, resumed: the bytes sent again.
@@ -108,7 +108,7 @@ function render(size: number, clean: Run, interrupted: Run, compressedBytes: num
   // first was sent again.
   const resent = interrupted.sentBytes - compressedBytes;
   return [
-    `### Resumable upload (issue 12): a ${(size / MIB).toFixed(0)} MiB (${mb(size)}) generated CSV, gzip-compressed by the client per ${DEFAULT_CHUNK_BYTES / MIB} MiB chunk`,
+    `### Resumable upload (issue 12): a ${(size / MIB).toFixed(0)} MiB (${mb(size)}) generated CSV, sent in chunks of at most ${DEFAULT_CHUNK_BYTES / MIB} MiB of CSV, each a parted gzip member the server stores as sent`,
     "",
     `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; \`npm run bench:upload\` (BENCH_UPLOAD_MIB=${Math.round(size / MIB)}). MB = 10⁶ bytes.`,
     "",
@@ -116,7 +116,7 @@ function render(size: number, clean: Run, interrupted: Run, compressedBytes: num
     "|---|---|",
     `| wall time, client gzip included | ${clean.wallSeconds.toFixed(1)} s (${(size / MB / clean.wallSeconds).toFixed(1)} MB/s of CSV) |`,
     `| server time (the ${clean.patches} PATCH requests) and server MB/s | ${clean.patchSeconds.toFixed(1)} s, **${(size / MB / clean.patchSeconds).toFixed(1)} MB/s** of CSV |`,
-    `| bytes sent (gzip members) | ${mb(compressedBytes)} (${((compressedBytes / size) * 100).toFixed(1)} % of the CSV) |`,
+    `| bytes sent (parted gzip members) | ${mb(compressedBytes)} (${((compressedBytes / size) * 100).toFixed(1)} % of the CSV) |`,
     `| isolate live memory during the upload (forced GC each second, which slows this run a little) | ${heap(clean.heap)} |`,
     `| interrupted at ~50 % (connection dropped half-way through a chunk), resumed from HEAD: wall time | ${interrupted.wallSeconds.toFixed(1)} s |`,
     `| bytes sent again after the drop | **${mb(resent)}** (${((resent / compressedBytes) * 100).toFixed(1)} % of the upload: what the dropped request had sent, under one chunk) |`,
