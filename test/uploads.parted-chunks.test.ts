@@ -14,7 +14,7 @@ import { compressSegment } from "../src/storage/deflate-segment.ts";
 import { gzipTrailer } from "../src/storage/gzip-join.ts";
 import { createDataset, download, expectProblem, gunzipText, send } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
-import { encodeRows, mulberry32, randomInt, randomTable, type Random } from "./helpers/random.ts";
+import { mulberry32, randomCsvFile, randomInt } from "./helpers/random.ts";
 import { patchChunk, startUpload } from "./helpers/uploads.ts";
 
 const TEAM = "team-parted-chunks";
@@ -111,7 +111,7 @@ describe("resumable upload: parted gzip chunks", () => {
     let storedAsSent = 0;
     for (let seed = 1; seed <= 12; seed++) {
       const random = mulberry32(seed);
-      const csv = randomCsv(random);
+      const csv = randomCsvFile(random, 60);
       const parted = await chunksOf(csv, randomInt(random, 40, 400));
       const sent: Uint8Array[] = [];
       for (let i = 0; i < parted.length; i++) {
@@ -230,11 +230,3 @@ describe("resumable upload: a parted chunk that breaks its promises is never sto
   });
 });
 
-function randomCsv(random: Random): string {
-  const columns = randomInt(random, 1, 4);
-  const eol = random() < 0.5 ? "\n" : "\r\n";
-  const header = Array.from({ length: columns }, (_, i) => `c${i}`);
-  let csv = (random() < 0.2 ? "\uFEFF" : "") + encodeRows([header, ...randomTable(random, columns, randomInt(random, 1, 60))], eol, random);
-  if (random() < 0.3) csv = csv.slice(0, -eol.length);
-  return csv;
-}

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { appendRows, createDataset, download, expectProblem, gunzipText, send } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
-import { encodeRows, mulberry32, randomInt, randomTable, type Random } from "./helpers/random.ts";
+import { mulberry32, randomCsvFile, randomInt, type Random } from "./helpers/random.ts";
 import { patchChunk, startUpload, uploadInChunks, uploadOffset } from "./helpers/uploads.ts";
 
 const TEAM = "team-resumable";
@@ -26,14 +26,6 @@ async function observed(key: TestKey, id: string) {
   return { csv, rows, version: { count, bytes, columns } };
 }
 
-function randomCsv(random: Random): string {
-  const columns = randomInt(random, 1, 4);
-  const eol = random() < 0.5 ? "\n" : "\r\n";
-  const header = Array.from({ length: columns }, (_, i) => `c${i}`);
-  let csv = (random() < 0.2 ? "\uFEFF" : "") + encodeRows([header, ...randomTable(random, columns, randomInt(random, 1, 40))], eol, random);
-  if (random() < 0.3) csv = csv.slice(0, -eol.length);
-  return csv;
-}
 
 function randomCuts(random: Random, length: number): number[] {
   return Array.from({ length: randomInt(random, 1, 8) }, () => randomInt(random, 1, Math.max(1, length - 1)));
@@ -60,7 +52,7 @@ describe("resumable upload: content", () => {
     const key = await createKey(TEAM, "random");
     for (let seed = 1; seed <= 25; seed++) {
       const random = mulberry32(seed);
-      const csv = randomCsv(random);
+      const csv = randomCsvFile(random, 40);
       const bytes = encoder.encode(csv);
       const location = await startUpload(key, "POST", "/v1/dataset", { collection: { name: `seed ${seed}` } });
       const response = await uploadInChunks(key, location, bytes, randomCuts(random, bytes.length));

@@ -51,3 +51,16 @@ export function encodeRows(rows: string[][], eol: string, random: Random): strin
 export function randomTable(random: Random, columns: number, rows: number): string[][] {
   return Array.from({ length: rows }, () => Array.from({ length: columns }, () => randomField(random)));
 }
+
+/**
+ * A random CSV file as users send them: 1–4 columns, LF or CRLF, sometimes a BOM, sometimes no
+ * line break after the last record.
+ */
+export function randomCsvFile(random: Random, maxRows: number): string {
+  const columns = randomInt(random, 1, 4);
+  const eol = random() < 0.5 ? "\n" : "\r\n";
+  const header = Array.from({ length: columns }, (_, i) => `c${i}`);
+  let csv = (random() < 0.2 ? "\uFEFF" : "") + encodeRows([header, ...randomTable(random, columns, randomInt(random, 1, maxRows))], eol, random);
+  if (random() < 0.3) csv = csv.slice(0, -eol.length);
+  return csv;
+}
