@@ -13,7 +13,7 @@ import type { IngestedContent, IngestedSegment } from "./ingest.ts";
 import { UploadedObjects } from "./uploaded-objects.ts";
 import { commitOrReadBack, nextVersion, publishesHistory, type Creator, type PlannedCommit } from "./version-commit.ts";
 import { appendedContent } from "./version-content.ts";
-import type { IdempotencyHold, WriteResult } from "./write-types.ts";
+import type { IdempotencyHold, UploadSettlement, WriteResult } from "./write-types.ts";
 
 export type AppendSequencerBinding = DurableObjectNamespace<AppendSequencer>;
 
@@ -25,6 +25,8 @@ export interface QueuedAppend {
   collection: Collection | null;
   ingested: IngestedSegment | IngestedContent;
   idempotency: IdempotencyHold | null;
+  /** The resumable upload this append completes, settled in the commit's batch. */
+  settles?: UploadSettlement | null;
 }
 
 interface Problem {
@@ -102,7 +104,7 @@ export async function commitAppendGroup(
         const derived = await appendedContent(parent.version, append.ingested, objects.lineBreak);
         const result = nextVersion(datasetId, append.caller, parent, append.collection, derived);
         const publishHistory = publishesHistory(append.collection);
-        planned.push({ result, parent: parent.version, creates: false, derived, idempotency: append.idempotency, answer: appendAnswer(result), publishHistory });
+        planned.push({ result, parent: parent.version, creates: false, derived, idempotency: append.idempotency, settles: append.settles ?? null, answer: appendAnswer(result), publishHistory });
         outcomes.push(null);
         parent = result;
       } catch (error: unknown) {

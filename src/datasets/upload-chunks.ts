@@ -2,11 +2,13 @@
 // validated and stored as a segment as it arrives (chunk-ingest.ts: a parted gzip chunk kept as
 // sent, any other through the one-request ingest path stopped at the last record end), and lands with a compare-and-swap on the offset. The chunk
 // with `Upload-Complete: ?1` scans the carried tail and its bytes to the end, then commits the
-// stored segments as ONE version through writeVersion. A CSV error fails the whole upload.
+// stored segments as ONE version through writeVersion, which settles the upload in the same
+// batch. A commit its worker never finished is run again by the next last chunk after a lease
+// (upload_commits keeps it to one commit). A CSV error fails the whole upload.
 import { limitsFrom, MAX_CARRY_BYTES, storageTimingsFrom } from "../config.ts";
 import { ApiError, type ProblemCode, type ProblemExtensions } from "../errors.ts";
 import { crc32Combine } from "../storage/crc32.ts";
-import { advanceUpload, getUpload, settleUpload, type UploadProgress, type UploadRow } from "../storage/uploads-db.ts";
+import { advanceUpload, getUpload, retakeCompletion, settleUpload, type FinalScan, type UploadProgress, type UploadRow } from "../storage/uploads-db.ts";
 import type { Caller } from "./access.ts";
 import type { AppendSequencerBinding } from "./append-queue.ts";
 import type { IngestedContent } from "./ingest.ts";
@@ -32,6 +34,14 @@ export type ChunkOutcome = { complete: false; offset: number } | { complete: tru
 
 type Bindings = { DB: D1Database; CONTENT: R2Bucket; APPEND_SEQUENCER?: AppendSequencerBinding } & object;
 type Answers = (kind: UploadRow["kind"]) => (result: WriteResult) => WriteAnswer;
+
+/**
+ * A last chunk's commit not settled after this long is taken to have died with its worker (a
+ * commit takes well under a second; the client's retries of a last chunk span ~16 s).
+ */
+export const COMMIT_LEASE_MS = 10_000;
+/** The whole file's scan is kept for a retaken commit only up to this size as JSON (D1 values are at most 2 MB). */
+const MAX_FINAL_SCAN_JSON = 512 * 1024;
 
 /** Problems that say the content is wrong: they fail the upload, not only the chunk. */
 const CONTENT_PROBLEMS = new Set<ProblemCode>([
@@ -81,11 +91,11 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
   const failed = failure(upload);
   if (failed) throw failed;
   if (upload.state === "done") return replayCompletion(upload, request);
-  if (upload.state === "completing") throw new ApiError("conflict", "The upload is being committed; HEAD it again shortly.", {}, { "Retry-After": "1" });
+  const expiresAt = now + limits.uploadExpirySeconds * 1000;
+  if (upload.state === "completing") return retakeCompletionOf(env, upload, request, answers, { now, expiresAt });
   if (request.offset !== upload.offset) throw offsetMismatch(upload.offset);
 
   const plan = JSON.parse(upload.request) as UploadPlan;
-  const expiresAt = now + limits.uploadExpirySeconds * 1000;
   const collectAfter = expiresAt + storageTimingsFrom(limits).writeGraceMs;
   const objects = new UploadedObjects(env, upload.datasetId, storageTimingsFrom(limits));
   const body = new SentBody(request.body, upload.offset, limits.maxResumableBytes);
@@ -110,7 +120,7 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
     throw await chunkFailed(env.DB, upload, body, error, expiresAt);
   }
 
-  const progress = nextProgress(upload.progress, ingested);
+  const progress = nextProgress(upload.progress, ingested, request.complete);
   let landed: boolean;
   try {
     landed = await advanceUpload(env.DB, upload.id, upload.offset, now, {
@@ -131,10 +141,26 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
 
   // The last chunk's scan went on from every earlier one: its stats and schema are the whole file's.
   const { stats, schema, declared } = ingested;
-  const stored: IngestedContent = { segments: progress.segments, rawBytes: progress.rawBytes, crc: progress.crc, stats, schema, declared };
-  let answer: WriteAnswer;
+  return { complete: true, offset, answer: await commitUpload(env, upload, progress, { stats, schema, declared }, answers, expiresAt, request.defer) };
+}
+
+/**
+ * The stored segments committed as one version; the commit's batch settles the upload 'done'
+ * with the answer. Any other failure fails the upload with its problem.
+ */
+async function commitUpload(
+  env: Bindings,
+  upload: UploadRow,
+  progress: UploadProgress,
+  scan: FinalScan,
+  answers: Answers,
+  expiresAt: number,
+  defer: (work: Promise<void>) => void,
+): Promise<WriteAnswer> {
+  const plan = JSON.parse(upload.request) as UploadPlan;
+  const stored: IngestedContent = { segments: progress.segments, rawBytes: progress.rawBytes, crc: progress.crc, ...scan };
   try {
-    ({ answer } = await writeVersion(env, {
+    const { answer } = await writeVersion(env, {
       kind: upload.kind,
       datasetId: upload.datasetId,
       caller: { keyId: upload.keyId, teamId: upload.teamId, userId: upload.userId },
@@ -144,19 +170,45 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
       stored: { collection: plan.collection, dataset: { ingested: stored, fileName: plan.fileName, typedWithDeclaration: true } },
       answer: answers(upload.kind),
       idempotency: null,
-      defer: request.defer,
-    }));
+      settlesUpload: { uploadId: upload.id, expiresAt },
+      defer,
+    });
+    return answer;
   } catch (error: unknown) {
+    // Another commit of this upload may have landed first (its batch settled it): that answer stands.
+    const current = await getUpload(env.DB, upload.id).catch(() => null);
+    if (current?.state === "done" && current.outcome !== null) return JSON.parse(current.outcome) as WriteAnswer;
     // Nothing was committed (writeVersion reads an ambiguous commit back): the upload ends here.
     const problem = error instanceof ApiError ? error : new ApiError("internal_error", "The commit failed; the upload changed nothing.");
     await settle(env.DB, upload.id, problem, expiresAt);
     throw problem;
   }
-  // Committed: a failure to note it only costs the replay of this answer to a re-sent last chunk.
-  await settleUpload(env.DB, upload.id, "done", JSON.stringify(answer), expiresAt).catch((error: unknown) =>
-    console.error(JSON.stringify({ event: "upload_settle_failed", upload: upload.id, error: String(error) })),
-  );
-  return { complete: true, offset, answer };
+}
+
+/**
+ * A request to an upload being committed. Within the lease: 409, HEAD again shortly. After it,
+ * the commit's worker is taken to be dead, since a landed commit would have settled the upload:
+ * the last chunk sent again (empty, at the final offset) takes the commit over and runs it from
+ * the stored scan. Should the first worker only have been slow, upload_commits refuses the
+ * second of the two commits as a whole.
+ */
+async function retakeCompletionOf(
+  env: Bindings,
+  upload: UploadRow,
+  request: ChunkRequest,
+  answers: Answers,
+  at: { now: number; expiresAt: number },
+): Promise<ChunkOutcome> {
+  const busy = new ApiError("conflict", "The upload is being committed; HEAD it again shortly.", {}, { "Retry-After": "1" });
+  const since = upload.expiresAt - limitsFrom(env).uploadExpirySeconds * 1000;
+  const scan = upload.progress.final;
+  if (!request.complete || request.offset !== upload.offset || scan === undefined || at.now - since < COMMIT_LEASE_MS) throw busy;
+  const extra = request.body ? (await new Response(request.body).arrayBuffer()).byteLength : 0;
+  if (extra > 0) throw new ApiError("completed_upload", "The upload is complete; nothing more can be appended.", {}, { "Upload-Offset": String(upload.offset) });
+  if (!(await retakeCompletion(env.DB, upload.id, upload.expiresAt, at.expiresAt))) throw busy;
+  console.log(JSON.stringify({ event: "upload_commit_retaken", upload: upload.id, since }));
+  const answer = await commitUpload(env, upload, upload.progress, scan, answers, at.expiresAt, request.defer);
+  return { complete: true, offset: upload.offset, answer };
 }
 
 /** The final PATCH sent again after its answer was lost: the same answer; anything else is refused. */
@@ -167,8 +219,8 @@ function replayCompletion(upload: UploadRow, request: ChunkRequest): ChunkOutcom
   throw new ApiError("completed_upload", "The upload is complete; nothing more can be appended.", {}, { "Upload-Offset": String(upload.offset) });
 }
 
-function nextProgress(before: UploadProgress, ingested: IngestedUploadChunk): UploadProgress {
-  const { segment, crc } = ingested;
+function nextProgress(before: UploadProgress, ingested: IngestedUploadChunk, final: boolean): UploadProgress {
+  const { segment, crc, stats, schema, declared } = ingested;
   // An empty segment (a chunk with no record end yet) is left out: the first listed segment
   // must hold the header, as the row reader expects. Its object is collected with the upload's.
   const keep = segment.rawBytes > 0;
@@ -179,7 +231,13 @@ function nextProgress(before: UploadProgress, ingested: IngestedUploadChunk): Up
     checkpoint: ingested.checkpoint ?? before.checkpoint,
     typing: ingested.checkpoint ? (ingested.typing ?? null) : before.typing,
     keys: [...before.keys, ...ingested.keys],
+    ...(final ? keptScan({ stats, schema, declared }) : {}),
   };
+}
+
+/** The whole file's scan, for a retaken commit; left out when too large for the row. */
+function keptScan(scan: FinalScan): { final?: FinalScan } {
+  return JSON.stringify(scan).length <= MAX_FINAL_SCAN_JSON ? { final: scan } : {};
 }
 
 async function lostRace(db: D1Database, id: string): Promise<ApiError> {

@@ -4,9 +4,10 @@
 import { ApiError } from "../errors.ts";
 import { commitVersions, versionExists, type CommitOutcome, type DatasetRow, type VersionCommit, type VersionRow } from "../storage/datasets-db.ts";
 import { completeIdempotencyStatement, type StoredResponse } from "../storage/idempotency-db.ts";
+import { settleUploadStatement, uploadCommitStatement } from "../storage/uploads-db.ts";
 import type { Collection } from "./collection-schema.ts";
 import type { DerivedContent } from "./version-content.ts";
-import type { IdempotencyHold, WriteAnswer, WriteResult } from "./write-types.ts";
+import type { IdempotencyHold, UploadSettlement, WriteAnswer, WriteResult } from "./write-types.ts";
 
 export interface Creator {
   teamId: string;
@@ -51,6 +52,8 @@ export interface PlannedCommit {
   creates: boolean;
   derived: DerivedContent;
   idempotency: IdempotencyHold | null;
+  /** The resumable upload this commit completes, if any. */
+  settles?: UploadSettlement | null;
   answer: WriteAnswer;
   /** SPEC B3 `"history": "public"`: the commit also publishes every earlier version (drafts). */
   publishHistory?: boolean;
@@ -73,12 +76,22 @@ function searchableChanged(parent: VersionRow | null, version: VersionRow): bool
 function toCommit(db: D1Database, planned: PlannedCommit): VersionCommit {
   const { dataset, version } = planned.result;
   const hold = planned.idempotency;
+  const settles = planned.settles ?? null;
+  const alongside = [
+    ...(hold ? [completeIdempotencyStatement(db, hold.scope, hold.token, storedAnswer(planned.answer), hold.expiresSeconds)] : []),
+    ...(settles
+      ? [
+          uploadCommitStatement(db, settles.uploadId, planned.result.version.id, Date.now()),
+          settleUploadStatement(db, settles.uploadId, "done", JSON.stringify(planned.answer), settles.expiresAt),
+        ]
+      : []),
+  ];
   return {
     dataset: planned.creates ? { id: dataset.id, teamId: dataset.teamId, ownerId: dataset.ownerId } : null,
     version,
     reuseParentSegments: planned.derived.reuseParentSegments,
     newSegments: planned.derived.newSegments,
-    alongside: hold ? [completeIdempotencyStatement(db, hold.scope, hold.token, storedAnswer(planned.answer), hold.expiresSeconds)] : [],
+    alongside,
     reindex: searchableChanged(planned.parent, version),
     publishHistory: planned.publishHistory === true,
   };

@@ -17,6 +17,12 @@ export interface WriteAnswer<Body extends object = object> {
   body: Body;
 }
 
+/** The resumable upload a commit completes (upload-chunks.ts): settled 'done', with the answer, in the commit's batch. */
+export interface UploadSettlement {
+  uploadId: string;
+  expiresAt: number;
+}
+
 /** An Idempotency-Key held by this request (src/middleware/idempotency.ts). */
 export interface IdempotencyHold {
   scope: IdempotencyScope;

@@ -28,7 +28,7 @@ import { readUpload } from "./upload.ts";
 import { UploadedObjects } from "./uploaded-objects.ts";
 import { commitOrReadBack, nextVersion, publishesHistory } from "./version-commit.ts";
 import { appendedContent, keptContent, replacedContent, retypedContent, type DerivedContent } from "./version-content.ts";
-import type { IdempotencyHold, WriteAnswer, WriteKind, WriteResult } from "./write-types.ts";
+import type { IdempotencyHold, UploadSettlement, WriteAnswer, WriteKind, WriteResult } from "./write-types.ts";
 
 export type { IdempotencyHold, WriteAnswer, WriteKind, WriteResult } from "./write-types.ts";
 
@@ -44,6 +44,8 @@ export interface WriteRequest<Body extends object = object> {
   stored?: StoredContribution;
   answer: (result: WriteResult) => WriteAnswer<Body>;
   idempotency: IdempotencyHold | null;
+  /** The resumable upload the commit completes, settled in the commit's batch. */
+  settlesUpload?: UploadSettlement;
   /** Runs work after the response is sent (ctx.waitUntil). */
   defer: (work: Promise<void>) => void;
 }
@@ -118,6 +120,7 @@ export async function writeVersion<Body extends object>(
       collection: upload.collection,
       ingested: upload.dataset.ingested,
       idempotency: request.idempotency,
+      settles: request.settlesUpload ?? null,
     }, env.DB);
     // The sequencer compacts after its commits, one compaction at a time per dataset.
     return { result: committed, answer: request.answer(committed) };
@@ -130,7 +133,7 @@ export async function writeVersion<Body extends object>(
     const answer = request.answer(result);
     const publishHistory = publishesHistory(upload.collection);
     const outcome = await commitOrReadBack(env.DB, [
-      { result, parent: latest?.version ?? null, creates: latest === null, derived, idempotency: request.idempotency, answer, publishHistory },
+      { result, parent: latest?.version ?? null, creates: latest === null, derived, idempotency: request.idempotency, settles: request.settlesUpload ?? null, answer, publishHistory },
     ]);
     if (outcome === "committed") {
       afterCommit(result);

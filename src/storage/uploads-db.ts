@@ -1,9 +1,13 @@
 // D1 access for resumable uploads (migrations/0014): one row per upload resource. A chunk lands
 // with a compare-and-swap on `upload_offset`, so of two appends at one offset only one lands; the
 // same batch keeps the upload's R2 objects (intents in pending_objects) from being collected
-// while the upload lives. Expired uploads make their objects due for the clean-up.
-import type { CsvCheckpoint } from "../csv/types.ts";
+// while the upload lives. Expired uploads make their objects due for the clean-up. The commit of
+// the last chunk settles the upload in its own batch (settleUploadStatement), so a committed
+// upload is never left "being committed".
+import type { CsvCheckpoint, CsvStats } from "../csv/types.ts";
 import type { TypingCheckpoint } from "../schema/column-typer.ts";
+import type { DeclaredSchema } from "../schema/declared.ts";
+import type { TableSchema } from "../schema/table-schema.ts";
 import type { SegmentRow } from "./datasets-db.ts";
 
 export type UploadKind = "create" | "update" | "append";
@@ -21,6 +25,17 @@ export interface UploadProgress {
   typing: TypingCheckpoint | null;
   /** Keys of every object this upload wrote, listed or not (kept alive, then made due together). */
   keys: string[];
+  /**
+   * The whole file's scan, stored with the last chunk (state 'completing') so that a commit cut
+   * off by a dying worker can be run again from it; absent when too large to keep (a very wide header).
+   */
+  final?: FinalScan;
+}
+
+export interface FinalScan {
+  stats: CsvStats;
+  schema: TableSchema;
+  declared: DeclaredSchema | null;
 }
 
 export interface UploadRow {
@@ -127,10 +142,35 @@ export async function advanceUpload(
 
 /** Ends an upload: 'done' with its answer, or 'failed' with its problem. */
 export async function settleUpload(db: D1Database, id: string, state: "done" | "failed", outcome: string, expiresAt: number): Promise<void> {
-  await db
+  await settleUploadStatement(db, id, state, outcome, expiresAt).run();
+}
+
+/**
+ * The upload's one commit (migrations/0015): in the commit's batch, it fails the whole batch
+ * on the primary key when another commit of the same upload landed first.
+ */
+export function uploadCommitStatement(db: D1Database, id: string, versionId: string, now: number): D1PreparedStatement {
+  return db.prepare("INSERT INTO upload_commits (upload_id, version_id, committed) VALUES (?1, ?2, ?3)").bind(id, versionId, now);
+}
+
+/** settleUpload as a statement, for the commit's batch. */
+export function settleUploadStatement(db: D1Database, id: string, state: "done" | "failed", outcome: string, expiresAt: number): D1PreparedStatement {
+  return db
     .prepare("UPDATE uploads SET state = ?2, outcome = ?3, carry = NULL, expires_at = ?4 WHERE id = ?1 AND state IN ('open', 'completing')")
-    .bind(id, state, outcome, expiresAt)
-    .run();
+    .bind(id, state, outcome, expiresAt);
+}
+
+/**
+ * Takes over the commit of an upload left 'completing' (its worker died before the commit's
+ * batch, which would have settled it): moves its expiry, and is true for the one caller whose
+ * swap from `fromExpiresAt` landed.
+ */
+export async function retakeCompletion(db: D1Database, id: string, fromExpiresAt: number, expiresAt: number): Promise<boolean> {
+  const { results } = await db
+    .prepare("UPDATE uploads SET expires_at = ?3 WHERE id = ?1 AND state = 'completing' AND expires_at = ?2 RETURNING id")
+    .bind(id, fromExpiresAt, expiresAt)
+    .all();
+  return results.length > 0;
 }
 
 /** Makes the intents of these uploads' unclaimed objects due now (a claimed object has no intent left). */
@@ -146,13 +186,18 @@ function dueIntentsStatement(db: D1Database, where: string, bind: unknown[], now
 
 /** DELETE of an upload resource: its row goes, its objects become due for the clean-up. */
 export async function deleteUpload(db: D1Database, id: string, now: number): Promise<void> {
-  await db.batch([dueIntentsStatement(db, "u.id = ?2", [id], now), db.prepare("DELETE FROM uploads WHERE id = ?1").bind(id)]);
+  await db.batch([
+    dueIntentsStatement(db, "u.id = ?2", [id], now),
+    db.prepare("DELETE FROM upload_commits WHERE upload_id = ?1").bind(id),
+    db.prepare("DELETE FROM uploads WHERE id = ?1").bind(id),
+  ]);
 }
 
 /** The clean-up's step: uploads idle past their expiry go, and their objects become due. */
 export async function expireUploads(db: D1Database, now: number): Promise<number> {
-  const [, removed] = await db.batch([
+  const [, , removed] = await db.batch([
     dueIntentsStatement(db, "u.expires_at <= ?2", [now], now),
+    db.prepare("DELETE FROM upload_commits WHERE upload_id IN (SELECT id FROM uploads WHERE expires_at <= ?1)").bind(now),
     db.prepare("DELETE FROM uploads WHERE expires_at <= ?1").bind(now),
   ]);
   return removed?.meta.changes ?? 0;
