@@ -18,7 +18,7 @@ import { idempotencyMiddleware } from "./middleware/idempotency.ts";
 import { rateLimitFieldsMiddleware, rateLimitMiddleware } from "./middleware/rate-limit.ts";
 import { signatureMiddleware } from "./middleware/signature.ts";
 import { datasetRoutes } from "./routes/datasets.ts";
-import { uploadRoutes } from "./routes/uploads.ts";
+import { uploadOptionsMiddleware, uploadRoutes } from "./routes/uploads.ts";
 import { registerDocs } from "./routes/docs.ts";
 
 const CORS = cors({
@@ -49,6 +49,7 @@ const CORS = cors({
     "Upload-Offset",
     "Upload-Complete",
     "Upload-Limit",
+    "Upload-Length",
   ],
   maxAge: 86400,
 });
@@ -71,6 +72,7 @@ export function toProblem(error: unknown): Response {
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", browserSafetyMiddleware);
+  app.use("*", uploadOptionsMiddleware);
   app.use("*", CORS);
   app.use("*", d1SessionMiddleware);
   app.use("*", cachePolicyMiddleware);

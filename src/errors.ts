@@ -17,6 +17,7 @@ export const PROBLEMS = {
   conflict: { status: 409, title: "Conflict" },
   mismatching_upload_offset: { status: 409, title: "Mismatching upload offset" },
   completed_upload: { status: 400, title: "Upload already completed" },
+  inconsistent_upload_length: { status: 400, title: "Inconsistent upload length" },
   precondition_failed: { status: 412, title: "Precondition failed" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },

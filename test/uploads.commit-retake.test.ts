@@ -87,9 +87,9 @@ describe("resumable upload: a commit its worker did not finish", () => {
 
     // Within the lease the commit may still be running: 409, ask again shortly.
     await expectProblem(await patchChunk(key, location, final, new Uint8Array(0), true), 409, "conflict");
-    // More content for a complete upload is refused, lease or not.
+    // More content for a complete upload is an inconsistent length, lease or not.
     await age(location, COMMIT_LEASE_MS + 1000);
-    await expectProblem(await patchChunk(key, location, final, "4,Rome\n", true), 400, "completed_upload");
+    await expectProblem(await patchChunk(key, location, final, "4,Rome\n", true), 400, "inconsistent_upload_length");
 
     // After the lease, the empty last chunk commits the upload from its stored scan.
     const retaken = await patchChunk(key, location, final, new Uint8Array(0), true);

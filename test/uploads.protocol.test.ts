@@ -124,9 +124,13 @@ describe("resumable upload: protocol", () => {
     const again = await patchChunk(key, location, 4, "", true);
     expect(again.status).toBe(201);
     expect(await again.json()).toEqual(await first.json());
-    await expectProblem(await patchChunk(key, location, 4, "2\n", false), 400, "completed_upload");
+    // Content for a complete upload is an inconsistent length (draft §4.4.2); an empty chunk
+    // elsewhere than the final offset is refused as complete.
+    await expectProblem(await patchChunk(key, location, 4, "2\n", false), 400, "inconsistent_upload_length");
+    await expectProblem(await patchChunk(key, location, 2, "", true), 400, "completed_upload");
     const head = await send("HEAD", location, { key });
     expect(head.headers.get("upload-complete")).toBe("?1");
+    expect(head.headers.get("upload-length")).toBe("4");
   });
 
   it("refuses unsigned requests and other teams' keys", async () => {

@@ -88,6 +88,8 @@ export async function resumableWrite<T>(transport: Transport, write: ResumableWr
     contentType: write.gzip ? "application/gzip" : "text/csv",
   });
   const headers: Record<string, string> = { "upload-complete": "?0" };
+  // Sent as it is, the file's size is the upload's length (draft §4.1.3); compressed, it is known only at the end.
+  if (!write.gzip && write.source.size !== undefined) headers["upload-length"] = String(write.source.size);
   if (write.ifMatch !== undefined) headers["if-match"] = `"${write.ifMatch}"`;
   const created = await transport.send({
     method: write.method,

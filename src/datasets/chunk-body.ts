@@ -18,7 +18,7 @@ export class SentBody {
   readonly stream: ReadableStream<Uint8Array>;
   private readonly reader: ReadableStreamDefaultReader<Uint8Array> | null;
 
-  constructor(body: ReadableStream<Uint8Array> | null, offset: number, max: number) {
+  constructor(body: ReadableStream<Uint8Array> | null, offset: number, bound: { max: number; over: () => ApiError }) {
     this.reader = body?.getReader() ?? null;
     const reader = this.reader;
     this.stream = new ReadableStream<Uint8Array>(
@@ -27,7 +27,7 @@ export class SentBody {
           const next = reader ? await reader.read() : { done: true as const, value: undefined };
           if (next.done) return controller.close();
           this.bytes += next.value.length;
-          if (offset + this.bytes > max) throw tooLarge(max);
+          if (offset + this.bytes > bound.max) throw bound.over();
           controller.enqueue(next.value);
         },
       },

@@ -13,6 +13,7 @@ import type { Caller } from "./access.ts";
 import type { AppendSequencerBinding } from "./append-queue.ts";
 import type { IngestedContent } from "./ingest.ts";
 import { SentBody, tooLarge } from "./chunk-body.ts";
+import { agreedLength, inconsistentLength } from "./upload-length.ts";
 import { ingestUploadChunk, type IngestedUploadChunk, type UploadChunkOptions } from "./chunk-ingest.ts";
 import { withSchemaProblems } from "./schema-problems.ts";
 import { problemFromStreamError } from "./stream-errors.ts";
@@ -26,6 +27,8 @@ export interface ChunkRequest {
   caller: Caller;
   offset: number;
   complete: boolean;
+  /** The upload's length as this request indicates it (upload-length.ts), or null. */
+  length: number | null;
   body: ReadableStream<Uint8Array> | null;
   defer: (work: Promise<void>) => void;
 }
@@ -52,6 +55,7 @@ const CONTENT_PROBLEMS = new Set<ProblemCode>([
   "empty_append",
   "schema_mismatch",
   "invalid_schema",
+  "inconsistent_upload_length",
 ]);
 
 /** A CSV limit (it names a row) or the upload's size; not a body over the per-request bound, or a long carry. */
@@ -94,11 +98,12 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
   const expiresAt = now + limits.uploadExpirySeconds * 1000;
   if (upload.state === "completing") return retakeCompletionOf(env, upload, request, answers, { now, expiresAt });
   if (request.offset !== upload.offset) throw offsetMismatch(upload.offset);
+  const length = agreedLength(upload.length, request.length, upload.offset);
 
   const plan = JSON.parse(upload.request) as UploadPlan;
   const collectAfter = expiresAt + storageTimingsFrom(limits).writeGraceMs;
   const objects = new UploadedObjects(env, upload.datasetId, storageTimingsFrom(limits));
-  const body = new SentBody(request.body, upload.offset, limits.maxResumableBytes);
+  const body = new SentBody(request.body, upload.offset, bodyBound(limits.maxResumableBytes, length));
   const chunk: UploadChunkOptions = {
     gzip: plan.gzip,
     final: request.complete,
@@ -120,11 +125,16 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
     throw await chunkFailed(env.DB, upload, body, error, expiresAt);
   }
 
+  if (request.complete && length !== null && upload.offset + body.bytes !== length) {
+    const short = inconsistentLength(`The upload ends at ${upload.offset + body.bytes} bytes, not at its length of ${length}.`);
+    throw await chunkFailed(env.DB, upload, body, short, expiresAt);
+  }
   const progress = nextProgress(upload.progress, ingested, request.complete);
   let landed: boolean;
   try {
     landed = await advanceUpload(env.DB, upload.id, upload.offset, now, {
       offset: upload.offset + body.bytes,
+      length: request.complete ? upload.offset + body.bytes : length,
       state: request.complete ? "completing" : "open",
       progress,
       carry: ingested.carry ?? new Uint8Array(0),
@@ -203,20 +213,49 @@ async function retakeCompletionOf(
   const since = upload.expiresAt - limitsFrom(env).uploadExpirySeconds * 1000;
   const scan = upload.progress.final;
   if (!request.complete || request.offset !== upload.offset || scan === undefined || at.now - since < COMMIT_LEASE_MS) throw busy;
-  const extra = request.body ? (await new Response(request.body).arrayBuffer()).byteLength : 0;
-  if (extra > 0) throw new ApiError("completed_upload", "The upload is complete; nothing more can be appended.", {}, { "Upload-Offset": String(upload.offset) });
+  if (await hasContent(request.body)) throw appendedToComplete(upload.offset);
   if (!(await retakeCompletion(env.DB, upload.id, upload.expiresAt, at.expiresAt))) throw busy;
   console.log(JSON.stringify({ event: "upload_commit_retaken", upload: upload.id, since }));
   const answer = await commitUpload(env, upload, upload.progress, scan, answers, at.expiresAt, request.defer);
   return { complete: true, offset: upload.offset, answer };
 }
 
-/** The final PATCH sent again after its answer was lost: the same answer; anything else is refused. */
-function replayCompletion(upload: UploadRow, request: ChunkRequest): ChunkOutcome {
+/**
+ * A request to a complete upload: the final PATCH sent again, empty, after its answer was lost
+ * gets the same answer; content is an inconsistent length (draft §4.4.2); anything else is refused.
+ */
+async function replayCompletion(upload: UploadRow, request: ChunkRequest): Promise<ChunkOutcome> {
+  if (await hasContent(request.body)) throw appendedToComplete(upload.offset);
   if (request.complete && request.offset === upload.offset && upload.outcome !== null) {
     return { complete: true, offset: upload.offset, answer: JSON.parse(upload.outcome) as WriteAnswer };
   }
   throw new ApiError("completed_upload", "The upload is complete; nothing more can be appended.", {}, { "Upload-Offset": String(upload.offset) });
+}
+
+function appendedToComplete(offset: number): ApiError {
+  return inconsistentLength(`The upload is complete at ${offset} bytes; nothing more can be appended.`, offset);
+}
+
+/** Whether a body holds any byte (it is read to its first non-empty chunk, then let go). */
+async function hasContent(body: ReadableStream<Uint8Array> | null): Promise<boolean> {
+  if (!body) return false;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return false;
+    if (value.length > 0) {
+      await reader.cancel().catch(() => {});
+      return true;
+    }
+  }
+}
+
+/** What the chunk's bytes may reach: the upload's length when known, else its size limit. */
+function bodyBound(maxResumableBytes: number, length: number | null): { max: number; over: () => ApiError } {
+  if (length !== null && length < maxResumableBytes) {
+    return { max: length, over: () => inconsistentLength(`The upload's length is ${length} bytes; this chunk goes past it.`) };
+  }
+  return { max: maxResumableBytes, over: () => tooLarge(maxResumableBytes) };
 }
 
 function nextProgress(before: UploadProgress, ingested: IngestedUploadChunk, final: boolean): UploadProgress {

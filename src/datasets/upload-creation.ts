@@ -2,6 +2,7 @@
 // uploads"): the dataset write request with `Upload-Complete: ?0` and a small JSON body that
 // says what the content will be. Checks what the write would check before any byte, so a
 // doomed upload is refused up front, and records the upload resource.
+import { tooLarge } from "./chunk-body.ts";
 import { z } from "@hono/zod-openapi";
 import { limitsFrom } from "../config.ts";
 import { ApiError } from "../errors.ts";
@@ -59,10 +60,12 @@ export async function readUploadCreation(body: ReadableStream<Uint8Array> | null
 
 export async function createUpload(
   env: { DB: D1Database } & object,
-  request: { kind: UploadKind; datasetId: string; caller: Caller; ifMatch: string | null; creation: UploadCreation },
+  request: { kind: UploadKind; datasetId: string; caller: Caller; ifMatch: string | null; creation: UploadCreation; length: number | null },
   now = Date.now(),
 ): Promise<UploadRow> {
-  const { kind, datasetId, caller, ifMatch, creation } = request;
+  const { kind, datasetId, caller, ifMatch, creation, length } = request;
+  const { maxResumableBytes } = limitsFrom(env);
+  if (length !== null && length > maxResumableBytes) throw tooLarge(maxResumableBytes);
   const collection = creation.collection ?? null;
   if (collection) checkCollection(kind, collection);
   if (kind === "create" && collection?.name === undefined) throw new ApiError("invalid_request", "collection.name is required to create a dataset.");
@@ -87,6 +90,7 @@ export async function createUpload(
     ifMatch,
     request: JSON.stringify(plan),
     offset: 0,
+    length,
     state: "open",
     progress: { segments: [], rawBytes: 0, crc: 0, checkpoint: null, typing: null, keys: [] },
     carry: new Uint8Array(0),

@@ -49,6 +49,8 @@ export interface UploadRow {
   /** The creation request's description (src/datasets/resumable-request.ts), as JSON. */
   request: string;
   offset: number;
+  /** The announced length of the content as sent (migrations/0016), or null while unknown. */
+  length: number | null;
   state: UploadState;
   progress: UploadProgress;
   carry: Uint8Array;
@@ -68,6 +70,7 @@ interface UploadRecord {
   if_match: string | null;
   request: string;
   upload_offset: number;
+  upload_length: number | null;
   state: UploadState;
   progress: string;
   carry: ArrayBuffer | number[] | null;
@@ -87,6 +90,7 @@ function fromRecord(r: UploadRecord): UploadRow {
     ifMatch: r.if_match,
     request: r.request,
     offset: r.upload_offset,
+    length: r.upload_length,
     state: r.state,
     progress: JSON.parse(r.progress) as UploadProgress,
     carry: r.carry === null ? new Uint8Array(0) : new Uint8Array(r.carry),
@@ -99,10 +103,10 @@ function fromRecord(r: UploadRecord): UploadRow {
 export async function insertUpload(db: D1Database, row: UploadRow): Promise<void> {
   await db
     .prepare(
-      `INSERT INTO uploads (id, team_id, user_id, key_id, kind, dataset_id, if_match, request, upload_offset, state, progress, carry, created, expires_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, NULL, ?12, ?13)`,
+      `INSERT INTO uploads (id, team_id, user_id, key_id, kind, dataset_id, if_match, request, upload_offset, state, progress, carry, created, expires_at, upload_length)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, NULL, ?12, ?13, ?14)`,
     )
-    .bind(row.id, row.teamId, row.userId, row.keyId, row.kind, row.datasetId, row.ifMatch, row.request, row.offset, row.state, JSON.stringify(row.progress), row.created, row.expiresAt)
+    .bind(row.id, row.teamId, row.userId, row.keyId, row.kind, row.datasetId, row.ifMatch, row.request, row.offset, row.state, JSON.stringify(row.progress), row.created, row.expiresAt, row.length)
     .run();
 }
 
@@ -121,15 +125,15 @@ export async function advanceUpload(
   id: string,
   fromOffset: number,
   now: number,
-  next: { offset: number; state: "open" | "completing"; progress: UploadProgress; carry: Uint8Array; expiresAt: number; collectAfter: number },
+  next: { offset: number; length: number | null; state: "open" | "completing"; progress: UploadProgress; carry: Uint8Array; expiresAt: number; collectAfter: number },
 ): Promise<boolean> {
   const [landed] = await db.batch<{ id: string }>([
     db
       .prepare(
-        `UPDATE uploads SET upload_offset = ?3, state = ?4, progress = ?5, carry = ?6, expires_at = ?7
+        `UPDATE uploads SET upload_offset = ?3, state = ?4, progress = ?5, carry = ?6, expires_at = ?7, upload_length = ?9
          WHERE id = ?1 AND upload_offset = ?2 AND state = 'open' AND expires_at > ?8 RETURNING id`,
       )
-      .bind(id, fromOffset, next.offset, next.state, JSON.stringify(next.progress), next.carry.length > 0 ? next.carry : null, next.expiresAt, now),
+      .bind(id, fromOffset, next.offset, next.state, JSON.stringify(next.progress), next.carry.length > 0 ? next.carry : null, next.expiresAt, now, next.length),
     db
       .prepare(
         `UPDATE pending_objects SET collect_after = MAX(collect_after, ?2)
