@@ -5,13 +5,12 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { signRequest } from "../src/auth/sign.ts";
 import { COMMIT_LEASE_MS } from "../src/datasets/upload-chunks.ts";
 import worker from "../src/index.ts";
-import { ORIGIN, createDataset, download, expectProblem, gunzipText, send } from "./helpers/http.ts";
+import { createDataset, download, expectProblem, gunzipText, send } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { wrapBinding } from "./helpers/storage.ts";
-import { patchChunk, startUpload } from "./helpers/uploads.ts";
+import { patchChunk, signedPatch, startUpload } from "./helpers/uploads.ts";
 
 const TEAM = "team-commit-retake";
 const encoder = new TextEncoder();
@@ -36,20 +35,6 @@ function stuckCommits() {
     },
   });
   return { DB, release, atGate };
-}
-
-async function signedPatch(key: TestKey, location: string, offset: number, body: Uint8Array, complete: boolean): Promise<Request> {
-  const url = ORIGIN + location;
-  const headers = await signRequest(
-    {
-      method: "PATCH",
-      url,
-      headers: new Headers({ "Content-Type": "application/partial-upload", "Upload-Offset": String(offset), "Upload-Complete": complete ? "?1" : "?0" }),
-      body,
-    },
-    { keyId: key.keyId, secret: key.secret },
-  );
-  return new Request(url, { method: "PATCH", headers, body });
 }
 
 /** Moves the upload's last activity back: the time since its last chunk landed, as if `ms` had passed. */

@@ -4,10 +4,9 @@
 // it. And OPTIONS tells a client where uploads can be created, and their limits.
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { signRequest } from "../src/auth/sign.ts";
-import { ORIGIN, expectProblem, send } from "./helpers/http.ts";
+import { expectProblem, send } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
-import { startUpload, startUploadResponse } from "./helpers/uploads.ts";
+import { signedPatch, startUpload, startUploadResponse } from "./helpers/uploads.ts";
 
 const TEAM = "team-upload-length";
 const encoder = new TextEncoder();
@@ -70,11 +69,6 @@ describe("resumable upload: its length", () => {
     const key = await createKey(TEAM, "chunked");
     const location = await startUpload(key, "POST", "/v1/dataset", { collection: { name: "Chunked" } }, { "Upload-Length": "100" });
     const bytes = encoder.encode("a,b\n1,2\n");
-    const url = ORIGIN + location;
-    const headers = await signRequest(
-      { method: "PATCH", url, headers: new Headers({ "Content-Type": "application/partial-upload", "Upload-Offset": "0", "Upload-Complete": "?1" }), body: bytes },
-      { keyId: key.keyId, secret: key.secret },
-    );
     // A stream of unknown length: no Content-Length, so only the bytes themselves tell.
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -82,7 +76,7 @@ describe("resumable upload: its length", () => {
         controller.close();
       },
     });
-    const response = await exports.default.fetch(new Request(url, { method: "PATCH", headers, body, duplex: "half" } as RequestInit));
+    const response = await exports.default.fetch(await signedPatch(key, location, 0, bytes, true, body));
     await expectProblem(response, 400, "inconsistent_upload_length");
     expect((await head(key, location)).status).toBe(400);
   });

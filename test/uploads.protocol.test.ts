@@ -4,12 +4,11 @@
 import { createScheduledController } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { signRequest } from "../src/auth/sign.ts";
 import worker from "../src/index.ts";
-import { ORIGIN, expectProblem, send } from "./helpers/http.ts";
+import { expectProblem, send } from "./helpers/http.ts";
 import { createKey } from "./helpers/keys.ts";
 import { objectExists, TIMINGS } from "./helpers/storage.ts";
-import { patchChunk, startUpload, startUploadResponse, uploadOffset } from "./helpers/uploads.ts";
+import { patchChunk, signedPatch, startUpload, startUploadResponse, uploadOffset } from "./helpers/uploads.ts";
 
 const TEAM = "team-upload-protocol";
 const encoder = new TextEncoder();
@@ -70,11 +69,6 @@ describe("resumable upload: protocol", () => {
     const location = await startUpload(key, "POST", "/v1/dataset", { collection: { name: "Dropped" } });
     expect((await patchChunk(key, location, 0, "a,b\n1,x\n", false)).status).toBe(204);
     const chunk = encoder.encode("2,y\n3,z\n4,w\n");
-    const url = ORIGIN + location;
-    const headers = await signRequest(
-      { method: "PATCH", url, headers: new Headers({ "Content-Type": "application/partial-upload", "Upload-Offset": "8", "Upload-Complete": "?0" }), body: chunk },
-      { keyId: key.keyId, secret: key.secret },
-    );
     const broken = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(chunk.subarray(0, 6));
@@ -82,7 +76,7 @@ describe("resumable upload: protocol", () => {
       },
     });
     const dropped = await exports.default
-      .fetch(new Request(url, { method: "PATCH", headers, body: broken, duplex: "half" } as RequestInit))
+      .fetch(await signedPatch(key, location, 8, chunk, false, broken))
       .then((r) => r.status)
       .catch(() => "dropped");
     expect(dropped === "dropped" || (typeof dropped === "number" && dropped >= 400)).toBe(true);

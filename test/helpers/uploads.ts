@@ -1,8 +1,9 @@
 // Resumable uploads through the worker's fetch handler, signed as a client signs them: create
 // the upload resource, PATCH chunks, HEAD its offset (README "Resumable uploads").
 import { expect } from "vitest";
+import { signRequest } from "../../src/auth/sign.ts";
 import type { TestKey } from "./keys.ts";
-import { send } from "./http.ts";
+import { ORIGIN, send } from "./http.ts";
 
 const encoder = new TextEncoder();
 
@@ -56,4 +57,29 @@ export async function uploadInChunks(key: TestKey, location: string, content: Ui
     }
   }
   return response!;
+}
+
+/**
+ * A signed PATCH whose signature and Content-Digest cover `bytes`, sent with `body` instead when
+ * given: a stream that breaks off, or one whose length is not known up front (no Content-Length).
+ */
+export async function signedPatch(
+  key: TestKey,
+  location: string,
+  offset: number,
+  bytes: Uint8Array,
+  complete: boolean,
+  body: ReadableStream<Uint8Array> | Uint8Array = bytes,
+): Promise<Request> {
+  const url = ORIGIN + location;
+  const headers = await signRequest(
+    {
+      method: "PATCH",
+      url,
+      headers: new Headers({ "Content-Type": "application/partial-upload", "Upload-Offset": String(offset), "Upload-Complete": complete ? "?1" : "?0" }),
+      body: bytes,
+    },
+    { keyId: key.keyId, secret: key.secret },
+  );
+  return new Request(url, { method: "PATCH", headers, body, duplex: "half" } as RequestInit);
 }
