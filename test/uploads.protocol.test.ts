@@ -93,7 +93,10 @@ describe("resumable upload: protocol", () => {
       expect((await patchChunk(key, location, offset, chunk, false)).status).toBe(204);
       offset += encoder.encode(chunk).length;
     }
-    const body = await expectProblem(await patchChunk(key, location, offset, chunks[2]!, false), 422, "invalid_csv");
+    const failing = await patchChunk(key, location, offset, chunks[2]!, false);
+    // Not the last chunk: the upload was never complete.
+    expect(failing.headers.get("upload-complete")).toBeNull();
+    const body = await expectProblem(failing, 422, "invalid_csv");
     // a,b is row 1; 1,2 row 2; 3,4 row 3; 5,6 row 4; 7,8 row 5; 9,10 row 6; 11,12,13 row 7.
     expect(body.row).toBe(7);
     expect(body.expected).toBe(2);

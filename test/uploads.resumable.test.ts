@@ -100,7 +100,10 @@ describe("resumable upload: content", () => {
     const created = await createDataset(key, "n,v\n1,a\n", { name: "Strict" });
     const location = await startUpload(key, "POST", `/v1/dataset/${created.id}`, {});
     expect((await patchChunk(key, location, 0, "2,b\n3,c\n", false)).status).toBe(204);
-    const body = await expectProblem(await patchChunk(key, location, 8, "4,d,extra\n", true), 422, "column_count_mismatch");
+    const last = await patchChunk(key, location, 8, "4,d,extra\n", true);
+    // The problem comes from processing the whole content: the answer says the upload is complete (draft §4.4.2).
+    expect(last.headers.get("upload-complete")).toBe("?1");
+    const body = await expectProblem(last, 422, "column_count_mismatch");
     expect(body.row).toBe(3);
   });
 

@@ -122,12 +122,12 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
   try {
     ingested = await withSchemaProblems(upload.datasetId, upload.kind, () => ingestUploadChunk(body.stream, chunk));
   } catch (error: unknown) {
-    throw await chunkFailed(env.DB, upload, body, error, expiresAt);
+    throw await chunkFailed(env.DB, upload, body, error, { expiresAt, complete: request.complete });
   }
 
   if (request.complete && length !== null && upload.offset + body.bytes !== length) {
     const short = inconsistentLength(`The upload ends at ${upload.offset + body.bytes} bytes, not at its length of ${length}.`);
-    throw await chunkFailed(env.DB, upload, body, short, expiresAt);
+    throw await chunkFailed(env.DB, upload, body, short, { expiresAt, complete: request.complete });
   }
   const progress = nextProgress(upload.progress, ingested, request.complete);
   let landed: boolean;
@@ -191,7 +191,7 @@ async function commitUpload(
     // Nothing was committed (writeVersion reads an ambiguous commit back): the upload ends here.
     const problem = error instanceof ApiError ? error : new ApiError("internal_error", "The commit failed; the upload changed nothing.");
     await settle(env.DB, upload.id, problem, expiresAt);
-    throw problem;
+    throw endedUpload(problem);
   }
 }
 
@@ -290,7 +290,7 @@ async function lostRace(db: D1Database, id: string): Promise<ApiError> {
  * body has arrived and matched its Content-Digest (bytes damaged in transit are the chunk's
  * fault, not the content's), and only if no other append landed at this offset meanwhile.
  */
-async function chunkFailed(db: D1Database, upload: UploadRow, body: SentBody, error: unknown, expiresAt: number): Promise<unknown> {
+async function chunkFailed(db: D1Database, upload: UploadRow, body: SentBody, error: unknown, at: { expiresAt: number; complete: boolean }): Promise<unknown> {
   const problem = problemFromStreamError(error);
   if (!(problem instanceof ApiError)) {
     console.error(JSON.stringify({ event: "upload_chunk_failed", upload: upload.id, error: String(error) }));
@@ -303,8 +303,16 @@ async function chunkFailed(db: D1Database, upload: UploadRow, body: SentBody, er
     const transit = problemFromStreamError(drainError);
     return transit instanceof ApiError ? transit : problem;
   }
-  await settle(db, upload.id, problem, expiresAt);
-  return problem;
+  await settle(db, upload.id, problem, at.expiresAt);
+  return at.complete ? endedUpload(problem) : problem;
+}
+
+/**
+ * The problem that ends an upload whose last chunk was fully received: it comes from processing
+ * the whole content, which `Upload-Complete: ?1` tells the client (draft §4.4.2).
+ */
+function endedUpload(problem: ApiError): ApiError {
+  return new ApiError(problem.code, problem.detail, problem.extensions, { ...problem.headers, "Upload-Complete": "?1" });
 }
 
 async function settle(db: D1Database, id: string, problem: ApiError, expiresAt: number): Promise<void> {
