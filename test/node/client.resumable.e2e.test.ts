@@ -25,6 +25,8 @@ interface Proxy {
   patches: number;
   /** Bytes of PATCH bodies the client sent through the proxy. */
   patchBytes: number;
+  /** `Upload-Length` of every request that carried one, in order. */
+  uploadLengths: string[];
   close(): Promise<void>;
 }
 
@@ -37,8 +39,10 @@ function endToEnd(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
 
 async function startProxy(upstream: string): Promise<Proxy> {
   const target = new URL(upstream);
-  const proxy: Proxy = { url: "", faults: new Map(), patches: 0, patchBytes: 0, close: async () => undefined };
+  const proxy: Proxy = { url: "", faults: new Map(), patches: 0, patchBytes: 0, uploadLengths: [], close: async () => undefined };
   const server: Server = createServer((req, res) => {
+    const announced = req.headers["upload-length"];
+    if (typeof announced === "string") proxy.uploadLengths.push(announced);
     const fault = req.method === "PATCH" ? proxy.faults.get(++proxy.patches) : undefined;
     const outgoing = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: endToEnd(req.headers), agent: false }, (answer) => {
       if (fault === "lose-answer") {
@@ -176,6 +180,18 @@ describe("resumable uploads through a faulty connection", { timeout: 120_000 }, 
     const again = await new PubsetClient(options).create({ name: "Twice" }, new Blob([csv]), { idempotencyKey });
     expect(again).toEqual(created);
     expect(proxy.patches).toBe(1);
+  });
+
+  it("announces Upload-Length when it sends a file uncompressed, and the server holds it to it", async () => {
+    const csv = generatedCsv(200_000);
+    const size = new TextEncoder().encode(csv).length;
+    const client = new PubsetClient({ url: proxy.url, key, resumableThreshold: 1, chunkBytes: 64 * 1024 });
+    proxy.uploadLengths = [];
+    proxy.patches = 0;
+    const created = await client.create({ name: "Plain" }, new Blob([csv]), { fileName: "plain.csv", gzip: false });
+    expect(proxy.uploadLengths).toEqual([String(size)]);
+    expect(proxy.patches).toBe(Math.ceil(size / (64 * 1024)));
+    expect(await csvOf(created.id)).toBe(csv);
   });
 
   it("appends a gzip file as a resumable upload, and the one-request path stays below the threshold", async () => {
