@@ -9,7 +9,7 @@ import type { Limits } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import type { PartLengths } from "../gzip/parted-gzip-header.ts";
 import { PartInflateError, PartInflater } from "../gzip/part-inflater.ts";
-import { crc32Update } from "../storage/crc32.ts";
+import { Crc32Stream } from "../storage/crc32-stream.ts";
 import type { SegmentPart } from "../storage/parted-segment.ts";
 import { SegmentUpload } from "../storage/segment-store.ts";
 import { ColumnTyper, type TypingCheckpoint, type TypingPlan } from "../schema/column-typer.ts";
@@ -93,7 +93,7 @@ class PartedIngest {
   #rawIn = 0;
   #partRawStart = 0;
   #emitted = 0;
-  #crc = 0;
+  readonly #crc = new Crc32Stream();
   #headerChecked: boolean;
   readonly #rowsAtStart: number;
   #rowsBefore: number;
@@ -163,7 +163,7 @@ class PartedIngest {
     await this.#upload.finish();
     const stored: IngestedSegment = {
       segment: { key: this.#upload.key, compressedBytes: this.#partsEnd, rawBytes: this.#rawIn, rowCount: rows - this.#rowsAtStart, parts: this.#parts },
-      crc: this.#crc,
+      crc: await this.#crc.value(),
       // A chunk that is not the last ends at a record end: its stats as ingestChunk states them.
       stats: this.#final ? scanned : { ...scanned, rows, bytes: this.#rawIn, endsWithNewline: true },
       schema: this.#typer?.schema() ?? textSchema(scanned.header ?? []),
@@ -175,6 +175,7 @@ class PartedIngest {
 
   async abort(): Promise<void> {
     this.#inflater?.abort();
+    this.#crc.abort();
     await this.#upload.abort();
   }
 
@@ -182,7 +183,7 @@ class PartedIngest {
   async #checkEnd(): Promise<void> {
     const view = new DataView(this.#trailer.buffer);
     if (this.#trailer[0] !== 0x03 || this.#trailer[1] !== 0x00) throw new NotParted("the stream does not end with the empty final block 03 00");
-    if (view.getUint32(2, true) !== this.#crc >>> 0) throw notGzip("its CRC-32 does not match the content");
+    if (view.getUint32(2, true) !== (await this.#crc.value())) throw notGzip("its CRC-32 does not match the content");
     if (view.getUint32(6, true) !== this.#rawIn % 2 ** 32) throw notGzip("its ISIZE does not match the content");
     // A chunk before the last stops at its record end, which #endPart checked: the scan goes on.
     if (!this.#final) return;
@@ -238,7 +239,7 @@ class PartedIngest {
   #onRaw(raw: Uint8Array): void {
     this.#rawIn += raw.length;
     if (this.#rawIn > this.#rawRoom) throw this.#tooLarge();
-    this.#crc = crc32Update(this.#crc, raw);
+    this.#crc.update(raw);
     this.#emitted += this.#scanner.push(raw).length;
     this.#headerChecked ||= checkHeader(this.#scanner.stats.header);
   }
