@@ -82,7 +82,10 @@ export class CsvScanner {
   private finished = false;
   #recordEnd = -1;
   #rowsAtRecordEnd = 0;
-  #checkpoint: CsvCheckpoint | null = null;
+  /** `checkpoint`'s record count and line end, kept as numbers: a record end costs no object. */
+  #checkpointRecords = -1;
+  #checkpointEol: "\n" | "\r\n" | null = null;
+  #resumed: CsvCheckpoint | null = null;
   private readonly sink: CellSink | null;
   /** Table mode until the header record has ended: its cells go to `sink.header`. */
   private headerPending: boolean;
@@ -101,7 +104,7 @@ export class CsvScanner {
       this.eol = resume.eol;
       this.lastOut = LF; // what came before ended with a record's line break
       this.#rowsAtRecordEnd = this.rec.dataRows;
-      this.#checkpoint = resume;
+      this.#resumed = resume;
       this.headerPending = false;
     }
   }
@@ -150,7 +153,10 @@ export class CsvScanner {
 
   /** The state at `recordEnd` (or the one resumed from), for a scan that goes on after it. */
   get checkpoint(): CsvCheckpoint | null {
-    return this.#checkpoint;
+    if (this.#checkpointRecords < 0) return this.#resumed;
+    // The header, first row and column count are settled by the first record and never change.
+    const rec = this.rec;
+    return { records: this.#checkpointRecords, header: rec.header, firstRow: rec.firstRow, columns: rec.columns, eol: this.#checkpointEol };
   }
 
   /** Complete after `finish()`. */
@@ -187,6 +193,8 @@ export class CsvScanner {
     let state = this.state;
     let prior: Uint8Array | null = null;
     let i = from;
+    /** The field's first byte is at `i`, in this buffer: a cell that ends here is one piece. */
+    let fresh = false;
     if (this.utf8.need > 0) {
       const j = this.utf8.resume(buf, i, end);
       if (j < 0) throw this.invalid("invalid UTF-8");
@@ -210,6 +218,7 @@ export class CsvScanner {
             i++;
           } else {
             state = UNQUOTED;
+            fresh = true;
           }
         }
         // falls through: the field's content starts here
@@ -228,6 +237,17 @@ export class CsvScanner {
             if (j < 0) throw this.invalid("invalid UTF-8");
           }
           if (rec.collecting) rec.collect(buf, i, j, off + j);
+          const whole = fresh && j < end && buf[j] !== 0;
+          fresh = false;
+          if (whole) {
+            // An unquoted field begun and ended in this buffer: the sink gets it in one call.
+            rec.endField(off + j);
+            if (sink !== null) sink.cell(buf, i, j);
+            const b = buf[j]!;
+            i = j + 1;
+            state = b === COMMA ? FIELD_START : this.endRecord(b, off + j);
+            break;
+          }
           if (sink !== null) sink.piece(buf, i, j);
           i = j;
           if (j === end) break;
@@ -304,7 +324,11 @@ export class CsvScanner {
   private delimit(b: number, pos: number): number {
     this.rec.endField(pos);
     this.sink?.endField();
-    if (b === COMMA) return FIELD_START;
+    return b === COMMA ? FIELD_START : this.endRecord(b, pos);
+  }
+
+  /** An LF or CR at `pos` ends the record whose last field has just ended; returns the next state. */
+  private endRecord(b: number, pos: number): number {
     this.rec.endRecord();
     this.recordEnded();
     if (b === CR) return AFTER_CR;
@@ -325,7 +349,8 @@ export class CsvScanner {
     const rec = this.rec;
     this.#recordEnd = end;
     this.#rowsAtRecordEnd = rec.dataRows;
-    this.#checkpoint = { records: rec.records, header: rec.header, firstRow: rec.firstRow, columns: rec.columns, eol: this.eol };
+    this.#checkpointRecords = rec.records;
+    this.#checkpointEol = this.eol;
   }
 
   private end(): void {

@@ -38,12 +38,14 @@ export interface CsvStats {
 /**
  * Receives the cells of the data records as the scanner finds them (src/schema/column-typer.ts
  * types them). A cell's content arrives as zero or more pieces of the scanner's buffers plus a
- * `quote()` per doubled quote; pieces are valid only until `chunkEnd()`, which the scanner calls
+ * `quote()` per doubled quote, then `endField()` (or, for most cells, one `cell()` call); pieces are valid only until `chunkEnd()`, which the scanner calls
  * at the end of every buffer. The header record's cells go to `header()` instead.
  */
 export interface CellSink {
   header(cells: string[]): void;
   piece(buf: Uint8Array, from: number, to: number): void;
+  /** A whole cell in one piece, with no piece or quote before it: what `piece` then `endField` do. */
+  cell(buf: Uint8Array, from: number, to: number): void;
   quote(): void;
   chunkEnd(): void;
   endField(): void;

@@ -107,6 +107,12 @@ export class ColumnTyper implements CellSink {
     this.append(buf, from, to);
   }
 
+  cell(buf: Uint8Array, from: number, to: number): void {
+    const col = this.col++;
+    if (this.active) this.type(col, buf, from, to);
+    this.active = this.activeFor(this.col);
+  }
+
   quote(): void {
     if (!this.active) return;
     this.toCarry();
