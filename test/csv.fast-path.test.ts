@@ -101,7 +101,7 @@ function observe(make: (sink: CellSink) => Scanner, bytes: Uint8Array, cuts: num
     steps.push(step(scanner.finish()));
     steps.push({ stats: scanner.stats, bom: scanner.bomBytes });
   } catch (e: unknown) {
-    error = e instanceof Error ? { name: e.name, message: e.message, ...e } : e;
+    error = e instanceof Error ? { ...e, name: e.name, message: e.message } : e;
   }
   return { steps, error, cells: sink.events };
 }
@@ -119,7 +119,7 @@ function inferred(make: (sink: CellSink) => Scanner, bytes: Uint8Array, cuts: nu
     scanner.finish();
     return typer.schema();
   } catch (e: unknown) {
-    return e instanceof Error ? { name: e.name, message: e.message, ...e } : e;
+    return e instanceof Error ? { ...e, name: e.name, message: e.message } : e;
   }
 }
 

@@ -227,11 +227,8 @@ export class CsvScanner {
           const stop = state === UNQUOTED ? UNQUOTED_STOP : QUOTED_STOP;
           let j = i;
           for (;;) {
-            while (j < end) {
-              const c = buf[j]!;
-              if ((c > COMMA && c < 0x80) || stop[c] === 0) j++;
-              else break;
-            }
+            // One table load per byte: faster in workerd than comparing first.
+            while (j < end && stop[buf[j]!] === 0) j++;
             if (j === end || buf[j]! < 0x80) break;
             j = this.utf8.sequence(buf, j, end);
             if (j < 0) throw this.invalid("invalid UTF-8");
