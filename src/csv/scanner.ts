@@ -224,36 +224,50 @@ export class CsvScanner {
         // falls through: the field's content starts here
         case UNQUOTED:
         case QUOTED: {
-          const stop = state === UNQUOTED ? UNQUOTED_STOP : QUOTED_STOP;
-          let j = i;
           for (;;) {
-            // One table load per byte: faster in workerd than comparing first.
-            while (j < end && stop[buf[j]!] === 0) j++;
-            if (j === end || buf[j]! < 0x80) break;
-            j = this.utf8.sequence(buf, j, end);
-            if (j < 0) throw this.invalid("invalid UTF-8");
-          }
-          if (rec.collecting) rec.collect(buf, i, j, off + j);
-          const whole = fresh && j < end && buf[j] !== 0;
-          fresh = false;
-          if (whole) {
-            // An unquoted field begun and ended in this buffer: the sink gets it in one call.
-            rec.endField(off + j);
-            if (sink !== null) sink.cell(buf, i, j);
+            const stop = state === UNQUOTED ? UNQUOTED_STOP : QUOTED_STOP;
+            let j = i;
+            for (;;) {
+              // One table load per byte: faster in workerd than comparing first.
+              while (j < end && stop[buf[j]!] === 0) j++;
+              if (j === end || buf[j]! < 0x80) break;
+              j = this.utf8.sequence(buf, j, end);
+              if (j < 0) throw this.invalid("invalid UTF-8");
+            }
+            if (rec.collecting) rec.collect(buf, i, j, off + j);
+            const whole = fresh && j < end && buf[j] !== 0;
+            fresh = false;
+            if (whole) {
+              // An unquoted field begun and ended in this buffer: the sink gets it in one call.
+              rec.endField(off + j);
+              if (sink !== null) sink.cell(buf, i, j);
+              const b = buf[j]!;
+              i = j + 1;
+              if (b !== COMMA) {
+                state = this.endRecord(b, off + j);
+                break;
+              }
+              // A next field that opens with a plain ASCII byte (what FIELD_START would find:
+              // no delimiter, NUL, quote or UTF-8 lead byte) is scanned here at once.
+              if (i < end && buf[i] !== QUOTE && UNQUOTED_STOP[buf[i]!] === 0) {
+                state = UNQUOTED;
+                fresh = true;
+                continue;
+              }
+              state = FIELD_START;
+              break;
+            }
+            if (sink !== null) sink.piece(buf, i, j);
+            i = j;
+            if (j === end) break;
             const b = buf[j]!;
-            i = j + 1;
-            state = b === COMMA ? FIELD_START : this.endRecord(b, off + j);
+            i++;
+            if (b === 0) throw this.invalid("NUL byte");
+            // Only a quoted field stops at a quote; an unquoted one stops at a delimiter.
+            if (b === QUOTE) state = QUOTE_SEEN;
+            else state = this.delimit(b, off + j);
             break;
           }
-          if (sink !== null) sink.piece(buf, i, j);
-          i = j;
-          if (j === end) break;
-          const b = buf[j]!;
-          i++;
-          if (b === 0) throw this.invalid("NUL byte");
-          // Only a quoted field stops at a quote; an unquoted one stops at a delimiter.
-          if (b === QUOTE) state = QUOTE_SEEN;
-          else state = this.delimit(b, off + j);
           break;
         }
         case QUOTE_SEEN: {
