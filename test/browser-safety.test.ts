@@ -15,7 +15,7 @@ beforeAll(async () => {
   dataset = await createDataset(key, "a\n1\n", { name: "safety", visibility: "public" }, "page.html");
 });
 
-const EXPOSE = "ETag,Link,Location,Retry-After,Idempotent-Replayed,X-D1-Bookmark,RateLimit,RateLimit-Policy,Upload-Offset,Upload-Complete,Upload-Limit";
+const EXPOSE = "ETag,Link,Location,Retry-After,Idempotent-Replayed,X-D1-Bookmark,RateLimit,RateLimit-Policy,Upload-Offset,Upload-Complete,Upload-Limit,Upload-Length";
 /** The draft-11 quota fields every response carries (src/middleware/rate-limit.ts). */
 const QUOTA = { ratelimit: expect.stringMatching(/^"anonymous";r=\d+;t=\d+$/), "ratelimit-policy": expect.stringMatching(/^"anonymous";q=\d+;w=\d+$/) };
 
