@@ -50,6 +50,8 @@ export class ColumnTyper implements CellSink {
   private readonly plan: TypingPlan;
   private columns: string[] = [];
   private modes = new Uint8Array(0);
+  /** 1 for a column whose cells still need a look (checked, or inferred and not yet a string); kept up to date by `type`. */
+  private watched = new Uint8Array(0);
   /** The declared or stored field of each checked column. */
   private checked: (Field | null)[] = [];
   private inference: TypeInference | null = null;
@@ -194,15 +196,15 @@ export class ColumnTyper implements CellSink {
     this.columns = columns;
     this.checked = checked;
     this.modes = Uint8Array.from(checked, (field) => (field === null ? INFER : modeOf(field)));
+    this.watched = Uint8Array.from(this.modes, (mode, col) => (mode !== SKIP && (mode !== INFER || this.inference!.undecided(col)) ? 1 : 0));
     this.row = firstDataRow;
     this.col = 0;
     this.active = this.activeFor(0);
   }
 
+  /** Per cell, so one array read: past the header's columns there is nothing to watch. */
   private activeFor(col: number): boolean {
-    const mode = this.modes[col];
-    if (mode === undefined || mode === SKIP) return false;
-    return mode !== INFER || this.inference!.undecided(col);
+    return this.watched[col] === 1;
   }
 
   private isMissing(buf: Uint8Array, from: number, to: number): boolean {
@@ -214,7 +216,10 @@ export class ColumnTyper implements CellSink {
   private type(col: number, buf: Uint8Array, from: number, to: number): void {
     const mode = this.modes[col]!;
     if (mode === INFER) {
-      if (!this.isMissing(buf, from, to)) this.inference!.observeCell(col, buf, from, to);
+      if (this.isMissing(buf, from, to)) return;
+      const inference = this.inference!;
+      inference.observeCell(col, buf, from, to);
+      if (!inference.undecided(col)) this.watched[col] = 0;
       return;
     }
     const field = this.checked[col]!;
