@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { CsvScanner, type CellSink, type CsvCheckpoint, type CsvLimits, type CsvMode } from "../src/csv/scanner.ts";
 import { ColumnTyper } from "../src/schema/column-typer.ts";
+import { concatBytes } from "../src/storage/deflate-segment.ts";
 import { ReferenceScanner } from "./helpers/reference-scanner.ts";
 import { mulberry32, pick, randomInt, type Random } from "./helpers/random.ts";
 
@@ -45,13 +46,7 @@ function randomCsv(random: Random): Uint8Array {
   }
   if (random() < 0.2) parts.push(eol.repeat(randomInt(random, 1, 3)));
   const chunks = parts.map((p) => (typeof p === "string" ? encoder.encode(p) : Uint8Array.from(p)));
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 /** Every call a scanner makes on its sink, with each cell's bytes joined (pieces are short-lived). */

@@ -2,6 +2,7 @@
 // (src/http/large-chunks.ts): the same bytes, in chunks of at least 64 KiB but the last.
 import { describe, expect, it } from "vitest";
 import { largeChunks } from "../src/http/large-chunks.ts";
+import { concatBytes } from "../src/storage/deflate-segment.ts";
 
 async function chunksOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
@@ -13,15 +14,6 @@ async function chunksOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array[
   }
 }
 
-function join(chunks: Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return all;
-}
 
 describe("largeChunks", () => {
   it("passes a native body's bytes unchanged, in chunks of at least 64 KiB", async () => {
@@ -32,7 +24,7 @@ describe("largeChunks", () => {
     const chunks = await chunksOf(largeChunks(new Response(body).body!));
     expect(chunks.length).toBeLessThan(plain.length);
     expect(chunks.slice(0, -1).every((c) => c.length >= 64 * 1024)).toBe(true);
-    expect(join(chunks)).toEqual(body);
+    expect(concatBytes(chunks)).toEqual(body);
   });
 
   it("returns a stream that offers no BYOB reads as it is", async () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { partedDeflateStream, partedEnvelope } from "../src/client/gzip-stream.ts";
 import { MAX_PART_RAW_BYTES, partedGzipHeader, readPartedGzipHeader, type PartLengths } from "../src/gzip/parted-gzip-header.ts";
 import { crc32 } from "../src/storage/crc32.ts";
-import { compressSegment } from "../src/storage/deflate-segment.ts";
+import { compressSegment, concatBytes as concat } from "../src/storage/deflate-segment.ts";
 import { PartInflateError, PartInflater } from "../src/gzip/part-inflater.ts";
 import { deflateSync } from "fflate";
 import { GZIP_HEADER, gzipTrailer } from "../src/storage/gzip-join.ts";
@@ -21,15 +21,6 @@ function table(rows: number, seed = 1): string {
   return text;
 }
 
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
 
 /** What our client sends: the parted gzip of `csv`, and its parts' bytes alone. */
 async function clientGzip(csv: string | Uint8Array, partRawBytes = 4096): Promise<{ body: Uint8Array; parts: Uint8Array; index: PartLengths[] }> {

@@ -7,6 +7,7 @@
 import { PART_RAW_BYTES } from "../config.ts";
 import { mergeParts, partedGzipHeader } from "../gzip/parted-gzip-header.ts";
 import { crc32Combine } from "../storage/crc32.ts";
+import { concatBytes } from "../storage/deflate-segment.ts";
 import { gzipTrailer } from "../storage/gzip-join.ts";
 import { PartCutter, type CutPart } from "./gzip-stream.ts";
 
@@ -59,12 +60,6 @@ function member(parts: CutPart[]): PartedChunk {
     crc = crc32Combine(crc, part.crc, part.rawBytes);
     rawBytes += part.rawBytes;
   }
-  const pieces = [partedGzipHeader(mergeParts(parts)), ...parts.map((p) => p.data), gzipTrailer(crc, rawBytes)];
-  const bytes = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const piece of pieces) {
-    bytes.set(piece, at);
-    at += piece.length;
-  }
+  const bytes = concatBytes([partedGzipHeader(mergeParts(parts)), ...parts.map((p) => p.data), gzipTrailer(crc, rawBytes)]);
   return { bytes, rawBytes };
 }

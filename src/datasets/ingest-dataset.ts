@@ -6,12 +6,11 @@ import type { CsvMode } from "../csv/scanner.ts";
 import type { Limits } from "../config.ts";
 import type { TypingPlan } from "../schema/column-typer.ts";
 import { MAX_HEADER_BYTES, readPartedGzipHeader, type HeaderRead } from "../gzip/parted-gzip-header.ts";
-import { GZIP_HEADER } from "../storage/gzip-join.ts";
-import { openSegment } from "../storage/segment-store.ts";
-import { sequenceStream, withHead } from "../storage/stream-sequence.ts";
+import { concatBytes } from "../storage/deflate-segment.ts";
+import { withHead } from "../storage/stream-sequence.ts";
 import { gunzip, limitContent } from "./gunzip.ts";
 import { ingestCsv, type IngestedSegment } from "./ingest.ts";
-import { ingestPartedGzip } from "./ingest-parted.ts";
+import { ingestPartedGzip, stagedGzip } from "./ingest-parted.ts";
 import type { DatasetPart } from "./upload.ts";
 
 export interface IngestOptions {
@@ -35,21 +34,17 @@ export async function ingestDataset(part: DatasetPart, options: IngestOptions): 
   const staged = await options.reserve();
   const outcome = await ingestPartedGzip(head.subarray(read.headerBytes), reader, read.parts, { mode, typing, limits, bucket, key: staged });
   if ("stored" in outcome) return outcome.stored;
-  console.log(JSON.stringify({ event: "parted_gzip_recompressed", reason: outcome.recompress }));
-  return recompress(gunzip(sequenceStream([GZIP_HEADER, () => openSegment(bucket, staged)])));
+  return recompress(gunzip(stagedGzip(bucket, staged, outcome.recompress)));
 }
 
 /** Reads until the gzip header can be judged; returns every byte read. */
 export async function peekHeader(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<{ read: HeaderRead; head: Uint8Array }> {
-  let head = new Uint8Array(0);
+  let head: Uint8Array = new Uint8Array(0);
   for (;;) {
     const read = readPartedGzipHeader(head);
     if (read.status !== "more" || head.length > MAX_HEADER_BYTES) return { read, head };
     const { done, value } = await reader.read();
     if (done) return { read: { status: "not-parted" }, head };
-    const joined = new Uint8Array(head.length + value.length);
-    joined.set(head);
-    joined.set(value, head.length);
-    head = joined;
+    head = concatBytes([head, value]);
   }
 }

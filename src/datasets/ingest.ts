@@ -4,6 +4,7 @@
 // of a resumable upload takes the same path and stops at its last record end (ingestChunk).
 import { CsvScanner, type CsvCheckpoint, type CsvMode, type CsvStats } from "../csv/scanner.ts";
 import { PART_RAW_BYTES, type Limits } from "../config.ts";
+import { concatBytes } from "../storage/deflate-segment.ts";
 import { PartedCompressor } from "../storage/parted-segment.ts";
 import { SegmentUpload } from "../storage/segment-store.ts";
 import type { SegmentRow } from "../storage/datasets-db.ts";
@@ -233,12 +234,5 @@ class InputTail {
 }
 
 function concatAll(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return parts.length === 1 ? parts[0]! : concatBytes(parts);
 }

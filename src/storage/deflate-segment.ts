@@ -130,7 +130,7 @@ export function compressSegment(bytes: Uint8Array, level: number): SegmentTotals
 }
 
 /** `chunks` joined into one array of `length` bytes. */
-export function concatBytes(chunks: readonly Uint8Array[], length: number): Uint8Array {
+export function concatBytes(chunks: readonly Uint8Array[], length = chunks.reduce((n, chunk) => n + chunk.length, 0)): Uint8Array {
   const out = new Uint8Array(length);
   let at = 0;
   for (const chunk of chunks) {
