@@ -9,14 +9,12 @@ import type { Limits } from "../config.ts";
 import type { ApiError } from "../errors.ts";
 import { byteLimitStream } from "../http/byte-limit.ts";
 import type { TypingCheckpoint, TypingPlan } from "../schema/column-typer.ts";
-import { GZIP_HEADER } from "../storage/gzip-join.ts";
-import { openSegment } from "../storage/segment-store.ts";
-import { sequenceStream, withHead } from "../storage/stream-sequence.ts";
+import { withHead } from "../storage/stream-sequence.ts";
 import { prepend, unlessEmpty } from "./chunk-body.ts";
 import { gunzip } from "./gunzip.ts";
 import { ingestChunk, ingestCsv, type IngestedChunk, type IngestedSegment } from "./ingest.ts";
 import { peekHeader } from "./ingest-dataset.ts";
-import { ingestPartedGzip } from "./ingest-parted.ts";
+import { ingestPartedGzip, stagedGzip } from "./ingest-parted.ts";
 
 export interface UploadChunkOptions {
   /** The upload's content is gzip: each chunk holds whole gzip members. */
@@ -60,8 +58,6 @@ export async function ingestUploadChunk(sent: ReadableStream<Uint8Array>, option
   const chunk = { resume, final, rawRoom: options.rawRoom, tooLarge: options.tooLarge };
   const outcome = await ingestPartedGzip(head.subarray(read.headerBytes), reader, read.parts, { mode, typing, limits, bucket, key, chunk });
   if ("stored" in outcome) return { ...outcome.stored, keys: [key] };
-  console.log(JSON.stringify({ event: "parted_gzip_recompressed", reason: outcome.recompress }));
   const again = await options.reserve();
-  const staged = sequenceStream([GZIP_HEADER, () => openSegment(bucket, key)]);
-  return { ...(await recompress(inflate(staged), again)), keys: [key, again] };
+  return { ...(await recompress(inflate(stagedGzip(bucket, key, outcome.recompress)), again)), keys: [key, again] };
 }

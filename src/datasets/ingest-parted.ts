@@ -11,14 +11,22 @@ import type { PartLengths } from "../gzip/parted-gzip-header.ts";
 import { PartInflateError, PartInflater } from "../gzip/part-inflater.ts";
 import { Crc32Stream } from "../storage/crc32-stream.ts";
 import type { SegmentPart } from "../storage/parted-segment.ts";
-import { SegmentUpload } from "../storage/segment-store.ts";
+import { GZIP_HEADER } from "../storage/gzip-join.ts";
+import { openSegment, SegmentUpload } from "../storage/segment-store.ts";
+import { sequenceStream } from "../storage/stream-sequence.ts";
 import { ColumnTyper, type TypingCheckpoint, type TypingPlan } from "../schema/column-typer.ts";
 import { textSchema } from "../schema/table-schema.ts";
 import { checkHeader, type IngestedChunk, type IngestedSegment } from "./ingest.ts";
 import { concatBytes } from "../storage/deflate-segment.ts";
 
-/** `stored`: the segment is the client's bytes. `recompress`: the object at `key` holds everything after the gzip header. */
+/** `stored`: the segment is the client's bytes. `recompress`: why not; the object at `key` holds everything after the gzip header. */
 export type PartedOutcome = { stored: IngestedSegment | IngestedChunk } | { recompress: string };
+
+/** The staged copy at `key` of a parted gzip that broke the format's promises, as the gzip it was sent as: the recompression path's input. */
+export function stagedGzip(bucket: R2Bucket, key: string, reason: string): ReadableStream<Uint8Array> {
+  console.log(JSON.stringify({ event: "parted_gzip_recompressed", reason }));
+  return sequenceStream([GZIP_HEADER, () => openSegment(bucket, key)]);
+}
 
 export interface PartedOptions {
   mode: CsvMode;
