@@ -1,5 +1,7 @@
 // The wire shapes of the v1 dataset API (SPEC A, C) as the client returns them, and the
 // inputs its methods take. Field sets follow SPEC A's per-response table exactly.
+import type { DeclaredSchema } from "../schema/declared.ts";
+import type { TableSchema } from "../schema/table-schema.ts";
 
 export type Visibility = "public" | "private";
 
@@ -67,33 +69,10 @@ export interface VersionSummary {
   columns: string[];
 }
 
-export type FieldType = "integer" | "number" | "boolean" | "date" | "datetime" | "string";
-
-/** One column of a Table Schema (Frictionless Table Schema v1, SPEC C2). */
-export interface SchemaField {
-  name: string;
-  type: FieldType;
-  format?: "default" | "any";
-  title?: string;
-  description?: string;
-  decimalChar?: string;
-  groupChar?: string;
-  trueValues?: string[];
-  falseValues?: string[];
-  constraints?: { required?: boolean };
-}
-
-/** `GET /v1/dataset/:id/:version/schema`: one field per column, in order. */
-export interface TableSchema {
-  fields: SchemaField[];
-  missingValues: string[];
-}
-
-/** What a publisher declares in `collection.schema`: fields by header name; the rest are inferred. */
-export interface DeclaredSchema {
-  fields: SchemaField[];
-  missingValues?: string[];
-}
+// The schema types are the server's own (pure modules, no bindings): one definition of the wire
+// format. `SchemaField` is the client's name for a Table Schema field.
+export type { FieldType, Field as SchemaField, TableSchema } from "../schema/table-schema.ts";
+export type { DeclaredSchema } from "../schema/declared.ts";
 
 /**
  * A cell typed by its field: integer and number as numbers (an integer past ±(2^53−1), NaN and
