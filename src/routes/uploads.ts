@@ -106,6 +106,7 @@ const headRoute = createRoute({
     204: { description: "`Upload-Offset`, `Upload-Complete`, `Upload-Limit`, `Upload-Length` once known; `Cache-Control: no-store`" },
     401: problemResponse("Not signed, or the signature does not verify"),
     404: problemResponse("No such upload of the caller's team (or it expired)"),
+    400: problemResponse("The upload failed on its length: `inconsistent_upload_length` (no body on HEAD)"),
     422: problemResponse("The upload failed: a chunk's CSV was invalid (no body on HEAD)"),
   },
 });
