@@ -7,47 +7,9 @@
 import { describe, expect, it } from "vitest";
 import { CsvScanner, type CellSink, type CsvCheckpoint, type CsvLimits, type CsvMode } from "../src/csv/scanner.ts";
 import { ColumnTyper } from "../src/schema/column-typer.ts";
-import { concatBytes } from "../src/storage/deflate-segment.ts";
 import { ReferenceScanner } from "./helpers/reference-scanner.ts";
-import { mulberry32, pick, randomInt, type Random } from "./helpers/random.ts";
-
-const encoder = new TextEncoder();
-
-/** Cell values chosen to reach every branch: types for inference, quotes, separators, UTF-8. */
-const PLAIN = ["a", "Zürich", "😀", "é", "x y", "42", "-3.5", "007", "true", "FALSE", "2024-02-29", "2023-02-29", "2024-01-02T03:04:05Z", "1e3", "NaN", "", "\t", "5'11\"", "a;b", "名"];
-const QUOTED = ['"a,b"', '"x""y"', '"line\nbreak"', '"cr\r\nlf"', '""', '"é"', '""""', '"1"', '"2024-01-02"'];
-const BROKEN = ['"open', '"a"b', '"a";', "\r", "\0", '"x"\t', "\u00e9".normalize("NFD")];
-/** Bytes no encoder makes: a lone continuation byte, a truncated sequence, an overlong form, a surrogate. */
-const BAD_UTF8 = [[0x80], [0xc3], [0xe2, 0x82], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80]];
-
-function randomCsv(random: Random): Uint8Array {
-  const broken = random() < 0.3;
-  const columns = randomInt(random, 1, 5);
-  const eol = random() < 0.5 ? "\n" : "\r\n";
-  const parts: (string | number[])[] = [];
-  if (random() < 0.1) parts.push("\ufeff");
-  if (broken && random() < 0.05) parts.push(eol);
-  const records = randomInt(random, 0, 14);
-  for (let r = 0; r < records; r++) {
-    const fields = broken && random() < 0.08 ? randomInt(random, 1, 6) : columns;
-    const cells: (string | number[])[] = [];
-    for (let f = 0; f < fields; f++) {
-      const roll = random();
-      if (broken && roll < 0.04) cells.push(pick(random, BROKEN));
-      else if (broken && roll < 0.07) cells.push(pick(random, BAD_UTF8));
-      else if (roll < 0.3) cells.push(pick(random, QUOTED));
-      else if (roll < 0.4) cells.push("x".repeat(randomInt(random, 5, 40)));
-      else cells.push(pick(random, PLAIN));
-      if (f < fields - 1) cells.push(",");
-    }
-    parts.push(...cells);
-    if (r < records - 1 || random() < 0.8) parts.push(random() < 0.1 ? (eol === "\n" ? "\r\n" : "\n") : eol);
-    if (random() < 0.08) parts.push(eol.repeat(randomInt(random, 1, 3)));
-  }
-  if (random() < 0.2) parts.push(eol.repeat(randomInt(random, 1, 3)));
-  const chunks = parts.map((p) => (typeof p === "string" ? encoder.encode(p) : Uint8Array.from(p)));
-  return concatBytes(chunks);
-}
+import { randomCsv, randomCuts, randomSetup } from "./helpers/random-csv.ts";
+import { mulberry32, randomInt, type Random } from "./helpers/random.ts";
 
 /** Every call a scanner makes on its sink, with each cell's bytes joined (pieces are short-lived). */
 class RecordingSink implements CellSink {
@@ -117,26 +79,6 @@ function inferred(make: (sink: CellSink) => Scanner, bytes: Uint8Array, cuts: nu
   } catch (e: unknown) {
     return e instanceof Error ? { ...e, name: e.name, message: e.message } : e;
   }
-}
-
-function randomCuts(random: Random, length: number): number[] {
-  const cuts: number[] = [];
-  let at = 0;
-  for (;;) {
-    at += random() < 0.3 ? randomInt(random, 0, 2) : randomInt(random, 1, 40);
-    if (at >= length) return cuts;
-    cuts.push(at);
-  }
-}
-
-function randomSetup(random: Random): { mode: CsvMode; limits: CsvLimits } {
-  const limits: CsvLimits = {
-    maxColumns: random() < 0.2 ? randomInt(random, 1, 4) : 100,
-    maxFieldBytes: random() < 0.3 ? randomInt(random, 1, 30) : 1000,
-    maxHeaderBytes: random() < 0.2 ? randomInt(random, 1, 40) : 1000,
-  };
-  const mode: CsvMode = random() < 0.75 ? { kind: "table" } : { kind: "rows", expectedColumns: randomInt(random, 1, 5), header: ["a", "Zürich", "42"] };
-  return { mode, limits };
 }
 
 function compare(bytes: Uint8Array, cuts: number[], mode: CsvMode, limits: CsvLimits, resume?: CsvCheckpoint): void {
