@@ -8,10 +8,10 @@ import { concat, EMPTY } from "./bytes.ts";
 import { CsvError, invalidCsv, wrongSeparator } from "./csv-error.ts";
 import { RecordChecker } from "./record-checker.ts";
 import { separatorByte } from "./separator-hint.ts";
-import type { CellSink, CsvCheckpoint, CsvLimits, CsvMode, CsvStats } from "./types.ts";
+import type { CellSink, CsvCheckpoint, CsvLimits, CsvMode, CsvStats, RecordRun } from "./types.ts";
 import { Utf8Checker } from "./utf8-checker.ts";
 
-export type { CellSink, CsvCheckpoint, CsvLimits, CsvMode, CsvStats } from "./types.ts";
+export type { CellSink, CsvCheckpoint, CsvLimits, CsvMode, CsvStats, RecordRun } from "./types.ts";
 
 // RFC 4180 §2 delimiters. Declared here rather than imported so the hot loop sees constants.
 const LF = 0x0a;
@@ -87,16 +87,19 @@ export class CsvScanner {
   #checkpointEol: "\n" | "\r\n" | null = null;
   #resumed: CsvCheckpoint | null = null;
   private readonly sink: CellSink | null;
+  private readonly run: RecordRun | null;
   /** Table mode until the header record has ended: its cells go to `sink.header`. */
   private headerPending: boolean;
 
   /**
    * `resume`: the input goes on from a checkpoint another scanner reached (no BOM, row numbers
    * continue, the header is behind); the sink must be in its state at that checkpoint.
+   * `run`: takes runs of plain records in bulk, typing them for `sink` (RecordRun).
    */
-  constructor(mode: CsvMode, limits: CsvLimits, sink: CellSink | null = null, resume?: CsvCheckpoint) {
+  constructor(mode: CsvMode, limits: CsvLimits, sink: CellSink | null = null, resume?: CsvCheckpoint, run: RecordRun | null = null) {
     this.rec = new RecordChecker(mode, limits);
     this.sink = sink;
+    this.run = run;
     this.headerPending = mode.kind === "table";
     if (resume) {
       this.rec.resume(resume);
@@ -195,6 +198,10 @@ export class CsvScanner {
     let i = from;
     /** The field's first byte is at `i`, in this buffer: a cell that ends here is one piece. */
     let fresh = false;
+    const run = this.run;
+    /** Whether `run` has seen this buffer, and the record start it last stopped before. */
+    let offered = false;
+    let refused = -1;
     if (this.utf8.need > 0) {
       const j = this.utf8.resume(buf, i, end);
       if (j < 0) throw this.invalid("invalid UTF-8");
@@ -303,6 +310,16 @@ export class CsvScanner {
             rec.blankLines(this.held.lines, off + i);
             if (sink !== null) sink.blankRecords(this.held.lines);
             prior = this.held.release() ?? prior;
+          } else if (run !== null && i !== refused && rec.records > 0 && (sink === null || !this.headerPending) && this.eol !== null) {
+            const stop = run.take(buf, i, end, rec.columns, !offered);
+            offered = true;
+            if (stop > i) {
+              rec.records += run.taken;
+              this.markRecordEnd(off + stop);
+              i = stop;
+              refused = stop; // the record there is one the run could not take
+              break;
+            }
           }
           rec.startRecord(off + i);
           state = FIELD_START;

@@ -55,6 +55,24 @@ export interface CellSink {
 }
 
 /**
+ * Takes runs of whole data records faster than the scanner's own loop (src/csv/record-kernel.ts,
+ * in WebAssembly), typing their cells for the scanner's sink. The scanner offers it the rest of
+ * a buffer at each record start once the first record is behind; it must take records exactly
+ * as the scanner and its sink would, and stop before any record it cannot take, which the
+ * scanner then reads itself (so every error is raised by the scanner).
+ */
+export interface RecordRun {
+  /**
+   * Takes whole records of `columns` fields from `buf[from]` (a record start) up to `end`, and
+   * returns the offset just after the last one taken (`from` when none). `fresh`: the first
+   * offer in this buffer (later offers are further into the same bytes).
+   */
+  take(buf: Uint8Array, from: number, end: number, columns: number, fresh: boolean): number;
+  /** Records the last `take` took. */
+  readonly taken: number;
+}
+
+/**
  * The scanner's state just after a record end: all a later scan needs to go on from there
  * (a resumable upload's chunks, README "Resumable uploads"). Plain data, kept as JSON.
  */

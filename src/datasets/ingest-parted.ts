@@ -4,6 +4,7 @@
 // a staged copy for the recompression path (ingest-dataset.ts), never a segment; a trailer
 // that any gzip reader would refuse is refused. A chunk of a resumable upload takes the same
 // path (`chunk`): it goes on from the earlier chunks' scan and must end at a record end.
+import { RecordKernel } from "../csv/record-kernel.ts";
 import { CsvScanner, type CsvCheckpoint, type CsvMode } from "../csv/scanner.ts";
 import type { Limits } from "../config.ts";
 import { ApiError } from "../errors.ts";
@@ -117,7 +118,8 @@ class PartedIngest {
     // The same scanner and column typer as every other upload (ingest.ts).
     this.#typer = options.typing === null ? null : new ColumnTyper(options.typing);
     if (this.#typer && resume) this.#typer.resume(resume.scan, resume.typing);
-    this.#scanner = new CsvScanner(options.mode, { maxColumns, maxFieldBytes, maxHeaderBytes }, this.#typer, resume?.scan);
+    const kernel = new RecordKernel(this.#typer, maxFieldBytes);
+    this.#scanner = new CsvScanner(options.mode, { maxColumns, maxFieldBytes, maxHeaderBytes }, this.#typer, resume?.scan, kernel);
     this.#upload = new SegmentUpload(options.bucket, options.key);
     this.#partsEnd = index.reduce((sum, p) => sum + p.compressedBytes, 0);
     this.#headerChecked = options.mode.kind !== "table" || resume !== null;

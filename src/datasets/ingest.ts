@@ -2,6 +2,7 @@
 // (PartedCompressor, a new part at a record end every PART_RAW_BYTES) → R2 (SegmentUpload).
 // Memory stays bounded by one R2 part; any failure aborts the R2 object (SPEC B1, B7). A chunk
 // of a resumable upload takes the same path and stops at its last record end (ingestChunk).
+import { RecordKernel } from "../csv/record-kernel.ts";
 import { CsvScanner, type CsvCheckpoint, type CsvMode, type CsvStats } from "../csv/scanner.ts";
 import { PART_RAW_BYTES, type Limits } from "../config.ts";
 import { concatBytes } from "../storage/deflate-segment.ts";
@@ -115,6 +116,7 @@ async function ingest(
     { maxColumns: limits.maxColumns, maxFieldBytes: limits.maxFieldBytes, maxHeaderBytes: limits.maxHeaderBytes },
     typer,
     resume?.scan,
+    new RecordKernel(typer, limits.maxFieldBytes),
   );
   const upload = new SegmentUpload(options.bucket, options.key);
   let pending: Uint8Array[] = [];

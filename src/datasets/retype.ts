@@ -1,6 +1,7 @@
 // Typing content that is already stored (SPEC C2): a PUT with only `collection.schema`, or a
 // declaration that arrived after the content it types. The segments are inflated one at a time
 // and scanned with the declared types checked on every row; nothing is written to R2.
+import { RecordKernel } from "../csv/record-kernel.ts";
 import { CsvScanner } from "../csv/scanner.ts";
 import type { Limits } from "../config.ts";
 import { ColumnTyper, type TypingPlan } from "../schema/column-typer.ts";
@@ -22,6 +23,8 @@ export async function typeStoredContent(bucket: R2Bucket, segmentKeys: readonly 
     { kind: "table" },
     { maxColumns: limits.maxColumns, maxFieldBytes: limits.maxFieldBytes, maxHeaderBytes: limits.maxHeaderBytes },
     typer,
+    undefined,
+    new RecordKernel(typer, limits.maxFieldBytes),
   );
   const content = sequenceStream(segmentKeys.map((key) => async () => inflateSegment(await openSegment(bucket, key))));
   const reader = content.getReader();

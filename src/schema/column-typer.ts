@@ -1,6 +1,7 @@
 // The CSV scanner's cell sink for SPEC C2: while an upload streams, each cell of a typed column
 // is inferred (TypeInference) or checked against its declared or stored field, from the bytes
 // the scanner already holds. Columns already known to be text cost nothing. Pure.
+import type { KernelColumns, KernelTyping } from "../csv/record-kernel.ts";
 import type { CellSink } from "../csv/types.ts";
 import { BOOLEAN, cellClasses, DATE, DATETIME, INTEGER, NUMBER } from "./cell-classes.ts";
 import { castCell } from "./cast.ts";
@@ -46,7 +47,7 @@ function modeOf(field: Field): number {
   return plain ? CHECK_BITS : CHECK_CAST;
 }
 
-export class ColumnTyper implements CellSink {
+export class ColumnTyper implements CellSink, KernelTyping {
   private readonly plan: TypingPlan;
   private columns: string[] = [];
   private modes = new Uint8Array(0);
@@ -149,6 +150,34 @@ export class ColumnTyper implements CellSink {
     if (n > 0 && this.modes.length === 1 && this.modes[0] !== SKIP) this.type(0, this.carry, 0, 0);
     if (this.broken !== null) throw this.broken;
     this.row += n;
+  }
+
+  /**
+   * The record kernel types whole records for this typer (src/csv/record-kernel.ts) when every
+   * column is skipped, inferred or checked by its type bit alone, and only "" is missing.
+   */
+  toKernel(k: KernelColumns): boolean {
+    const modes = this.modes;
+    if (!this.onlyEmptyIsMissing || this.broken !== null || modes.length !== k.mode.length) return false;
+    for (let col = 0; col < modes.length; col++) {
+      const mode = modes[col]!;
+      if (mode === CHECK_CAST) return false;
+      k.mode[col] = mode === SKIP ? 0 : mode === INFER ? 1 : 2;
+      k.wanted[col] = mode === CHECK_BITS ? TYPE_BITS[this.checked[col]!.type] : 0;
+    }
+    if (this.inference !== null) this.inference.toKernel(k);
+    else if (modes.includes(INFER)) return false;
+    return true;
+  }
+
+  fromKernel(k: KernelColumns, records: number): void {
+    this.inference?.fromKernel(k);
+    for (let col = 0; col < this.modes.length; col++) {
+      if (this.modes[col] === INFER && !this.inference!.undecided(col)) this.watched[col] = 0;
+    }
+    this.row += records;
+    this.col = 0;
+    this.active = this.activeFor(0);
   }
 
   /** The version's schema: declared fields as given, the rest inferred, in column order. */

@@ -95,6 +95,30 @@ export class TypeInference {
     }
   }
 
+  /** Copies the state of every column into the record kernel's arrays (src/csv/record-kernel.ts). */
+  toKernel(k: { remaining: Uint8Array; seen: Uint8Array; defaultDatetime: Uint8Array; trueSpellings: Int32Array; falseSpellings: Int32Array }): void {
+    const s = this.state;
+    for (let i = 0; i < s.columns.length; i++) {
+      k.remaining[i] = s.remaining[i]!;
+      k.seen[i] = s.seen[i] ? 1 : 0;
+      k.defaultDatetime[i] = s.defaultDatetime[i] ? 1 : 0;
+      k.trueSpellings[i] = s.trueSpellings[i]!;
+      k.falseSpellings[i] = s.falseSpellings[i]!;
+    }
+  }
+
+  /** Takes the state back from the record kernel's arrays after it observed cells. */
+  fromKernel(k: { remaining: Uint8Array; seen: Uint8Array; defaultDatetime: Uint8Array; trueSpellings: Int32Array; falseSpellings: Int32Array }): void {
+    const s = this.state;
+    for (let i = 0; i < s.columns.length; i++) {
+      s.remaining[i] = k.remaining[i]!;
+      s.seen[i] = k.seen[i] === 1;
+      s.defaultDatetime[i] = k.defaultDatetime[i] === 1;
+      s.trueSpellings[i] = k.trueSpellings[i]!;
+      s.falseSpellings[i] = k.falseSpellings[i]!;
+    }
+  }
+
   /** The inferred field of column `i`; a column with no value at all is a string. */
   field(i: number): Field {
     const s = this.state;

@@ -23,6 +23,8 @@ const TYPED = [
   ["2024-01-02T03:04:05Z", "2024-01-02 03:04:05", "2024-01-02t03:04:05.123z", "2024-01-02T03:04:05+01:00", "2024-01-02T23:59:60Z"],
   ['"1"', '"2024-01-02"', '"true"', '"2"'],
 ];
+/** Values one rule away from a type: what a typed column meets as its odd stray. */
+const NEAR = ["007", "-01", "00.5", "1.2.3", "1e", "1e+", "+", "-", ".", "1,5", "tru", "falsey", "2023-02-29", "2024-13-01", "2024-1-01", "2024-01-02T24:00:00Z", "2024-01-02T03:04", "2024-01-02T03:04:05+1:00", "2024-01-02T03:04:05.Z", "nan", "-NaN", "Inf", " 1", "1 "];
 
 /**
  * `typed`: each column draws its cells from one type's values (and the odd empty cell or
@@ -46,6 +48,7 @@ export function randomCsv(random: Random, typed = false): Uint8Array {
       else if (broken && roll < 0.07) cells.push(pick(random, BAD_UTF8));
       else if (pools !== null && f < columns && roll >= 0.1) cells.push(pick(random, pools[f]!));
       else if (pools !== null && roll < 0.05) cells.push("");
+      else if (pools !== null && roll < 0.08) cells.push(pick(random, NEAR));
       else if (roll < 0.3) cells.push(pick(random, QUOTED));
       else if (roll < 0.4) cells.push("x".repeat(randomInt(random, 5, 40)));
       else cells.push(pick(random, PLAIN));
