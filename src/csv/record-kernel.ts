@@ -70,6 +70,11 @@ export class RecordKernel implements RecordRun {
     this.taken = 0;
     if (columns !== this.#columnCount) this.#configure(columns);
     if (!this.#usable) return from;
+    const typing = this.#typing;
+    if (typing !== null && !typing.toKernel(this.#views())) {
+      this.#usable = false; // the typer's plan is settled once the header is behind
+      return from;
+    }
     const kernel = this.#kernel;
     // A new buffer, or little left of the window while the buffer goes on: copy from here.
     if (fresh || (this.#loadedEnd < end && this.#loadedEnd - from < this.#window / 2)) {
@@ -79,8 +84,6 @@ export class RecordKernel implements RecordRun {
       this.#loadedFrom = from;
       this.#loadedEnd = to;
     }
-    const typing = this.#typing;
-    if (typing !== null && !typing.toKernel(this.#views())) return from;
     const base = this.#inputAt - this.#loadedFrom;
     const stop = kernel.run(base + from, base + this.#loadedEnd) - base;
     this.taken = kernel.records();

@@ -158,7 +158,7 @@ export class ColumnTyper implements CellSink, KernelTyping {
    */
   toKernel(k: KernelColumns): boolean {
     const modes = this.modes;
-    if (!this.onlyEmptyIsMissing || this.broken !== null || modes.length !== k.mode.length) return false;
+    if (!this.onlyEmptyIsMissing || modes.length !== k.mode.length) return false;
     for (let col = 0; col < modes.length; col++) {
       const mode = modes[col]!;
       if (mode === CHECK_CAST) return false;
