@@ -5,6 +5,7 @@ import { cors } from "hono/cors";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env.ts";
+import { faviconRoutes } from "./catalog/favicon.ts";
 import { catalogFeedRoutes } from "./catalog/feed-route.ts";
 import { catalogNotFound, catalogRoutes } from "./catalog/routes.tsx";
 import { ApiError, problemResponse } from "./errors.ts";
@@ -99,6 +100,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.route("/v1/uploads", uploads);
   registerDocs(app);
   app.route("/", catalogFeedRoutes());
+  app.route("/", faviconRoutes());
   app.route("/", catalogRoutes());
   app.notFound(
     (c) => catalogNotFound(c.req.raw) ?? problemResponse(new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)),
