@@ -70,4 +70,11 @@ export function documentPages(app: OpenAPIHono<AppEnv>): void {
     },
   });
   registry.registerPath({ method: "get", path: "/docs", tags: [PAGES_TAG], summary: "This document as an HTML reference", responses: { 200: html("The reference") } });
+  registry.registerPath({
+    method: "get",
+    path: "/favicon.ico",
+    tags: [PAGES_TAG],
+    summary: "The site icon browsers ask for, also on JSON and CSV answers",
+    responses: { 200: { description: "An SVG icon; `Cache-Control: public, max-age=86400`", content: { "image/svg+xml": { schema: { type: "string" as const } } } } },
+  });
 }

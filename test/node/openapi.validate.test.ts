@@ -75,7 +75,7 @@ describe("GET /openapi.json", () => {
     const ops = all.filter(([name]) => name.includes(" /v1/"));
     const componentParameters = ((document.components as Json | undefined)?.parameters ?? {}) as Record<string, Parameter | undefined>;
     expect(all.filter(([name]) => !name.includes(" /v1/")).map(([name]) => name).sort()).toEqual(
-      ["GET /", "GET /catalog.jsonld", "GET /datasets", "GET /datasets/{id}", "GET /datasets/{id}/", "GET /docs", "GET /openapi.json"].sort(),
+      ["GET /", "GET /catalog.jsonld", "GET /datasets", "GET /datasets/{id}", "GET /datasets/{id}/", "GET /docs", "GET /favicon.ico", "GET /openapi.json"].sort(),
     );
     expect(ops.map(([name]) => name).sort()).toEqual(
       [
