@@ -310,7 +310,9 @@ export class CsvScanner {
             rec.blankLines(this.held.lines, off + i);
             if (sink !== null) sink.blankRecords(this.held.lines);
             prior = this.held.release() ?? prior;
-          } else if (run !== null && i !== refused && rec.records > 0 && (sink === null || !this.headerPending) && this.eol !== null) {
+          } else if (run !== null && i !== refused && rec.records > 0 && this.eol !== null) {
+            // Past the first record (the header, or an append's first row, which RecordChecker
+            // keeps): the run may take what follows.
             const stop = run.take(buf, i, end, rec.columns, !offered);
             offered = true;
             if (stop > i) {

@@ -2,6 +2,7 @@
 // the narrowest of integer → number → boolean → date → datetime → string that every
 // non-missing cell satisfies. State is a few numbers per column, so memory stays flat in the
 // file's size, and it has a JSON form so a resumable upload can carry it between chunks. Pure.
+import type { KernelColumns } from "../csv/record-kernel.ts";
 import { ALL_TYPES, BOOLEAN, booleanWord, cellClasses, DATE, DATETIME, DEFAULT_DATETIME, INTEGER, NUMBER } from "./cell-classes.ts";
 import { DEFAULT_FALSE_VALUES, DEFAULT_MISSING_VALUES, DEFAULT_TRUE_VALUES, type Field, type FieldType, type TableSchema } from "./table-schema.ts";
 
@@ -37,6 +38,9 @@ function spellings(word: string, seen: number, defaults: readonly string[]): str
 }
 
 const encoder = new TextEncoder();
+
+/** The record kernel's inference arrays (src/csv/record-kernel.ts), one entry per column. */
+type KernelInference = Pick<KernelColumns, "remaining" | "seen" | "defaultDatetime" | "trueSpellings" | "falseSpellings">;
 
 export class TypeInference {
   private readonly state: InferenceState;
@@ -96,7 +100,7 @@ export class TypeInference {
   }
 
   /** Copies the state of every column into the record kernel's arrays (src/csv/record-kernel.ts). */
-  toKernel(k: { remaining: Uint8Array; seen: Uint8Array; defaultDatetime: Uint8Array; trueSpellings: Int32Array; falseSpellings: Int32Array }): void {
+  toKernel(k: KernelInference): void {
     const s = this.state;
     for (let i = 0; i < s.columns.length; i++) {
       k.remaining[i] = s.remaining[i]!;
@@ -108,7 +112,7 @@ export class TypeInference {
   }
 
   /** Takes the state back from the record kernel's arrays after it observed cells. */
-  fromKernel(k: { remaining: Uint8Array; seen: Uint8Array; defaultDatetime: Uint8Array; trueSpellings: Int32Array; falseSpellings: Int32Array }): void {
+  fromKernel(k: KernelInference): void {
     const s = this.state;
     for (let i = 0; i < s.columns.length; i++) {
       s.remaining[i] = k.remaining[i]!;
