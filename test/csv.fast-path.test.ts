@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { CsvScanner, type CellSink, type CsvCheckpoint, type CsvLimits, type CsvMode } from "../src/csv/scanner.ts";
 import { ColumnTyper } from "../src/schema/column-typer.ts";
+import { scanInChunks } from "./helpers/chunked-scan.ts";
 import { ReferenceScanner } from "./helpers/reference-scanner.ts";
 import { randomCsv, randomCuts, randomSetup } from "./helpers/random-csv.ts";
 import { mulberry32, randomInt, type Random } from "./helpers/random.ts";
@@ -47,38 +48,16 @@ type Scanner = CsvScanner | ReferenceScanner;
 function observe(make: (sink: CellSink) => Scanner, bytes: Uint8Array, cuts: number[]) {
   const sink = new RecordingSink();
   const scanner = make(sink);
-  const steps: unknown[] = [];
   const step = (out: Uint8Array) => ({ out: [...out].join("."), recordEnd: scanner.recordEnd, rows: scanner.rowsAtRecordEnd, input: scanner.inputRecordEnd, checkpoint: scanner.checkpoint });
-  let error: unknown = null;
-  try {
-    let from = 0;
-    for (const cut of [...cuts, bytes.length]) {
-      steps.push(step(scanner.push(bytes.slice(from, cut))));
-      from = cut;
-    }
-    steps.push(step(scanner.finish()));
-    steps.push({ stats: scanner.stats, bom: scanner.bomBytes });
-  } catch (e: unknown) {
-    error = e instanceof Error ? { ...e, name: e.name, message: e.message } : e;
-  }
+  const { steps, error } = scanInChunks(scanner, bytes, cuts, step, () => ({ stats: scanner.stats, bom: scanner.bomBytes }));
   return { steps, error, cells: sink.events };
 }
 
 /** The schema a ColumnTyper infers through each scanner, or the error the scan ends with. */
 function inferred(make: (sink: CellSink) => Scanner, bytes: Uint8Array, cuts: number[]): unknown {
   const typer = new ColumnTyper({ kind: "infer", declared: null });
-  const scanner = make(typer);
-  try {
-    let from = 0;
-    for (const cut of [...cuts, bytes.length]) {
-      scanner.push(bytes.slice(from, cut));
-      from = cut;
-    }
-    scanner.finish();
-    return typer.schema();
-  } catch (e: unknown) {
-    return e instanceof Error ? { ...e, name: e.name, message: e.message } : e;
-  }
+  const { error } = scanInChunks(make(typer), bytes, cuts, () => null, () => null);
+  return error ?? typer.schema();
 }
 
 function compare(bytes: Uint8Array, cuts: number[], mode: CsvMode, limits: CsvLimits, resume?: CsvCheckpoint): void {

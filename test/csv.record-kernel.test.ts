@@ -10,6 +10,7 @@ import { RecordKernel } from "../src/csv/record-kernel.ts";
 import { CsvScanner, type CsvCheckpoint, type CsvLimits, type CsvMode } from "../src/csv/scanner.ts";
 import { ColumnTyper, type TypingCheckpoint, type TypingPlan } from "../src/schema/column-typer.ts";
 import type { Field, FieldType } from "../src/schema/table-schema.ts";
+import { scanInChunks } from "./helpers/chunked-scan.ts";
 import { randomCsv, randomCuts, randomSetup } from "./helpers/random-csv.ts";
 import { mulberry32, pick, randomInt, type Random } from "./helpers/random.ts";
 
@@ -34,7 +35,6 @@ function scan(window: number, bytes: Uint8Array, cuts: number[], mode: CsvMode, 
   if (typer !== null && resume) typer.resume(resume.scan, resume.typing);
   const kernel = window > 0 ? new CountingKernel(typer, limits.maxFieldBytes, window) : null;
   const scanner = new CsvScanner(mode, limits, typer, resume?.scan, kernel);
-  const steps: unknown[] = [];
   const step = (out: Uint8Array) => ({
     out: [...out].join("."),
     recordEnd: scanner.recordEnd,
@@ -42,19 +42,8 @@ function scan(window: number, bytes: Uint8Array, cuts: number[], mode: CsvMode, 
     checkpoint: scanner.checkpoint,
     typing: typer?.checkpoint() ?? null,
   });
-  let error: unknown = null;
-  try {
-    let from = 0;
-    for (const cut of [...cuts, bytes.length]) {
-      steps.push(step(scanner.push(bytes.slice(from, cut))));
-      from = cut;
-    }
-    steps.push(step(scanner.finish()));
-    steps.push({ stats: scanner.stats, schema: typer?.schema() ?? null });
-  } catch (e: unknown) {
-    error = e instanceof Error ? { ...e, name: e.name, message: e.message } : e;
-  }
-  return { result: { steps, error }, taken: kernel?.total ?? 0 };
+  const result = scanInChunks(scanner, bytes, cuts, step, () => ({ stats: scanner.stats, schema: typer?.schema() ?? null }));
+  return { result, taken: kernel?.total ?? 0 };
 }
 
 const TYPES: FieldType[] = ["integer", "number", "boolean", "date", "datetime", "string"];
