@@ -13,7 +13,7 @@ import type { IngestedContent, IngestedSegment } from "./ingest.ts";
 import { UploadedObjects } from "./uploaded-objects.ts";
 import { commitOrReadBack, nextVersion, publishesHistory, type Creator, type PlannedCommit } from "./version-commit.ts";
 import { appendedContent } from "./version-content.ts";
-import type { IdempotencyHold, UploadSettlement, WriteResult } from "./write-types.ts";
+import type { IdempotencyHold, UploadSettlement, WriteAnswer, WriteResult } from "./write-types.ts";
 
 export type AppendSequencerBinding = DurableObjectNamespace<AppendSequencer>;
 
@@ -38,15 +38,20 @@ interface Problem {
 
 /** What crosses back from the sequencer: plain data, since errors lose their fields over RPC. */
 /** `bookmark`: a D1 bookmark at least as new as the commit, for the appender's X-D1-Bookmark. */
-export type QueuedOutcome = { ok: true; result: WriteResult; bookmark?: string | null } | { ok: false; problem: Problem };
+/** `answer`: built before the commit, so the appender sends it without building it again. */
+export type QueuedOutcome = { ok: true; result: WriteResult; answer: WriteAnswer; bookmark?: string | null } | { ok: false; problem: Problem };
 
 /** `db`: the request's database, which notes the commit's bookmark (src/edge/d1-session.ts). */
-export async function commitQueuedAppend(sequencers: AppendSequencerBinding, append: QueuedAppend, db?: D1Database): Promise<WriteResult> {
+export async function commitQueuedAppend(
+  sequencers: AppendSequencerBinding,
+  append: QueuedAppend,
+  db?: D1Database,
+): Promise<{ result: WriteResult; answer: WriteAnswer }> {
   const sequencer = sequencers.get(sequencers.idFromName(append.datasetId));
   const outcome = (await sequencer.commit(append)) as QueuedOutcome;
   if (outcome.ok) {
     if (db) noteBookmark(db, outcome.bookmark);
-    return outcome.result;
+    return { result: outcome.result, answer: outcome.answer };
   }
   const { code, detail, extensions, headers } = outcome.problem;
   throw new ApiError(code, detail, extensions, headers);
@@ -123,7 +128,11 @@ export async function commitAppendGroup(
     if (outcome === "committed") {
       known.latest = planned[planned.length - 1]?.result ?? latest;
       let next = 0;
-      return outcomes.map((o) => o ?? { ok: true, result: planned[next++]!.result });
+      return outcomes.map((o) => {
+        if (o !== null) return o;
+        const { result, answer } = planned[next++]!;
+        return { ok: true, result, answer };
+      });
     }
     if (outcome === "gone") return appends.map(() => problem("not_found", `No dataset ${datasetId}.`));
     if (outcome === "unclaimable") {

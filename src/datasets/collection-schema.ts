@@ -2,6 +2,8 @@
 // are rejected instead of silently ignored. One schema validates, types and documents it.
 import { z } from "@hono/zod-openapi";
 import { MAX_KEY_WORDS, MAX_NAME_LENGTH, MAX_PROPERTIES_BYTES } from "../config.ts";
+import { ApiError } from "../errors.ts";
+import { MAX_JSON_DEPTH, pathDeeperThan } from "../http/json-depth.ts";
 import { FIELD_TYPES } from "../schema/table-schema.ts";
 
 export const VisibilitySchema = z.enum(["public", "private"]).openapi("Visibility");
@@ -73,3 +75,19 @@ export const CollectionSchema = z
 
 export type Collection = z.infer<typeof CollectionSchema>;
 export type Properties = z.infer<typeof PropertiesSchema>;
+
+/**
+ * Refuses a `collection` whose members nest deeper than MAX_JSON_DEPTH levels, before any
+ * other check walks it (src/http/json-depth.ts): `properties` is free-form and a deep enough
+ * value would break every later step that serialises it, after the commit included.
+ */
+export function checkCollectionDepth(collection: object, where = "collection"): void {
+  for (const [key, member] of Object.entries(collection)) {
+    const path = pathDeeperThan(member, MAX_JSON_DEPTH);
+    if (path === null) continue;
+    const at = [where, key, ...path.slice(0, MAX_JSON_DEPTH)].join(".");
+    throw new ApiError("invalid_request", `${where}.${key} nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (at ${at}).`, {
+      limit: MAX_JSON_DEPTH,
+    });
+  }
+}

@@ -3,6 +3,7 @@
 // a commit its worker never finished, taken over by the last chunk sent again after a lease
 // (upload_commits keeps it to one commit); and what a complete upload answers to more chunks.
 import { limitsFrom } from "../config.ts";
+import { storedAnswer } from "./answers.ts";
 import { ApiError } from "../errors.ts";
 import { getUpload, retakeCompletion, type FinalScan, type UploadProgress, type UploadRow } from "../storage/uploads-db.ts";
 import type { IngestedContent } from "./ingest.ts";
@@ -51,7 +52,7 @@ export async function commitUpload(
   } catch (error: unknown) {
     // Another commit of this upload may have landed first (its batch settled it): that answer stands.
     const current = await getUpload(env.DB, upload.id).catch(() => null);
-    if (current?.state === "done" && current.outcome !== null) return JSON.parse(current.outcome) as WriteAnswer;
+    if (current?.state === "done" && current.outcome !== null) return storedAnswer(current.outcome);
     // Nothing was committed (writeVersion reads an ambiguous commit back): the upload ends here.
     const problem = error instanceof ApiError ? error : new ApiError("internal_error", "The commit failed; the upload changed nothing.");
     await failUpload(env.DB, upload.id, problem, expiresAt);
@@ -91,7 +92,7 @@ export async function retakeCompletionOf(
 export async function replayCompletion(upload: UploadRow, request: ChunkRequest): Promise<ChunkOutcome> {
   if (await hasContent(request.body)) throw appendedToComplete(upload.offset);
   if (request.complete && request.offset === upload.offset && upload.outcome !== null) {
-    return { complete: true, offset: upload.offset, answer: JSON.parse(upload.outcome) as WriteAnswer };
+    return { complete: true, offset: upload.offset, answer: storedAnswer(upload.outcome) };
   }
   throw new ApiError("completed_upload", "The upload is complete; nothing more can be appended.", {}, { "Upload-Offset": String(upload.offset) });
 }

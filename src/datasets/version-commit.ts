@@ -4,6 +4,7 @@
 import { ApiError } from "../errors.ts";
 import { commitVersions, versionExists, type CommitOutcome, type DatasetRow, type VersionCommit, type VersionRow } from "../storage/datasets-db.ts";
 import { completeIdempotencyStatement, type StoredResponse } from "../storage/idempotency-db.ts";
+import { answerToStore } from "./answers.ts";
 import { settleUploadStatement, uploadCommitStatement } from "../storage/uploads-db.ts";
 import type { Collection } from "./collection-schema.ts";
 import type { DerivedContent } from "./version-content.ts";
@@ -66,7 +67,7 @@ export function publishesHistory(collection: Collection | null): boolean {
 function storedAnswer(answer: WriteAnswer): StoredResponse {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (answer.location !== null) headers.Location = answer.location;
-  return { status: answer.status, headers, body: JSON.stringify(answer.body) };
+  return { status: answer.status, headers, body: answer.json };
 }
 
 function searchableChanged(parent: VersionRow | null, version: VersionRow): boolean {
@@ -82,7 +83,7 @@ function toCommit(db: D1Database, planned: PlannedCommit): VersionCommit {
     ...(settles
       ? [
           uploadCommitStatement(db, settles.uploadId, planned.result.version.id, Date.now()),
-          settleUploadStatement(db, settles.uploadId, "done", JSON.stringify(planned.answer), settles.expiresAt),
+          settleUploadStatement(db, settles.uploadId, "done", answerToStore(planned.answer), settles.expiresAt),
         ]
       : []),
   ];

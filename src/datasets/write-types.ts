@@ -10,11 +10,16 @@ export interface WriteResult {
   version: VersionRow;
 }
 
-/** The response a route sends for a committed write; stored with the commit for replays. */
+/**
+ * The response a route sends for a committed write; stored with the commit for replays.
+ * `json` is the body already serialised, before the commit, so that sending the answer of a
+ * committed write cannot fail (issue 27: no committed write answers 5xx).
+ */
 export interface WriteAnswer<Body extends object = object> {
   status: 200 | 201;
   location: string | null;
   body: Body;
+  json: string;
 }
 
 /** The resumable upload a commit completes (upload-chunks.ts): settled 'done', with the answer, in the commit's batch. */

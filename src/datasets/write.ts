@@ -113,7 +113,7 @@ export async function writeVersion<Body extends object>(
   };
 
   if (request.kind === "append" && upload.dataset && env.APPEND_SEQUENCER) {
-    const committed = await commitQueuedAppend(env.APPEND_SEQUENCER, {
+    const { result, answer } = await commitQueuedAppend(env.APPEND_SEQUENCER, {
       datasetId: request.datasetId,
       caller: { teamId: request.caller.teamId, userId: request.caller.userId },
       ifMatch: request.ifMatch,
@@ -122,8 +122,9 @@ export async function writeVersion<Body extends object>(
       idempotency: request.idempotency,
       settles: request.settlesUpload ?? null,
     }, env.DB);
-    // The sequencer compacts after its commits, one compaction at a time per dataset.
-    return { result: committed, answer: request.answer(committed) };
+    // The sequencer compacts after its commits, one compaction at a time per dataset. It built
+    // the answer before its commit with appendAnswer, the one answer an append has.
+    return { result, answer: answer as WriteAnswer<Body> };
   }
 
   const retype = schemaOnly(upload) ? retyper(env, request.datasetId, declarationOf(upload.collection!.schema!), limits) : null;

@@ -6,7 +6,7 @@ import { appendAnswer } from "../datasets/answers.ts";
 import { writeVersion } from "../datasets/write.ts";
 import { AppendedSchema, IdParamsSchema, multipartBody, problemResponse } from "./schemas.ts";
 import { startUpload } from "./uploads.ts";
-import { answerHeaders, writeRequest } from "./write-context.ts";
+import { sendAnswer, writeRequest } from "./write-context.ts";
 
 export const appendRoute = createRoute({
   method: "post",
@@ -36,7 +36,6 @@ export function registerAppend(app: OpenAPIHono<AppEnv>): void {
       c.env,
       writeRequest(c, "append", id, appendAnswer),
     );
-    answerHeaders(c, answer);
-    return c.json(answer.body, 201);
+    return sendAnswer(c, answer, 201);
   });
 }

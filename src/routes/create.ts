@@ -5,7 +5,7 @@ import { createAnswer } from "../datasets/answers.ts";
 import { writeVersion } from "../datasets/write.ts";
 import { CreatedSchema, multipartBody, problemResponse } from "./schemas.ts";
 import { startUpload } from "./uploads.ts";
-import { answerHeaders, writeRequest } from "./write-context.ts";
+import { sendAnswer, writeRequest } from "./write-context.ts";
 
 export const createDatasetRoute = createRoute({
   method: "post",
@@ -32,7 +32,6 @@ export function registerCreate(app: OpenAPIHono<AppEnv>): void {
       c.env,
       writeRequest(c, "create", datasetId, createAnswer),
     );
-    answerHeaders(c, answer);
-    return c.json(answer.body, 201);
+    return sendAnswer(c, answer, 201);
   });
 }

@@ -5,7 +5,7 @@ import { updateAnswer } from "../datasets/answers.ts";
 import { writeVersion } from "../datasets/write.ts";
 import { IdParamsSchema, multipartBody, UpdatedSchema, problemResponse } from "./schemas.ts";
 import { startUpload } from "./uploads.ts";
-import { answerHeaders, writeRequest } from "./write-context.ts";
+import { sendAnswer, writeRequest } from "./write-context.ts";
 
 export const updateDatasetRoute = createRoute({
   method: "put",
@@ -35,7 +35,6 @@ export function registerUpdate(app: OpenAPIHono<AppEnv>): void {
       c.env,
       writeRequest(c, "update", id, updateAnswer),
     );
-    answerHeaders(c, answer);
-    return c.json(answer.body, 200);
+    return sendAnswer(c, answer, 200);
   });
 }

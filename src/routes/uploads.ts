@@ -191,7 +191,8 @@ export function uploadRoutes(app: OpenAPIHono<AppEnv>): void {
     if (!outcome.complete) return c.body(null, 204);
     const { answer } = outcome;
     if (answer.location !== null) c.header("Location", answer.location);
-    return c.json(answer.body as Record<string, unknown>, answer.status);
+    c.header("Content-Type", "application/json");
+    return c.body(answer.json, answer.status);
   });
 
   app.openapi(deleteRoute, async (c) => {

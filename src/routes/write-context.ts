@@ -1,7 +1,8 @@
 // What every write route hands the write protocol (src/datasets/write.ts): the verified caller,
 // the `If-Match` precondition (SPEC B3), the body, the Idempotency-Key this request holds, and
 // a way to run work after the response.
-import type { Context } from "hono";
+import type { Context, TypedResponse } from "hono";
+import type { JSONParsed } from "hono/utils/types";
 import type { AppEnv } from "../app-env.ts";
 import type { Caller } from "../datasets/access.ts";
 import type { WriteAnswer, WriteKind, WriteRequest, WriteResult } from "../datasets/write.ts";
@@ -52,8 +53,19 @@ export function writeRequest<Body extends object>(
   };
 }
 
-/** The headers of a committed write's answer, as stored for Idempotency-Key replays; the route sends the body. */
-export function answerHeaders(c: Context<AppEnv>, answer: WriteAnswer): void {
+/**
+ * A committed write's answer as stored for Idempotency-Key replays: its body serialised before
+ * the commit, so nothing left to do here can fail.
+ */
+export function sendAnswer<Body extends object, Status extends WriteAnswer["status"]>(
+  c: Context<AppEnv>,
+  answer: WriteAnswer<Body>,
+  status: Status,
+): Response & TypedResponse<JSONParsed<Body>, Status, "json"> {
   if (answer.location !== null) c.header("Location", answer.location);
   c.header("Cache-Control", "private, no-store");
+  c.header("Content-Type", "application/json");
+  // The typed route's schema checks Body; the bytes are the same value serialised before the commit.
+  const response: Response = c.body(answer.json, status);
+  return response as Response & TypedResponse<JSONParsed<Body>, Status, "json">;
 }

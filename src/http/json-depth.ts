@@ -1,0 +1,23 @@
+// Bounds how deeply a client's JSON nests (issue 27): a document 6,000 levels deep fits in a few
+// kilobytes, and every recursive walk of it later (JSON.stringify for the answer, the stored row,
+// the metadata documents) can overflow the stack. Checked once, right after JSON.parse, without
+// recursion, so no later step meets such a value.
+
+/** Levels of objects and arrays a client's JSON value may nest; `{}` is one level, `{"a": []}` two. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * The path of the first object or array nested deeper than `maxDepth` levels, or null when
+ * there is none. `value` itself is level 1: `{"a": {"b": 1}}` has two levels.
+ */
+export function pathDeeperThan(value: unknown, maxDepth: number): string[] | null {
+  const stack: Array<{ value: unknown; depth: number; path: string[] }> = [{ value, depth: 1, path: [] }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    if (typeof next.value !== "object" || next.value === null) continue;
+    if (next.depth > maxDepth) return next.path;
+    for (const [key, child] of Object.entries(next.value)) {
+      if (typeof child === "object" && child !== null) stack.push({ value: child, depth: next.depth + 1, path: [...next.path, key] });
+    }
+  }
+  return null;
+}
