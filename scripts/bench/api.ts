@@ -25,7 +25,7 @@ function timeoutFor(bytes: number): number {
 async function signedSend(client: Client, method: string, path: string, body: RequestBody): Promise<Exchange> {
   const url = `${client.origin}${path}`;
   const digest = await contentDigest(body);
-  const headers = await signedHeaders(method, url, client.key, {}, digest);
+  const headers = await signedHeaders(method, url, client.key, { "content-type": body.contentType }, digest);
   return explained(client.log, () => exchange({ method, url, headers, body, timeoutMs: timeoutFor(body.length), keepBody: true }));
 }
 

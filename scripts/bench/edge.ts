@@ -57,7 +57,7 @@ function d1Header(headers: Record<string, string | string[] | undefined>): strin
 async function send(origin: string, key: SigningKey | null, method: string, path: string, body?: RequestBody) {
   const url = origin + path;
   const digest = body ? await contentDigest(body) : undefined;
-  const headers = key ? await signedHeaders(method, url, key, {}, digest) : new Headers();
+  const headers = key ? await signedHeaders(method, url, key, body ? { "content-type": body.contentType } : {}, digest) : new Headers();
   return exchange({ method, url, headers, body, timeoutMs: TIMEOUT_MS, keepBody: true });
 }
 

@@ -14,6 +14,6 @@ export async function signedHeaders(
   const headers = new Headers(extra);
   if (contentDigest !== undefined) headers.set("content-digest", contentDigest);
   const params = { created: Math.floor(Date.now() / 1000), keyid: key.keyId, nonce: newNonce() };
-  const components = requiredComponents(new URL(url), contentDigest !== undefined);
+  const components = requiredComponents(new URL(url), contentDigest !== undefined, headers);
   return signComponents({ method, url, headers }, components, params, key);
 }

@@ -42,7 +42,8 @@ const NORMALISED_METHODS = ["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"];
 /**
  * The headers to send for a signed request: the given ones plus `Content-Digest` (sha-256,
  * when there is a body), `Signature-Input` and `Signature`, covering exactly the components
- * the service requires (RFC 9421 §3.1, SPEC B4).
+ * the service requires (RFC 9421 §3.1), among them every deciding field the request carries
+ * (verify.ts DECIDING_FIELDS), so headers set after signing make the request fail.
  */
 export async function signRequest(input: SignInput, key: SigningKey, options: SignOptions = {}): Promise<Headers> {
   const headers = new Headers(input.headers);
@@ -54,7 +55,7 @@ export async function signRequest(input: SignInput, key: SigningKey, options: Si
   if (options.expires !== undefined) params.expires = options.expires;
   params.keyid = key.keyId;
   params.nonce = options.nonce ?? newNonce();
-  const components = requiredComponents(new URL(input.url), hasBody);
+  const components = requiredComponents(new URL(input.url), hasBody, headers);
   return signComponents({ method, url: input.url, headers }, components, params, key, options.label);
 }
 

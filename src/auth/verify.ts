@@ -42,18 +42,28 @@ export type VerifyResult =
       /** The Content-Digest to check the body against; null when the policy says no body. */
       digest: ParsedDigest | null;
     }
-  | { ok: false; code: VerifyErrorCode; detail: string };
+  | { ok: false; code: VerifyErrorCode; detail: string; /** A required component the signature left out. */ component?: string };
 
 type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
 
 export const SIGNATURE_ALGORITHM = "hmac-sha256";
 const MAX_NONCE_LENGTH = 256;
 
-/** The components every signature must cover (SPEC B4); the signer covers exactly these. */
-export function requiredComponents(url: URL, hasBody: boolean): string[] {
+/**
+ * Fields that decide what a write does: how the body is read (`content-type`, whose multipart
+ * boundary splits it), its precondition, its idempotency, and where a resumable upload stands.
+ * Whenever a request carries one, its signature must cover it (RFC 9421 §7.2.1, insufficient
+ * coverage): otherwise `Upload-Complete: ?0` could be turned into `?1` on the way, or a stale
+ * `If-Match` dropped.
+ */
+export const DECIDING_FIELDS = ["content-type", "if-match", "idempotency-key", "upload-complete", "upload-offset", "upload-length"] as const;
+
+/** The components every signature must cover (docs: README "Signing requests"); the signer covers exactly these. */
+export function requiredComponents(url: URL, hasBody: boolean, headers: Headers): string[] {
   const required = ["@method", "@authority", "@path"];
   if (url.search !== "") required.push("@query");
   if (hasBody) required.push("content-digest");
+  for (const field of DECIDING_FIELDS) if (headers.has(field)) required.push(field);
   return required;
 }
 
@@ -87,8 +97,10 @@ export async function verifyRequestSignature(request: SignableRequest, policy: V
     return fail("signature_invalid", "request URL is not absolute");
   }
   const coveredNames = new Set(covered.items.map((item) => (item.value.type === "string" ? item.value.value : "")));
-  for (const name of requiredComponents(url, policy.hasBody)) {
-    if (!coveredNames.has(name)) return fail("signature_invalid", `the signature must cover "${name}"`);
+  for (const name of requiredComponents(url, policy.hasBody, request.headers)) {
+    if (coveredNames.has(name)) continue;
+    const why = name.startsWith("@") || name === "content-digest" ? "" : `, which this request carries: it decides what the request does`;
+    return fail("signature_invalid", `the signature must cover "${name}"${why}`, name);
   }
   const base = signatureBase(request, covered);
   if (!base.ok) return fail("signature_invalid", base.error);
@@ -107,8 +119,8 @@ export async function verifyRequestSignature(request: SignableRequest, policy: V
   return { ok: true, keyId, nonce, created, expires, digest };
 }
 
-function fail(code: VerifyErrorCode, detail: string = VERIFY_ERROR_DETAILS[code]): VerifyResult {
-  return { ok: false, code, detail };
+function fail(code: VerifyErrorCode, detail: string = VERIFY_ERROR_DETAILS[code], component?: string): VerifyResult {
+  return component === undefined ? { ok: false, code, detail } : { ok: false, code, detail, component };
 }
 
 /** RFC 9421 §4.1–§4.2, restricted to exactly one signature whose label appears in both fields. */

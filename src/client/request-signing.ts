@@ -8,7 +8,8 @@ export type { SigningKey };
 /**
  * The headers with `Signature-Input` and `Signature` added, covering exactly the components
  * the service requires (`content-digest` when there is a body, which `headers` must already
- * carry). Every call makes a fresh `created` and `nonce`, so a retried request is a new one.
+ * carry, and every field that decides the write, such as `content-type` and `upload-offset`,
+ * so those must be set before signing). Every call makes a fresh `created` and `nonce`, so a retried request is a new one.
  */
 export function signedHeaders(
   method: string,
@@ -20,5 +21,5 @@ export function signedHeaders(
 ): Promise<Headers> {
   if (hasBody && !headers.has("content-digest")) throw new Error("a request with a body needs Content-Digest before signing");
   const params = { created: Math.floor(nowMs / 1000), keyid: key.keyId, nonce: newNonce() };
-  return signComponents({ method, url, headers }, requiredComponents(new URL(url), hasBody), params, key);
+  return signComponents({ method, url, headers }, requiredComponents(new URL(url), hasBody, headers), params, key);
 }

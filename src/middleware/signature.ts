@@ -53,7 +53,7 @@ export const signatureMiddleware = createMiddleware<AppEnv>(async (c, next) => {
       },
     },
   );
-  if (!result.ok) throw new ApiError(result.code, result.detail);
+  if (!result.ok) throw new ApiError(result.code, result.detail, result.component === undefined ? {} : { component: result.component });
   const verifiedKey = key as StoredKey | null;
   if (!verifiedKey) throw new ApiError("unknown_key", "Unknown key.");
   // SPEC B4: a nonce is single use on writes; on GET and HEAD it is optional and not stored,

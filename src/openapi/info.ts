@@ -13,7 +13,8 @@ Writes must be signed; reads may be (then they see the key team's private datase
 
 1. With a body, send \`Content-Digest: sha-256=:<base64 SHA-256 of the body>:\` (RFC 9530).
 2. Build the signature base (RFC 9421 §2.5): one line per covered component,
-   \`"@method"\`, \`"@authority"\`, \`"@path"\`, \`"@query"\` when the URL has a query string and \`"content-digest"\` when there is a body,
+   \`"@method"\`, \`"@authority"\`, \`"@path"\`, \`"@query"\` when the URL has a query string, \`"content-digest"\` when there is a body,
+   and each of \`"content-type"\`, \`"if-match"\`, \`"idempotency-key"\`, \`"upload-complete"\`, \`"upload-offset"\`, \`"upload-length"\` the request carries (RFC 9421 §7.2.1),
    then \`"@signature-params": (…);created=<unix seconds>;keyid="<key_id>";nonce="<random>"\`.
 3. Send \`Signature-Input: sig1=(…);created=…;keyid="…";nonce="…"\` and \`Signature: sig1=:<base64 HMAC-SHA256(secret, base)>:\`.
 

@@ -6,6 +6,7 @@ import { createSigner, createVerifier, httpbis } from "http-message-signatures";
 import { describe, expect, it } from "vitest";
 import { verifyRequestSignature } from "../../src/auth/verify.ts";
 import { PubsetClient } from "../../src/client/index.ts";
+import { signedHeaders } from "../../src/client/request-signing.ts";
 import { B_2_5, SHARED_SECRET_BASE64, TEST_REQUEST } from "../fixtures/rfc9421/appendix-b.ts";
 
 const KEY = { keyId: "pk_interop", secret: "interop-secret-0123456789" };
@@ -60,6 +61,44 @@ describe("our signatures under http-message-signatures", () => {
     const [request] = captured;
     if (!request) throw new Error("expected a request");
     expect(await theirVerify({ ...request, url: request.url.replace("5b1c", "6b1c") }, ["@path"])).toBe(false);
+  });
+});
+
+describe("the fields that decide a write (RFC 9421 §7.2.1)", () => {
+  const UPLOAD_URL = "https://api.example.com/v1/uploads/0f8e1c2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b";
+  const DECIDING = { "content-type": "application/partial-upload", "upload-offset": "0", "upload-complete": "?1", "upload-length": "8", "if-match": '"v1"', "idempotency-key": "k-1" };
+  const body = "a,b\n1,2\n";
+  const digest = `sha-256=:${createHash("sha256").update(body).digest("base64")}:`;
+  const ours = (headers: Headers) =>
+    verifyRequestSignature(
+      { method: "PATCH", url: UPLOAD_URL, headers },
+      {
+        nowSeconds: Math.floor(Date.now() / 1000),
+        windowSeconds: 300,
+        requireNonce: true,
+        hasBody: true,
+        lookupKey: async (keyId) => (keyId === KEY.keyId ? new TextEncoder().encode(KEY.secret) : null),
+      },
+    );
+
+  it("our client covers every one it sends, and theirs verifies that", async () => {
+    const headers = await signedHeaders("PATCH", UPLOAD_URL, new Headers({ ...DECIDING, "content-digest": digest }), KEY, true);
+    const captured: Captured = { method: "PATCH", url: UPLOAD_URL, headers: {} };
+    headers.forEach((value, name) => (captured.headers[name] = value));
+    expect(await theirVerify(captured, ["@method", "@authority", "@path", "content-digest", ...Object.keys(DECIDING)])).toBe(true);
+    expect(await theirVerify({ ...captured, headers: { ...captured.headers, "upload-complete": "?0" } }, ["upload-complete"])).toBe(false);
+  });
+
+  it("theirs covering them verifies under ours; theirs leaving one out fails, naming it", async () => {
+    const sign = (fields: string[]) =>
+      httpbis.signMessage(
+        { key: createSigner(KEY.secret, "hmac-sha256", KEY.keyId), fields, params: ["created", "keyid", "nonce"], paramValues: { nonce: `n-${fields.length}` } },
+        { method: "PATCH", url: UPLOAD_URL, headers: { ...DECIDING, "content-digest": digest } },
+      );
+    const all = await sign(["@method", "@authority", "@path", "content-digest", ...Object.keys(DECIDING)]);
+    expect(await ours(new Headers(all.headers as Record<string, string>))).toMatchObject({ ok: true });
+    const short = await sign(["@method", "@authority", "@path", "content-digest", "content-type", "if-match", "idempotency-key", "upload-offset", "upload-length"]);
+    expect(await ours(new Headers(short.headers as Record<string, string>))).toMatchObject({ ok: false, code: "signature_invalid", component: "upload-complete" });
   });
 });
 
