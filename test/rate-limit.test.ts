@@ -9,6 +9,7 @@ import { clientAddressKey } from "../src/edge/rate-limit.ts";
 import worker from "../src/index.ts";
 import { ORIGIN, collectionPart, createDataset, csvPart, expectProblem, multipart, send } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
+import { countingD1 } from "./helpers/d1-wrappers.ts";
 
 const POLICY = /^"(signed|anonymous)";q=\d+;w=(10|60)$/;
 const QUOTA = /^"(signed|anonymous)";r=(\d+);t=(\d+)$/;
@@ -36,10 +37,11 @@ function remaining(response: Response): number {
   return Number(match[2]);
 }
 
-async function signed(key: TestKey, path: string, init: { method?: string; body?: Uint8Array; contentType?: string; secret?: string } = {}) {
+async function signed(key: TestKey, path: string, init: { method?: string; body?: Uint8Array; contentType?: string; secret?: string; address?: string } = {}) {
   const url = ORIGIN + path;
   const headers = new Headers(init.contentType ? { "Content-Type": init.contentType } : {});
   const signedHeaders = await signRequest({ method: init.method ?? "GET", url, headers, body: init.body }, { keyId: key.keyId, secret: init.secret ?? key.secret });
+  if (init.address !== undefined) signedHeaders.set("CF-Connecting-IP", init.address);
   return new Request(url, { method: init.method ?? "GET", headers: signedHeaders, body: init.body });
 }
 
@@ -103,8 +105,10 @@ describe("past the limit", () => {
     const key = await createKey("limits-team", "limits-signed");
     const other = await createKey("limits-team", "limits-other");
     await freshWindow();
-    for (let i = 0; i < 5; i++) {
-      await expectProblem(await low(await signed(key, "/v1/dataset", { secret: "forged" })), 401, "signature_invalid");
+    // Forged from their own address: they spend that address's budget, not the key's.
+    const forger = randomAddress();
+    for (let i = 0; i < 3; i++) {
+      await expectProblem(await low(await signed(key, "/v1/dataset", { secret: "forged", address: forger })), 401, "signature_invalid");
     }
     for (let i = 0; i < 3; i++) expect((await low(await signed(key, "/v1/dataset"))).status).toBe(200);
     await expectProblem(await low(await signed(key, "/v1/dataset")), 429, "rate_limited");
@@ -115,6 +119,53 @@ describe("past the limit", () => {
     await expectProblem(await low(await signed(key, "/v1/dataset", { method: "POST", body, contentType })), 429, "rate_limited");
     const names = await env.DB.prepare("SELECT name FROM datasets WHERE owner_id = ?").bind(key.user).all<{ name: string }>();
     expect(names.results.map((r) => r.name)).not.toContain("over the limit");
+  });
+
+  it("failed signatures count against the address: made-up key ids, wrong secrets and garbage get 429 past it", { timeout: 30_000 }, async () => {
+    const key = await createKey("limits-team", "limits-failures");
+    await freshWindow();
+    const address = randomAddress();
+    const madeUp = (): TestKey => ({ ...key, keyId: `pk_${crypto.randomUUID()}` });
+    const failures = [
+      async () => low(await signed(madeUp(), "/v1/dataset", { address })),
+      async () => low(await signed(key, "/v1/dataset", { secret: "wrong", address })),
+      async () => {
+        const request = await signed(key, "/v1/dataset", { address });
+        request.headers.set("signature", "sig1=:Z2FyYmFnZQ==:");
+        return low(request);
+      },
+    ];
+    const statuses: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (const fail of failures) {
+        const response = await fail();
+        statuses.push(response.status);
+        await response.arrayBuffer();
+      }
+    }
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(statuses.slice(3)).toEqual([429, 429, 429, 429, 429, 429]);
+    const limited = await low(await signed(madeUp(), "/v1/dataset", { address }));
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    await expectProblem(limited, 429, "rate_limited");
+    // The key itself, from another address, is untouched.
+    expect((await low(await signed(key, "/v1/dataset", { address: randomAddress() }))).status).toBe(200);
+  });
+
+  it("once an address is over budget, a new made-up key id costs no D1 query", { timeout: 30_000 }, async () => {
+    await freshWindow();
+    const address = randomAddress();
+    const key = await createKey("limits-team", "limits-queries");
+    for (let i = 0; i < 3; i++) await (await low(await signed({ ...key, keyId: `pk_${crypto.randomUUID()}` }, "/v1/dataset", { address }))).arrayBuffer();
+    await (await low(await signed({ ...key, keyId: `pk_${crypto.randomUUID()}` }, "/v1/dataset", { address }))).arrayBuffer();
+    const counting = countingD1(env.DB);
+    const ctx = createExecutionContext();
+    const request = await signed({ ...key, keyId: `pk_${crypto.randomUUID()}` }, "/v1/dataset", { address });
+    const lowEnv = { ...env, DB: counting.db, ANONYMOUS_RATE_LIMIT: env.TEST_LOW_RATE_LIMIT, RATE_LIMIT_ANONYMOUS: env.TEST_LOW_RATE_LIMIT_QUOTA };
+    const response = await worker.fetch(request, lowEnv, ctx);
+    await waitOnExecutionContext(ctx);
+    await expectProblem(response, 429, "rate_limited");
+    expect(counting.queries.filter((q) => /api_keys|keys/i.test(q.sql))).toEqual([]);
   });
 
   it("IPv6 clients are limited per /64; IPv4-mapped addresses as the IPv4 address", () => {

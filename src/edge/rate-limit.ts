@@ -93,3 +93,20 @@ export function quotaField(quota: Quota): string {
 export function quotaHeaders(quota: Quota): Record<string, string> {
   return { "RateLimit-Policy": policyField(quota.policy), RateLimit: quotaField(quota) };
 }
+
+const overBudget = new Map<string, number>();
+
+/** Remembers, in this isolate, that `key` was refused until the end of its window. */
+export function noteOverBudget(key: string, quota: Quota, nowMs: number = Date.now()): void {
+  if (overBudget.size >= MAX_TRACKED) overBudget.clear();
+  overBudget.set(key, nowMs + quota.reset * 1000);
+}
+
+/** Whether this isolate saw `key` refused in a window that has not ended. */
+export function isOverBudget(key: string, nowMs: number = Date.now()): boolean {
+  const until = overBudget.get(key);
+  if (until === undefined) return false;
+  if (until > nowMs) return true;
+  overBudget.delete(key);
+  return false;
+}

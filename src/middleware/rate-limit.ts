@@ -1,12 +1,13 @@
 // Enforces the rate limits of src/edge/rate-limit.ts with the Workers Rate Limiting binding and
 // puts the draft-11 fields on every response. It runs after the signature check, so a signed
-// request counts against its verified key (a forged keyid cannot spend another key's quota) and
-// a request whose signature fails (401) counts against nothing, as draft-11 §7 advises; that
-// response still reports the caller's address quota.
+// request counts against its verified key (a forged keyid cannot spend another key's quota).
+// A request whose signature fails counts against its address, like an anonymous one
+// (`chargeFailedSignature`), so a made-up key id or a garbage Signature does not escape the
+// address's budget (issue 27): past it, 429 instead of 401.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
-import { clientAddressKey, isolateQuota, policyFrom, quotaHeaders, type Quota } from "../edge/rate-limit.ts";
+import { clientAddressKey, isOverBudget, isolateQuota, noteOverBudget, policyFrom, quotaHeaders, type Policy, type Quota } from "../edge/rate-limit.ts";
 import { ApiError } from "../errors.ts";
 
 function setQuotaHeaders(c: Context<AppEnv>, quota: Quota): void {
@@ -24,6 +25,16 @@ export const rateLimitFieldsMiddleware = createMiddleware<AppEnv>(async (c, next
   }
 });
 
+function rateLimited(policy: Policy, quota: Quota): ApiError {
+  const exhausted = { ...quota, remaining: 0 };
+  return new ApiError(
+    "rate_limited",
+    `Over the ${policy.name} limit of ${policy.quota} requests per ${policy.window} s; retry after ${exhausted.reset} s.`,
+    { policy: policy.name },
+    { ...quotaHeaders(exhausted), "Retry-After": String(exhausted.reset) },
+  );
+}
+
 export const rateLimitMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   const caller = c.get("caller") ?? null;
   const policy = policyFrom(c.env, caller ? "signed" : "anonymous");
@@ -31,15 +42,29 @@ export const rateLimitMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   const binding = caller ? c.env.SIGNED_RATE_LIMIT : c.env.ANONYMOUS_RATE_LIMIT;
   const { success } = await binding.limit({ key });
   const quota = isolateQuota(policy, key, true);
-  if (!success) {
-    const exhausted = { ...quota, remaining: 0 };
-    throw new ApiError(
-      "rate_limited",
-      `Over the ${policy.name} limit of ${policy.quota} requests per ${policy.window} s; retry after ${exhausted.reset} s.`,
-      { policy: policy.name },
-      { ...quotaHeaders(exhausted), "Retry-After": String(exhausted.reset) },
-    );
-  }
+  if (!success) throw rateLimited(policy, quota);
   await next();
   setQuotaHeaders(c, quota);
 });
+
+/** Counts a request whose signature failed against its address; throws 429 once that is over budget. */
+export async function chargeFailedSignature(c: Context<AppEnv>): Promise<void> {
+  const policy = policyFrom(c.env, "anonymous");
+  const key = clientAddressKey(c.req.raw);
+  const { success } = await c.env.ANONYMOUS_RATE_LIMIT.limit({ key });
+  const quota = isolateQuota(policy, key, true);
+  if (success) return;
+  noteOverBudget(key, quota);
+  throw rateLimited(policy, quota);
+}
+
+/**
+ * Before a key id this isolate has never looked up costs a D1 query: an address this isolate
+ * saw refused in the current window is refused again at once.
+ */
+export function refuseIfAddressOverBudget(c: Context<AppEnv>): void {
+  const key = clientAddressKey(c.req.raw);
+  if (!isOverBudget(key)) return;
+  const policy = policyFrom(c.env, "anonymous");
+  throw rateLimited(policy, isolateQuota(policy, key, false));
+}

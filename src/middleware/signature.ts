@@ -1,9 +1,10 @@
 // Authenticates requests with RFC 9421 HTTP Message Signatures (SPEC B4). Any request may be
-// signed; a signature that fails is always a 401, never served as anonymous.
+// signed; a signature that fails is always a 401 (a 429 once its address is over budget), never
+// served as anonymous.
 // A body is handed on through the RFC 9530 digest check, which fails the stream at its end.
 import { createMiddleware } from "hono/factory";
 import { digestVerifyingStream } from "../auth/content-digest.ts";
-import { cachedKey } from "../auth/key-cache.ts";
+import { cachedKey, isKeyCached } from "../auth/key-cache.ts";
 import { openSecret } from "../auth/key-secrets.ts";
 import { verifyRequestSignature } from "../auth/verify.ts";
 import { limitsFrom } from "../config.ts";
@@ -12,6 +13,8 @@ import { byteLimitStream } from "../http/byte-limit.ts";
 import { largeChunks } from "../http/large-chunks.ts";
 import { findKey, nonceExpiry, recordNonce, type StoredKey } from "../storage/keys-db.ts";
 import type { AppEnv } from "../app-env.ts";
+import type { Context } from "hono";
+import { chargeFailedSignature, refuseIfAddressOverBudget } from "./rate-limit.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -37,6 +40,32 @@ export const signatureMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   // unsupported method still gets its 405.
   if (!signed) return next();
 
+  let verified: { key: StoredKey; result: VerifiedSignature };
+  try {
+    verified = await verifiedCaller(c, isWrite, bodyPresent);
+  } catch (error: unknown) {
+    // A failed signature counts against the address, as an unsigned request would (issue 27).
+    if (error instanceof ApiError && error.status === 401) await chargeFailedSignature(c);
+    throw error;
+  }
+  const { key, result } = verified;
+  c.set("caller", { keyId: key.keyId, teamId: key.teamId, userId: key.userId });
+
+  if (bodyPresent && request.body) {
+    if (!result.digest) throw new ApiError("digest_mismatch", "A request with a body needs a Content-Digest.");
+    const tooLarge = () =>
+      new ApiError("payload_too_large", `Request bodies are limited to ${limits.maxUploadBytes} bytes.`, { limit: limits.maxUploadBytes });
+    c.set("body", largeChunks(request.body).pipeThrough(byteLimitStream(limits.maxUploadBytes, tooLarge)).pipeThrough(digestVerifyingStream(result.digest)));
+  }
+  return next();
+});
+
+type VerifiedSignature = Extract<Awaited<ReturnType<typeof verifyRequestSignature>>, { ok: true }>;
+
+/** Verifies the signature and records a write's nonce; throws the 401 that fits a failure. */
+async function verifiedCaller(c: Context<AppEnv>, isWrite: boolean, bodyPresent: boolean): Promise<{ key: StoredKey; result: VerifiedSignature }> {
+  const request = c.req.raw;
+  const limits = limitsFrom(c.env);
   let key: StoredKey | null = null;
   const nowSeconds = Math.floor(Date.now() / 1000);
   const result = await verifyRequestSignature(
@@ -47,6 +76,8 @@ export const signatureMiddleware = createMiddleware<AppEnv>(async (c, next) => {
       requireNonce: isWrite,
       hasBody: bodyPresent,
       lookupKey: async (keyId) => {
+        // A key id this isolate has not looked up costs a D1 query: not for an address already over budget.
+        if (!isKeyCached(keyId)) refuseIfAddressOverBudget(c);
         key = await cachedKey(keyId, (id) => findKey(c.env.DB, id));
         if (!key || key.revoked) return null;
         return openSecret(c.env.KEY_ENCRYPTION_KEY, key.keyId, key.sealed);
@@ -54,21 +85,13 @@ export const signatureMiddleware = createMiddleware<AppEnv>(async (c, next) => {
     },
   );
   if (!result.ok) throw new ApiError(result.code, result.detail, result.component === undefined ? {} : { component: result.component });
-  const verifiedKey = key as StoredKey | null;
-  if (!verifiedKey) throw new ApiError("unknown_key", "Unknown key.");
-  // SPEC B4: a nonce is single use on writes; on GET and HEAD it is optional and not stored,
-  // so a signed read writes nothing.
+  const found = key as StoredKey | null;
+  if (!found) throw new ApiError("unknown_key", "Unknown key.");
+  // A nonce is single use on writes; on GET and HEAD it is optional and not stored, so a
+  // signed read writes nothing.
   if (isWrite && result.nonce !== null) {
-    const fresh = await recordNonce(c.env.DB, verifiedKey.keyId, result.nonce, nowSeconds, nonceExpiry(result.created, limits.signatureWindowSeconds));
+    const fresh = await recordNonce(c.env.DB, found.keyId, result.nonce, nowSeconds, nonceExpiry(result.created, limits.signatureWindowSeconds));
     if (!fresh) throw new ApiError("nonce_reused", "This key already used this nonce.");
   }
-  c.set("caller", { keyId: verifiedKey.keyId, teamId: verifiedKey.teamId, userId: verifiedKey.userId });
-
-  if (bodyPresent && request.body) {
-    if (!result.digest) throw new ApiError("digest_mismatch", "A request with a body needs a Content-Digest.");
-    const tooLarge = () =>
-      new ApiError("payload_too_large", `Request bodies are limited to ${limits.maxUploadBytes} bytes.`, { limit: limits.maxUploadBytes });
-    c.set("body", largeChunks(request.body).pipeThrough(byteLimitStream(limits.maxUploadBytes, tooLarge)).pipeThrough(digestVerifyingStream(result.digest)));
-  }
-  return next();
-});
+  return { key: found, result };
+}
