@@ -107,4 +107,22 @@ describe("Range on .csv downloads", () => {
     expect(new TextDecoder().decode(await bytes(tail))).toBe(new TextDecoder().decode(whole.slice(whole.length - 20)));
     await expectProblem(await send("GET", path, { headers: { Range: `bytes=${whole.length}-` } }), 416, "range_not_satisfiable");
   });
+
+  it("a CSV first fetched gzip-encoded (as a browser does) resumes with that ETag in If-Range", async () => {
+    const key = await createKey("team-range", "csv-resumer");
+    const csv = "id,text\n" + Array.from({ length: 2000 }, (_, i) => `${i},line ${i}`).join("\n") + "\n";
+    const created = await createDataset(key, csv, { name: "csv resume", visibility: "public" });
+    const path = `/v1/dataset/${created.id}/${created.version}/data.csv`;
+    const first = await send("GET", path, { headers: { "Accept-Encoding": "gzip, deflate, br" } });
+    expect(first.status).toBe(200);
+    const etag = first.headers.get("etag")!;
+    await first.arrayBuffer();
+    const resumed = await send("GET", path, { headers: { Range: "bytes=1000-", "If-Range": etag, "Accept-Encoding": "gzip, deflate, br" } });
+    expect(resumed.status).toBe(206);
+    expect(new TextDecoder().decode(await bytes(resumed))).toBe(csv.slice(1000));
+    // Another version's validator still starts over.
+    const stale = await send("GET", path, { headers: { Range: "bytes=1000-", "If-Range": `"${crypto.randomUUID()}.csv.gz"` } });
+    expect(stale.status).toBe(200);
+    await stale.arrayBuffer();
+  });
 });

@@ -31,9 +31,12 @@ export function parseByteRange(header: string | undefined, length: number): Byte
   return { start, end };
 }
 
-/** RFC 9110 §13.1.5: If-Range with an entity tag matches only strongly and exactly. */
-export function ifRangeAllows(ifRange: string | undefined, etag: string): boolean {
+/**
+ * RFC 9110 §13.1.5: If-Range with an entity tag matches only strongly and exactly. `etags` lists
+ * every strong validator that names the bytes a range is taken from.
+ */
+export function ifRangeAllows(ifRange: string | undefined, etags: string | readonly string[]): boolean {
   if (ifRange === undefined) return true;
   const value = ifRange.trim();
-  return !value.startsWith("W/") && value === etag;
+  return !value.startsWith("W/") && (typeof etags === "string" ? value === etags : etags.includes(value));
 }

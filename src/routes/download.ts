@@ -83,7 +83,11 @@ export function registerDownload(app: OpenAPIHono<AppEnv>): void {
     // A Range on the CSV is always answered in the CSV's own bytes (no Content-Encoding), so a
     // resumed download (curl -C -, a browser) continues the file it began.
     const csvEtag = `"${version.id}.csv"`;
-    const csvRange = c.req.header("range") !== undefined && ifRangeAllows(c.req.header("if-range"), csvEtag) ? parseByteRange(c.req.header("range"), version.rawBytes) : null;
+    const gzipEncodedEtag = `"${version.id}.csv.gz"`;
+    // Both encodings carry the same immutable CSV, and a range is always cut from its plain
+    // bytes: a client that got the gzip-encoded answer resumes with that ETag in If-Range.
+    const csvRange =
+      c.req.header("range") !== undefined && ifRangeAllows(c.req.header("if-range"), [csvEtag, gzipEncodedEtag]) ? parseByteRange(c.req.header("range"), version.rawBytes) : null;
     if (csvRange === "unsatisfiable") {
       throw new ApiError("range_not_satisfiable", `The file has ${version.rawBytes} bytes.`, {}, { "Content-Range": `bytes */${version.rawBytes}` });
     }
@@ -100,7 +104,7 @@ export function registerDownload(app: OpenAPIHono<AppEnv>): void {
       return new Response(body.pipeThrough(new FixedLengthStream(length)), { status: 206, headers, encodeBody: "manual" });
     }
     if (acceptsGzip(clientAcceptEncoding(c.req.raw))) {
-      headers.set("ETag", `"${version.id}.csv.gz"`);
+      headers.set("ETag", gzipEncodedEtag);
       headers.set("Content-Encoding", "gzip");
       headers.set("Content-Length", String(gzipLength));
       return new Response(gzip().pipeThrough(new FixedLengthStream(gzipLength)), { headers, encodeBody: "manual" });
