@@ -3,7 +3,7 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_KEY_WORDS, MAX_NAME_LENGTH, MAX_PROPERTIES_BYTES } from "../config.ts";
 import { ApiError } from "../errors.ts";
-import { MAX_JSON_DEPTH, pathDeeperThan } from "../http/json-depth.ts";
+import { MAX_JSON_DEPTH, pathDeeperThan, pathOfUnsafeText } from "../http/json-checks.ts";
 import { FIELD_TYPES } from "../schema/table-schema.ts";
 
 export const VisibilitySchema = z.enum(["public", "private"]).openapi("Visibility");
@@ -20,6 +20,19 @@ export const PropertiesSchema = z
   .openapi("Properties", { description: "Free-form metadata with known keys description, key_words, contact_name." });
 
 const OneCharacterSchema = z.string().length(1);
+
+/**
+ * A dataset's display name: shown as a title in lists, pages, feeds and every catalog document,
+ * so it must show something. No control characters (NUL, line breaks, escapes), and at least one
+ * character that is not space or an invisible format character (a name that is only U+200B).
+ */
+export const NameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(MAX_NAME_LENGTH)
+  .refine((name) => !/\p{Cc}/u.test(name), { message: "name must not contain control characters" })
+  .refine((name) => /[^\p{White_Space}\p{Cf}]/u.test(name), { message: "name must have a visible character, not only spaces or invisible ones" });
 
 export const DeclaredFieldSchema = z
   .strictObject({
@@ -58,7 +71,7 @@ export const DeclaredSchemaSchema = z
 
 export const CollectionSchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(MAX_NAME_LENGTH).optional(),
+    name: NameSchema.optional(),
     visibility: VisibilitySchema.optional(),
     properties: PropertiesSchema.optional(),
     schema: DeclaredSchemaSchema.optional(),
@@ -77,17 +90,23 @@ export type Collection = z.infer<typeof CollectionSchema>;
 export type Properties = z.infer<typeof PropertiesSchema>;
 
 /**
- * Refuses a `collection` whose members nest deeper than MAX_JSON_DEPTH levels, before any
- * other check walks it (src/http/json-depth.ts): `properties` is free-form and a deep enough
- * value would break every later step that serialises it, after the commit included.
+ * Refuses a `collection` whose members nest deeper than MAX_JSON_DEPTH levels, or hold a lone
+ * surrogate or a NUL, before any other check walks it (src/http/json-checks.ts): `properties`
+ * is free-form, and such a value would break later steps that serialise it, after the commit
+ * included.
  */
-export function checkCollectionDepth(collection: object, where = "collection"): void {
+export function checkCollectionJson(collection: object, where = "collection"): void {
   for (const [key, member] of Object.entries(collection)) {
-    const path = pathDeeperThan(member, MAX_JSON_DEPTH);
-    if (path === null) continue;
-    const at = [where, key, ...path.slice(0, MAX_JSON_DEPTH)].join(".");
-    throw new ApiError("invalid_request", `${where}.${key} nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (at ${at}).`, {
-      limit: MAX_JSON_DEPTH,
-    });
+    const deep = pathDeeperThan(member, MAX_JSON_DEPTH);
+    if (deep !== null) {
+      const at = [where, key, ...deep.slice(0, MAX_JSON_DEPTH)].join(".");
+      throw new ApiError("invalid_request", `${where}.${key} nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (at ${at}).`, {
+        limit: MAX_JSON_DEPTH,
+      });
+    }
+  }
+  const unsafe = pathOfUnsafeText(collection);
+  if (unsafe !== null) {
+    throw new ApiError("invalid_request", `${[where, ...unsafe].join(".")}: text must be well-formed Unicode without NUL characters (a \\uD800-style escape without its pair is not).`);
   }
 }

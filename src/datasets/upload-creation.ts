@@ -8,7 +8,7 @@ import { limitsFrom } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import { insertUpload, type UploadKind, type UploadRow } from "../storage/uploads-db.ts";
 import type { Caller } from "./access.ts";
-import { CollectionSchema, checkCollectionDepth, type Collection } from "./collection-schema.ts";
+import { CollectionSchema, checkCollectionJson, type Collection } from "./collection-schema.ts";
 import { sanitizeFileName } from "./file-name.ts";
 import type { TypingPlan } from "../schema/column-typer.ts";
 import type { VersionRow } from "../storage/datasets-db.ts";
@@ -50,7 +50,7 @@ export async function readUploadCreation(body: ReadableStream<Uint8Array> | null
     throw new ApiError("invalid_request", "The upload creation body must be a JSON object: {\"collection\", \"fileName\", \"contentType\"}.");
   }
   const collection: unknown = typeof value === "object" && value !== null ? (value as Record<string, unknown>).collection : undefined;
-  if (typeof collection === "object" && collection !== null) checkCollectionDepth(collection);
+  if (typeof collection === "object" && collection !== null) checkCollectionJson(collection);
   const parsed = UploadCreationSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

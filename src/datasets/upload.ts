@@ -4,7 +4,7 @@
 import type { Limits } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import { boundaryFrom, parseMultipart, type MultipartPart } from "../http/multipart.ts";
-import { CollectionSchema, checkCollectionDepth, type Collection } from "./collection-schema.ts";
+import { CollectionSchema, checkCollectionJson, type Collection } from "./collection-schema.ts";
 import { sanitizeFileName } from "./file-name.ts";
 import { problemFromStreamError } from "./stream-errors.ts";
 
@@ -75,7 +75,7 @@ async function readCollection(part: MultipartPart): Promise<Collection> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ApiError("invalid_request", "The `collection` part must be a JSON object.");
   }
-  checkCollectionDepth(value);
+  checkCollectionJson(value);
   const parsed = CollectionSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
