@@ -2,11 +2,10 @@
 // arrive with their rows already in R2; the sequencer commits them one group at a time: every
 // append that arrived while the previous group committed goes into the next group, as
 // consecutive versions in one D1 batch (append-queue.ts). So a burst of appenders costs one
-// D1 round trip per group instead of compare-and-swap rounds that most of them lose. It also
-// runs the dataset's compaction after its commits, one at a time.
+// D1 round trip per group instead of compare-and-swap rounds that most of them lose. It does
+// nothing else: work after a commit is the appender's to enqueue (src/maintenance/after-commit.ts),
+// so nothing the sequencer runs can hold up the next group's answer.
 import { DurableObject } from "cloudflare:workers";
-import { limitsFrom, mergePolicyFrom, storageTimingsFrom } from "../config.ts";
-import { compactInBackground } from "../maintenance/compaction.ts";
 import { sessionDatabase } from "../edge/d1-session.ts";
 import { commitAppendGroup, type LatestCache, type QueuedAppend, type QueuedOutcome } from "./append-queue.ts";
 
@@ -22,41 +21,11 @@ export class AppendSequencer extends DurableObject<Env> {
   private readonly waiting: Waiting[] = [];
   private draining = false;
   private readonly known: LatestCache = { latest: null };
-  private compacting = false;
-  private compactAgain = false;
 
   async commit(append: QueuedAppend): Promise<QueuedOutcome> {
     const outcome = new Promise<QueuedOutcome>((settle) => this.waiting.push({ append, settle }));
     if (!this.draining) void this.drain();
     return outcome;
-  }
-
-  /**
-   * Compacts the latest version after the group's answers are out, one compaction at a time for
-   * this dataset: appends that commit meanwhile get one more pass for the newest version, so
-   * no two merges of the same run race and copy it twice.
-   */
-  private compactSoon(): void {
-    if (this.compacting) {
-      this.compactAgain = true;
-      return;
-    }
-    this.compacting = true;
-    void this.compactLatest();
-  }
-
-  private async compactLatest(): Promise<void> {
-    const limits = limitsFrom(this.env);
-    try {
-      do {
-        this.compactAgain = false;
-        const latest = this.known.latest;
-        if (!latest) break;
-        await compactInBackground(this.env, latest.dataset.id, latest.version.id, mergePolicyFrom(limits), storageTimingsFrom(limits));
-      } while (this.compactAgain);
-    } finally {
-      this.compacting = false;
-    }
   }
 
   private async drain(): Promise<void> {
@@ -76,7 +45,6 @@ export class AppendSequencer extends DurableObject<Env> {
           outcomes = group.map(() => ({ ok: false, problem: { code: "service_unavailable", detail: "The commit failed; retry.", extensions: {}, headers: { "Retry-After": "1" } } }));
         }
         group.forEach((w, i) => w.settle(outcomes[i] ?? { ok: false, problem: { code: "service_unavailable", detail: "No outcome.", extensions: {}, headers: {} } }));
-        if (outcomes.some((o) => o.ok)) this.compactSoon();
       }
     } finally {
       this.draining = false;

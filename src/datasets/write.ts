@@ -10,10 +10,10 @@
 //     time as consecutive versions in one batch — src/datasets/append-sequencer.ts)
 //   lost the race → read the latest again and derive again (412 instead under If-Match)
 //   ambiguous D1 error → read the version back: committed means committed
-//   append committed → compaction after the response (by the sequencer, when appends use it)
+//   append committed → compaction enqueued after the response (src/maintenance/after-commit.ts)
 import { limitsFrom, mergePolicyFrom, storageTimingsFrom, type Limits } from "../config.ts";
 import { ApiError } from "../errors.ts";
-import { compactInBackground } from "../maintenance/compaction.ts";
+import { scheduleCompaction, type AfterCommitBindings } from "../maintenance/after-commit.ts";
 import type { TypingPlan } from "../schema/column-typer.ts";
 import type { DeclaredSchema } from "../schema/declared.ts";
 import { getLatestState, getVersionSegments, type VersionRow } from "../storage/datasets-db.ts";
@@ -50,7 +50,7 @@ export interface WriteRequest<Body extends object = object> {
   defer: (work: Promise<void>) => void;
 }
 
-export type WriteBindings = { DB: D1Database; CONTENT: R2Bucket; APPEND_SEQUENCER?: AppendSequencerBinding } & object;
+export type WriteBindings = AfterCommitBindings & { APPEND_SEQUENCER?: AppendSequencerBinding } & object;
 
 interface Contribution {
   collection: Collection | null;
@@ -106,10 +106,9 @@ export async function writeVersion<Body extends object>(
     );
     Object.assign(upload.dataset.ingested, typed);
   }
+  // Compaction after an append: enqueued after the answer, never on its path (after-commit.ts).
   const afterCommit = (result: WriteResult) => {
-    if (request.kind === "append") {
-      request.defer(compactInBackground(env, result.dataset.id, result.version.id, mergePolicyFrom(limits), timings));
-    }
+    if (request.kind === "append") scheduleCompaction(env, request.defer, result.dataset.id, result.version.id, mergePolicyFrom(limits), timings);
   };
 
   if (request.kind === "append" && upload.dataset && env.APPEND_SEQUENCER) {
@@ -122,8 +121,8 @@ export async function writeVersion<Body extends object>(
       idempotency: request.idempotency,
       settles: request.settlesUpload ?? null,
     }, env.DB);
-    // The sequencer compacts after its commits, one compaction at a time per dataset. It built
-    // the answer before its commit with appendAnswer, the one answer an append has.
+    afterCommit(result);
+    // The sequencer built the answer before its commit with appendAnswer, the one answer an append has.
     return { result, answer: answer as WriteAnswer<Body> };
   }
 

@@ -13,6 +13,7 @@ import type { SegmentPart } from "../storage/parted-segment.ts";
 import { recordUploadIntents } from "../storage/pending-objects-db.ts";
 import { partsOf } from "../storage/segment-parts-db.ts";
 import { newSegmentKey, openSegment } from "../storage/segment-store.ts";
+import { pacedStream } from "../storage/paced-stream.ts";
 import type { StorageTimings } from "../storage/timings.ts";
 
 export interface ContentBindings {
@@ -22,6 +23,9 @@ export interface ContentBindings {
 
 /** `superseded`: another compaction or a delete changed the list while its bytes were copied. */
 export type CompactionOutcome = "compacted" | "unchanged" | "superseded";
+
+/** A merge takes at most a quarter of its isolate's time, in slices of 1 MiB (paced-stream.ts). */
+const COPY_PACING = { sliceBytes: 1024 * 1024, share: 1 / 4, maxRestMs: 200 };
 
 /** At most this many merges in one pass; a cascade (4 → 16 → 64 …) rarely needs more than three. */
 const MERGES_PER_PASS = 8;
@@ -66,7 +70,8 @@ async function mergeRun(env: ContentBindings, datasetId: string, run: SegmentRow
   const bytes = concatSegmentStreams(run.map((s) => () => openSegment(env.CONTENT, s.key)));
   // R2 needs the length of a streamed put up front; FixedLengthStream also fails the put if the
   // segments' bytes do not add up to what D1 says.
-  await env.CONTENT.put(merged.key, bytes.pipeThrough(new FixedLengthStream(merged.compressedBytes)));
+  // Paced, so requests served by the same isolate run between its slices (paced-stream.ts).
+  await env.CONTENT.put(merged.key, bytes.pipeThrough(pacedStream(COPY_PACING)).pipeThrough(new FixedLengthStream(merged.compressedBytes)));
   return commitCompaction(env.DB, {
     datasetId,
     run: run.map((s) => s.key),
@@ -93,7 +98,7 @@ function addPart(parts: SegmentPart[], part: SegmentPart): void {
 }
 
 /**
- * Run after an append's response (ctx.waitUntil). Never rejects: a failure only leaves the list
+ * Run by the after-commit queue consumer (after-commit.ts). Never rejects: a failure only leaves the list
  * as it is until the next append or the scheduled clean-up plans again.
  */
 export async function compactInBackground(
@@ -104,7 +109,7 @@ export async function compactInBackground(
   timings: StorageTimings,
 ): Promise<void> {
   try {
-    // A newer append holds this list and more, and compacts after its own response: under a
+    // A newer append holds this list and more, and enqueues its own compaction: under a
     // burst, only the newest version's compaction copies anything.
     if (!(await isLatestVersion(env.DB, datasetId, versionId))) return;
     const outcome = await compactVersion(env, datasetId, versionId, policy, timings);

@@ -1,0 +1,54 @@
+// Issue 27, item 6: compaction once ran inside the append sequencer, so the next append's answer
+// waited for it (4–6 s after a large upload). Now an append only enqueues the work on the
+// AFTER_COMMIT queue (src/maintenance/after-commit.ts), after its answer; the consumer does it.
+// The producer is recorded at that boundary; the consumer is the worker's own queue handler.
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import worker from "../src/index.ts";
+import { DEFAULT_MERGE_POLICY, planMerge } from "../src/storage/compaction-plan.ts";
+import { getVersionSegments } from "../src/storage/datasets-db.ts";
+import { createDataset, send } from "./helpers/http.ts";
+import { createKey } from "./helpers/keys.ts";
+import { appendWith } from "./helpers/storage.ts";
+
+const sizes = async (version: string) => (await getVersionSegments(env.DB, version)).map((s) => s.compressedBytes);
+
+describe("work after an append's commit", () => {
+  it("is enqueued after the answer, not done on its path; the queue consumer compacts", async () => {
+    const key = await createKey("team-after-commit", "alice");
+    const created = await createDataset(key, "n,text\n0,zero\n", { name: "after commit" });
+    const sent: unknown[] = [];
+    const recording: Env = { ...env, AFTER_COMMIT: { send: async (body: unknown) => void sent.push(body), sendBatch: async () => undefined } as unknown as Queue };
+    const versions: string[] = [];
+    let expected = "n,text\n0,zero\n";
+    for (let i = 1; i <= 6; i++) {
+      const response = await appendWith(recording, key, created.id, `${i},row ${i}\n`);
+      expect(response.status).toBe(201);
+      versions.push(((await response.json()) as { version: string }).version);
+      expected += `${i},row ${i}\n`;
+    }
+    expect(sent).toEqual(versions.map((versionId) => ({ kind: "compact", datasetId: created.id, versionId })));
+    const latest = versions[versions.length - 1]!;
+    // Every answer and its waitUntil work are done, and nothing compacted the list.
+    expect(planMerge(await sizes(latest), DEFAULT_MERGE_POLICY)).not.toBeNull();
+
+    const batch = createMessageBatch("pubset-after-commit", sent.map((body, i) => ({ id: `m${i}`, timestamp: Date.now(), attempts: 1, body })));
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks.sort()).toEqual(sent.map((_, i) => `m${i}`).sort());
+    const after = await sizes(latest);
+    expect(planMerge(after, DEFAULT_MERGE_POLICY)).toBeNull();
+    expect(after.length).toBeLessThan(versions.length + 1);
+    const csv = await send("GET", `/v1/dataset/${created.id}/${latest}/data.csv`, { key, headers: { "Accept-Encoding": "identity" } });
+    expect(await csv.text()).toBe(expected);
+  });
+
+  it("acknowledges a malformed message without doing anything", async () => {
+    const batch = createMessageBatch("pubset-after-commit", [{ id: "bad", timestamp: Date.now(), attempts: 1, body: { kind: "unknown" } }]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["bad"]);
+  });
+});
