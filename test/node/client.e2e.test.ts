@@ -150,7 +150,7 @@ describe("requests signed by http-message-signatures", () => {
       "content-digest": `sha-256=:${createHash("sha256").update(body).digest("base64")}:`,
     };
     const signed = await httpbis.signMessage(
-      { key, fields: ["@method", "@authority", "@path", "content-digest"], params: ["created", "keyid", "nonce", "alg"], paramValues: { nonce: crypto.randomUUID() } },
+      { key, fields: ["@method", "@authority", "@path", "content-digest", "content-type"], params: ["created", "keyid", "nonce", "alg"], paramValues: { nonce: crypto.randomUUID() } },
       { method: "POST", url, headers },
     );
     const response = await fetch(url, { method: "POST", headers: signed.headers as Record<string, string>, body });
