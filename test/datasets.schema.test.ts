@@ -82,6 +82,13 @@ describe("column types on write", () => {
     expect(listed!.n).toBe(0);
   });
 
+  it("a required cell holding a declared missing value: schema_mismatch names the cell as written", async () => {
+    const key = await createKey("types-team", "ned");
+    const schema = { fields: [{ name: "n", type: "integer", constraints: { required: true } }], missingValues: ["", "NA"] };
+    const response = await write("POST", "/v1/dataset", key, [collectionPart({ name: "required", schema }), csvPart("n\n1\nNA\n")]);
+    expect(await expectProblem(response, 422, "schema_mismatch")).toMatchObject({ row: 3, column: "n", value: "NA", expected: "integer (required)" });
+  });
+
   it("the declaration is checked when the collection part comes after the content", async () => {
     const key = await createKey("types-team", "eve");
     const schema = { fields: [{ name: "n", type: "integer" }] };

@@ -119,6 +119,17 @@ describe("ColumnTyper in the scanner", () => {
     expect(required.details).toMatchObject({ row: 3, column: "k", expected: "integer (required)" });
   });
 
+  it("a required cell that is a declared missing value is reported as written, not as the empty string", () => {
+    const declared = { fields: [{ name: "k", type: "integer" as const, constraints: { required: true } }], missingValues: ["", "NA"] };
+    for (const chunk of [0, 3]) {
+      const error = failure(() => typeCsv("k\n1\nNA\n", { kind: "infer", declared }, chunk));
+      expect(error.details).toEqual({ row: 3, column: "k", value: "NA", expected: "integer (required)" });
+    }
+    const schema: TableSchema = { fields: [{ name: "k", type: "integer", constraints: { required: true } }], missingValues: ["", "NA"] };
+    const appended = failure(() => typeCsv("1\nNA\n", { kind: "check", schema }, 0, { kind: "rows", expectedColumns: 1, header: ["k"] }));
+    expect(appended.details).toMatchObject({ row: 2, value: "NA" });
+  });
+
   it("a declared name not in the header is invalid_schema at row 1; a carried one is dropped", () => {
     const plan: TypingPlan = { kind: "infer", declared: { fields: [{ name: "gone", type: "integer" }] } };
     expect(failure(() => typeCsv("a\n1\n", plan)).code).toBe("invalid_schema");

@@ -253,7 +253,8 @@ export class ColumnTyper implements CellSink, KernelTyping {
     }
     const field = this.checked[col]!;
     if (this.isMissing(buf, from, to)) {
-      if (field.constraints?.required) this.mismatch(field, "", `${field.type} (required)`);
+      // Reported as written: "NA" tells the publisher which missing value broke the constraint.
+      if (field.constraints?.required) this.mismatch(field, decoder.decode(buf.subarray(from, to)), `${field.type} (required)`);
       return;
     }
     if (mode === CHECK_BITS) {
