@@ -139,4 +139,21 @@ describe("CsvScanner with the record kernel against the scanner alone", () => {
     const schema = (fast.result.steps.at(-1) as { schema: { fields: Field[] } }).schema;
     expect(schema.fields.map((f) => f.type)).toEqual(["integer", "string", "number", "datetime", "date", "boolean", "string"]);
   });
+
+  it("takes declared integer and number columns whose cells have leading zeros, as the typer reads them", () => {
+    const random = mulberry32(1234);
+    const lines = ["zip,amount,code"];
+    for (let i = 1; i <= 2000; i++) {
+      const zip = pick(random, ["01234", "-007", "+012", "00", "98765", "0"]);
+      lines.push(`${zip},${pick(random, ["007.5", "00e3", "-01", "1.5"])},${zip}`);
+    }
+    const bytes = new TextEncoder().encode(lines.join("\n") + "\n");
+    const limits = { maxColumns: 100, maxFieldBytes: 1000, maxHeaderBytes: 1000 };
+    const plan: TypingPlan = { kind: "infer", declared: { fields: [{ name: "zip", type: "integer" }, { name: "amount", type: "number" }] } };
+    const fast = scan(1 << 20, bytes, [], { kind: "table" }, limits, plan);
+    expect(fast.result).toEqual(scan(0, bytes, [], { kind: "table" }, limits, plan).result);
+    expect(fast.taken).toBeGreaterThan(1990);
+    const schema = (fast.result.steps.at(-1) as { schema: { fields: Field[] } }).schema;
+    expect(schema.fields.map((f) => f.type)).toEqual(["integer", "number", "string"]);
+  });
 });

@@ -82,6 +82,19 @@ describe("column types on write", () => {
     expect(listed!.n).toBe(0);
   });
 
+  it("a declared integer takes leading zeros as Frictionless does: /rows answers 01234 as 1234", async () => {
+    const key = await createKey("types-team", "lou");
+    const schema = { fields: [{ name: "zip", type: "integer" }] };
+    const created = await createDataset(key, "zip,code\n01234,01234\n-007,2\n+12,3\n", { name: "padded", schema });
+    const body = await rowsOf(created.id, key);
+    expect(typesOf(body)).toEqual(["zip:integer", "code:string"]);
+    expect(body.rows).toEqual([[1234, "01234"], [-7, "2"], [12, "3"]]);
+    // A schema-only PUT re-types stored zeros the same way.
+    const inferred = await createDataset(key, "code\n12\n007\n");
+    expect((await putSchema(key, inferred.id, { fields: [{ name: "code", type: "integer" }] })).status).toBe(200);
+    expect((await rowsOf(inferred.id, key)).rows).toEqual([[12], [7]]);
+  });
+
   it("a required cell holding a declared missing value: schema_mismatch names the cell as written", async () => {
     const key = await createKey("types-team", "ned");
     const schema = { fields: [{ name: "n", type: "integer", constraints: { required: true } }], missingValues: ["", "NA"] };
@@ -166,9 +179,9 @@ describe("column types on write", () => {
 
   it("a schema-only PUT that a stored row breaks is refused with that row; no version", async () => {
     const key = await createKey("types-team", "ida");
-    const created = await createDataset(key, "code\n12\n007\n");
+    const created = await createDataset(key, "code\n12\n007x\n");
     const problem = await expectProblem(await putSchema(key, created.id, { fields: [{ name: "code", type: "integer" }] }), 422, "schema_mismatch");
-    expect(problem).toMatchObject({ row: 3, column: "code", value: "007", expected: "integer" });
+    expect(problem).toMatchObject({ row: 3, column: "code", value: "007x", expected: "integer" });
     expect(await latestVersion(created.id)).toBe(created.version);
   });
 

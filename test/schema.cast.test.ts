@@ -17,6 +17,18 @@ describe("castCell", () => {
     expect(cast({ type: "integer" }, "1.5")).toEqual({ ok: false, expected: "integer" });
   });
 
+  it("an integer or number field takes leading zeros, as Frictionless reads Table Schema: 01234 is 1234", () => {
+    expect(cast({ type: "integer" }, "01234")).toEqual({ ok: true, value: 1234 });
+    expect(cast({ type: "integer" }, "-007")).toEqual({ ok: true, value: -7 });
+    expect(cast({ type: "integer" }, "+12")).toEqual({ ok: true, value: 12 });
+    expect(cast({ type: "integer" }, "00")).toEqual({ ok: true, value: 0 });
+    expect(cast({ type: "integer", groupChar: "," }, "01,234")).toEqual({ ok: true, value: 1234 });
+    expect(cast({ type: "number" }, "007.5")).toEqual({ ok: true, value: 7.5 });
+    expect(cast({ type: "number" }, "-01")).toEqual({ ok: true, value: -1 });
+    expect(cast({ type: "integer" }, "007.5")).toEqual({ ok: false, expected: "integer" });
+    expect(cast({ type: "integer" }, "0x10")).toEqual({ ok: false, expected: "integer" });
+  });
+
   it("decimalChar and groupChar read 1.234,5 as a number", () => {
     expect(cast({ type: "number", decimalChar: ",", groupChar: "." }, "1.234,5")).toEqual({ ok: true, value: 1234.5 });
     expect(cast({ type: "integer", groupChar: "," }, "1,234,567")).toEqual({ ok: true, value: 1234567 });

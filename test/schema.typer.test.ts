@@ -3,9 +3,9 @@
 // are held per cell with the right row and column, and appends are held to a stored schema.
 import { describe, expect, it } from "vitest";
 import { CsvScanner, type CsvMode } from "../src/csv/index.ts";
-import { BOOLEAN, cellClasses, DATE, DATETIME, DEFAULT_DATETIME, INTEGER, NUMBER } from "../src/schema/cell-classes.ts";
+import { BOOLEAN, cellClasses, DATE, DATETIME, DEFAULT_DATETIME, INTEGER, NUMBER, PADDED_INTEGER, PADDED_NUMBER } from "../src/schema/cell-classes.ts";
 import { ColumnTyper, type TypingPlan } from "../src/schema/column-typer.ts";
-import { isBoolean, isDate, isDatetime, isDefaultDatetime, isInteger, isNumber } from "../src/schema/lexical.ts";
+import { isBoolean, isDate, isDatetime, isDefaultDatetime, isFieldInteger, isFieldNumber, isInteger, isNumber } from "../src/schema/lexical.ts";
 import { SchemaError } from "../src/schema/schema-error.ts";
 import type { TableSchema } from "../src/schema/table-schema.ts";
 
@@ -45,6 +45,7 @@ function failure(run: () => unknown): SchemaError {
 
 const SAMPLES = [
   "", "0", "00", "007", "-0", "+1", "-12", "1.", ".5", ".", "+", "-", "1e5", "1E-5", "1e", "0e3", "00.5", "0.5", "-0.25",
+  "01234", "-007", "+007", "00e3", "-00.5", "007.", "00x",
   "NaN", "INF", "-INF", "+INF", "nan", "inf", "true", "TRUE", "True", "tRuE", "false", "FALSE", "fAlSe", "yes", "1,5",
   "2024-02-29", "2023-02-29", "2024-13-01", "2024-1-01", "2024-12-31", "2024-05-01T10:00:00Z", "2024-05-01 10:00:00",
   "2024-05-01t10:00:00.5+02:00", "2024-05-01T24:00:00Z", "2024-05-01T10:00:00+25:00", "2024-05-01T10:00", "12345678901234567890",
@@ -64,6 +65,8 @@ describe("cellClasses", () => {
       expect([text, Boolean(bits & DATE)]).toEqual([text, isDate(text)]);
       expect([text, Boolean(bits & DATETIME)]).toEqual([text, isDatetime(text)]);
       expect([text, Boolean(bits & DEFAULT_DATETIME)]).toEqual([text, isDatetime(text) && isDefaultDatetime(text)]);
+      expect([text, Boolean(bits & (INTEGER | PADDED_INTEGER))]).toEqual([text, isFieldInteger(text)]);
+      expect([text, Boolean(bits & (NUMBER | PADDED_NUMBER))]).toEqual([text, isFieldNumber(text)]);
     }
   });
 });
@@ -117,6 +120,19 @@ describe("ColumnTyper in the scanner", () => {
     expect(broken.details).toEqual({ row: 3, column: "v", value: "x", expected: "integer" });
     const required = failure(() => typeCsv("k\n1\n\n2\n", { kind: "infer", declared: { fields: [{ name: "k", type: "integer", constraints: { required: true } }] } }));
     expect(required.details).toMatchObject({ row: 3, column: "k", expected: "integer (required)" });
+  });
+
+  it("a declared integer takes leading zeros (01234 is 1234); inference still keeps such a column text", () => {
+    const declared = { fields: [{ name: "zip", type: "integer" as const }, { name: "x", type: "number" as const }] };
+    for (const chunk of [0, 3]) {
+      expect(typeCsv("zip,x,code\n01234,007.5,01234\n-007,1,1\n+12,00,2\n", { kind: "infer", declared }, chunk).fields).toEqual([
+        { name: "zip", type: "integer" },
+        { name: "x", type: "number" },
+        { name: "code", type: "string" },
+      ]);
+    }
+    const schema: TableSchema = { fields: [{ name: "n", type: "integer" }], missingValues: [""] };
+    expect(typeCsv("007\n", { kind: "check", schema }, 0, { kind: "rows", expectedColumns: 1, header: ["n"] })).toBe(schema);
   });
 
   it("a required cell that is a declared missing value is reported as written, not as the empty string", () => {

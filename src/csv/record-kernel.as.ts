@@ -36,6 +36,8 @@ const BOOLEAN = 4;
 const DATE = 8;
 const DATETIME = 16;
 const DEFAULT_DATETIME = 32;
+const PADDED_INTEGER = 64;
+const PADDED_NUMBER = 128;
 
 // Column modes: what src/schema/column-typer.ts does with a cell.
 const SKIP = 0;
@@ -296,8 +298,8 @@ function numberClasses(from: i32, to: i32): i32 {
   const intStart = i;
   while (i < to && isDigit(<i32>load<u8>(i))) i++;
   const intDigits = i - intStart;
-  if (intDigits > 1 && <i32>load<u8>(intStart) == ZERO) return 0;
-  if (i == to) return intDigits > 0 ? INTEGER | NUMBER : 0;
+  const padded = intDigits > 1 && <i32>load<u8>(intStart) == ZERO;
+  if (i == to) return intDigits == 0 ? 0 : padded ? PADDED_INTEGER | PADDED_NUMBER : INTEGER | NUMBER;
   let fracDigits = 0;
   if (<i32>load<u8>(i) == DOT) {
     i++;
@@ -319,7 +321,7 @@ function numberClasses(from: i32, to: i32): i32 {
       if (i == expStart) return 0;
     }
   }
-  return i == to ? NUMBER : 0;
+  return i != to ? 0 : padded ? PADDED_NUMBER : NUMBER;
 }
 
 function twoDigits(at: i32): i32 {

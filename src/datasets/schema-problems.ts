@@ -1,13 +1,13 @@
 // SPEC C2's 422s as problem+json: invalid_schema and schema_mismatch carry row, column, value and
 // expected, and the detail names the PUT that would widen the column's type.
 import { ApiError, type ProblemExtensions } from "../errors.ts";
-import { cellClasses, NUMBER } from "../schema/cell-classes.ts";
+import { cellClasses, NUMBER, PADDED_NUMBER } from "../schema/cell-classes.ts";
 import { SchemaError } from "../schema/schema-error.ts";
 
 /** The type a declaration would need for the cell to fit: number for a decimal in an integer column, else string. */
 function widerType(value: string, expected: string): string {
   const bytes = new TextEncoder().encode(value);
-  if (expected.startsWith("integer") && bytes.length > 0 && cellClasses(bytes, 0, bytes.length) & NUMBER) return "number";
+  if (expected.startsWith("integer") && bytes.length > 0 && cellClasses(bytes, 0, bytes.length) & (NUMBER | PADDED_NUMBER)) return "number";
   return "string";
 }
 

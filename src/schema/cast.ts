@@ -1,7 +1,8 @@
 // Reading one cell as its field's type (SPEC C2): the check a declared type holds every cell to,
 // and the typed value `/rows` answers. Integers past ±(2^53−1) and NaN/INF stay their exact
-// text, as JSON has no other way to carry them. Pure.
-import { isBoolean, isDate, isDatetime, isInteger, isNumber, isSpecialNumber } from "./lexical.ts";
+// text, as JSON has no other way to carry them. A field reads a cell as Frictionless does:
+// `01234` in an integer field is 1234 (only inference keeps such a column text). Pure.
+import { isBoolean, isDate, isDatetime, isFieldInteger, isFieldNumber, isSpecialNumber } from "./lexical.ts";
 import { DEFAULT_FALSE_VALUES, DEFAULT_TRUE_VALUES, type Field, type TableSchema } from "./table-schema.ts";
 
 export type Cell = string | number | boolean | null;
@@ -37,11 +38,11 @@ export function castCell(field: Field, text: string, missingValues: ReadonlySet<
   switch (field.type) {
     case "integer": {
       const plain = field.groupChar ? normalisedNumber({ name: field.name, type: "integer", groupChar: field.groupChar }, text) : text;
-      return isInteger(plain) ? { ok: true, value: integerValue(plain) } : { ok: false, expected: "integer" };
+      return isFieldInteger(plain) ? { ok: true, value: integerValue(plain) } : { ok: false, expected: "integer" };
     }
     case "number": {
       const plain = normalisedNumber(field, text);
-      return isNumber(plain) ? { ok: true, value: numberValue(plain) } : { ok: false, expected: "number" };
+      return isFieldNumber(plain) ? { ok: true, value: numberValue(plain) } : { ok: false, expected: "number" };
     }
     case "boolean": {
       const trueValues = field.trueValues ?? DEFAULT_TRUE_VALUES;

@@ -10,6 +10,14 @@ export const DATE = 8;
 export const DATETIME = 16;
 /** Set beside DATETIME when the value is also in Table Schema's default datetime form. */
 export const DEFAULT_DATETIME = 32;
+/**
+ * Digits with a leading zero (`01234`, `-007`): never INTEGER, so inference keeps such a column
+ * text, but a field declared or stored as integer (or number) takes them, as Table Schema does.
+ */
+export const PADDED_INTEGER = 64;
+/** A number whose integer part has a leading zero (`007.5`, `00e3`), and every PADDED_INTEGER. */
+export const PADDED_NUMBER = 128;
+/** The types inference chooses among; the PADDED bits only ever answer a field's check. */
 export const ALL_TYPES = INTEGER | NUMBER | BOOLEAN | DATE | DATETIME;
 
 const ZERO = 0x30;
@@ -56,7 +64,10 @@ export function booleanWord(buf: Uint8Array, from: number, to: number): { value:
   return { value: word === "true", spelling };
 }
 
-/** `[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?` without a leading zero: INTEGER|NUMBER, NUMBER or 0. */
+/**
+ * `[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?`: INTEGER|NUMBER, NUMBER, or with a leading zero
+ * PADDED_INTEGER|PADDED_NUMBER, PADDED_NUMBER; else 0.
+ */
 function numberClasses(buf: Uint8Array, from: number, to: number): number {
   let i = from;
   const first = buf[i]!;
@@ -65,8 +76,8 @@ function numberClasses(buf: Uint8Array, from: number, to: number): number {
   while (i < to && isDigit(buf[i]!)) i++;
   const intDigits = i - intStart;
   // A leading zero (`007`, `-01`, `00.5`) marks an identifier; `0`, `0.5` and `0e3` are numbers.
-  if (intDigits > 1 && buf[intStart] === ZERO) return 0;
-  if (i === to) return intDigits > 0 ? INTEGER | NUMBER : 0;
+  const padded = intDigits > 1 && buf[intStart] === ZERO;
+  if (i === to) return intDigits === 0 ? 0 : padded ? PADDED_INTEGER | PADDED_NUMBER : INTEGER | NUMBER;
   let fracDigits = 0;
   if (buf[i] === DOT) {
     i++;
@@ -82,7 +93,7 @@ function numberClasses(buf: Uint8Array, from: number, to: number): number {
     while (i < to && isDigit(buf[i]!)) i++;
     if (i === expStart) return 0;
   }
-  return i === to ? NUMBER : 0;
+  return i !== to ? 0 : padded ? PADDED_NUMBER : NUMBER;
 }
 
 function twoDigits(buf: Uint8Array, at: number): number {

@@ -3,7 +3,7 @@
 // the scanner already holds. Columns already known to be text cost nothing. Pure.
 import type { KernelColumns, KernelTyping } from "../csv/record-kernel.ts";
 import type { CellSink } from "../csv/types.ts";
-import { BOOLEAN, cellClasses, DATE, DATETIME, INTEGER, NUMBER } from "./cell-classes.ts";
+import { BOOLEAN, cellClasses, DATE, DATETIME, INTEGER, NUMBER, PADDED_INTEGER, PADDED_NUMBER } from "./cell-classes.ts";
 import { castCell } from "./cast.ts";
 import { carriedDeclaration, declaredFieldsByColumn, type DeclaredSchema } from "./declared.ts";
 import { TypeInference, type InferenceState } from "./infer.ts";
@@ -37,7 +37,8 @@ const CHECK_BITS = 2;
 /** A field with options (decimalChar, trueValues, required…): the cell is decoded and cast. */
 const CHECK_CAST = 3;
 
-const TYPE_BITS = { integer: INTEGER, number: NUMBER, boolean: BOOLEAN, date: DATE, datetime: DATETIME, string: 0 } as const;
+/** The bits a field's type takes: a checked integer or number takes leading zeros, as cast.ts does. */
+const TYPE_BITS = { integer: INTEGER | PADDED_INTEGER, number: NUMBER | PADDED_NUMBER, boolean: BOOLEAN, date: DATE, datetime: DATETIME, string: 0 } as const;
 const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 const NOTHING_MISSING: ReadonlySet<string> = new Set();
 

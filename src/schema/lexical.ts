@@ -1,5 +1,5 @@
 // The lexical forms of SPEC C2's types, one predicate each, so inference (infer.ts) and casting
-// (cast.ts) read a cell the same way. Pure.
+// (cast.ts) read a cell the same way. Where they differ (leading zeros), each has its own. Pure.
 
 const INTEGER = /^[+-]?\d+$/;
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -14,16 +14,28 @@ export function hasLeadingZero(text: string): boolean {
   return digits.length > 1 && digits.startsWith("0") && digits[1] !== "." && digits[1] !== "e" && digits[1] !== "E";
 }
 
+/** What inference takes as an integer: Table Schema's form without a leading zero. */
 export function isInteger(text: string): boolean {
   return INTEGER.test(text) && !hasLeadingZero(text);
+}
+
+/** What an `integer` field takes (Table Schema's lexical form, leading zeros included: `01234` is 1234). */
+export function isFieldInteger(text: string): boolean {
+  return INTEGER.test(text);
 }
 
 export function isSpecialNumber(text: string): boolean {
   return text === "NaN" || text === "INF" || text === "-INF";
 }
 
+/** What inference takes as a number: no leading zero. */
 export function isNumber(text: string): boolean {
   return isSpecialNumber(text) || (NUMBER.test(text) && !hasLeadingZero(text));
+}
+
+/** What a `number` field takes, leading zeros included (`007.5`), as Table Schema's decimal does. */
+export function isFieldNumber(text: string): boolean {
+  return isSpecialNumber(text) || NUMBER.test(text);
 }
 
 export function isBoolean(text: string): boolean {

@@ -145,10 +145,10 @@ describe("pubset against a running server", () => {
     const table = (await ok(["schema", created.id])).stdout;
     expect(table).toMatch(/^reading\s+number\s+decimalChar ",", groupChar "\."$/m);
     expect(table).toMatch(/^ok\s+boolean\s+true yes, false no$/m);
-    writeFileSync(join(dir, "station-integer.json"), JSON.stringify({ fields: [{ name: "station", type: "integer" }] }));
-    const refused = await pubset(["update", created.id, "--schema", join(dir, "station-integer.json"), "--json"], signedEnv);
+    writeFileSync(join(dir, "station-date.json"), JSON.stringify({ fields: [{ name: "station", type: "date" }] }));
+    const refused = await pubset(["update", created.id, "--schema", join(dir, "station-date.json"), "--json"], signedEnv);
     expect(refused.code).toBe(2);
-    expect(JSON.parse(refused.stdout)).toMatchObject({ code: "schema_mismatch", row: 2, column: "station", value: "007", expected: "integer" });
+    expect(JSON.parse(refused.stdout)).toMatchObject({ code: "schema_mismatch", row: 2, column: "station", value: "007", expected: "date" });
     const missing = await pubset(["update", created.id, "--schema", join(dir, "no-such.json"), "--json"], signedEnv);
     expect(missing.code).toBe(1);
   });
