@@ -8,6 +8,7 @@ import { dcatCatalogPage } from "../src/metadata/dcat.ts";
 import { licenseOf, recordTerms, type MetadataRecord } from "../src/metadata/record.ts";
 import { jsonForScript, schemaOrgDataset } from "../src/metadata/schema-org.ts";
 import { versionUrls } from "../src/metadata/urls.ts";
+import { withFieldNames } from "../src/schema/field-names.ts";
 import type { TableSchema } from "../src/schema/table-schema.ts";
 import { CR, DCAT, DCT, FOAF, HYDRA, SC, SCHEMA, VCARD, XSD, datatype, objects, one, readJsonLd, requestedUrls } from "./helpers/json-ld.ts";
 
@@ -156,10 +157,10 @@ describe("croissant.jsonld", () => {
     }
   });
 
-  it("keeps two columns of the same name apart", async () => {
-    const twin: TableSchema = { fields: [{ name: "a", type: "integer" }, { name: "a", type: "string" }], missingValues: [""] };
+  it("keeps two columns of the same header name apart, by their field names", async () => {
+    const twin: TableSchema = withFieldNames({ fields: [{ name: "a", type: "integer" }, { name: "a", type: "string" }], missingValues: [""] });
     const graph = await readJsonLd(croissant({ ...record, columns: ["a", "a"] }, twin, urls), `${BASE}/croissant.jsonld`);
-    expect(graph.ofType(`${CR}Field`)).toHaveLength(2);
+    expect(graph.ofType(`${CR}Field`).map((f) => one(f, `${SC}name`)).sort()).toEqual(["a", "a2"]);
   });
 });
 

@@ -69,22 +69,10 @@ export function croissantDataType(field: Field): string {
 
 const RECORD_SET_ID = "rows";
 
-/** Field ids are unique within the document even when two columns share a header name. */
-function fieldIds(fields: readonly Field[]): string[] {
-  const seen = new Set<string>();
-  return fields.map((field, i) => {
-    let id = `${RECORD_SET_ID}/${encodeURIComponent(field.name)}`;
-    if (seen.has(id)) id = `${id}-${i + 1}`;
-    seen.add(id);
-    return id;
-  });
-}
-
 export function croissant(record: MetadataRecord, schema: TableSchema, urls: VersionUrls) {
   const terms = recordTerms(record);
   const csvId = record.fileName;
   const gzipId = `${record.fileName}.gz`;
-  const ids = fieldIds(schema.fields);
   return {
     "@context": CROISSANT_CONTEXT,
     "@type": "sc:Dataset",
@@ -120,9 +108,10 @@ export function croissant(record: MetadataRecord, schema: TableSchema, urls: Ver
         "@id": RECORD_SET_ID,
         name: RECORD_SET_ID,
         description: `The rows of ${record.fileName}, one record each.`,
-        field: schema.fields.map((field, i) => ({
+        field: schema.fields.map((field) => ({
           "@type": "cr:Field",
-          "@id": ids[i],
+          // Field names are unique (src/schema/field-names.ts), so their ids are.
+          "@id": `${RECORD_SET_ID}/${encodeURIComponent(field.name)}`,
           name: field.name,
           ...(field.description !== undefined ? { description: field.description } : {}),
           dataType: croissantDataType(field),

@@ -1,6 +1,7 @@
 // The one mapping from a dataset record to catalog terms (SPEC C2), shared by the Data Package,
 // Croissant, DCAT and schema.org builders so every document names the same title, keywords,
 // licence, publisher, version and dates. Pure: no Hono, no bindings.
+import { fieldNames } from "../schema/field-names.ts";
 
 /** What the documents say about one version of a dataset: its record and its content's size. */
 export interface MetadataRecord {
@@ -83,7 +84,7 @@ const SUMMARY_COLUMNS = 10;
 /** `1,204 rows of CSV in 3 columns: city, country, population.` */
 export function contentSummary(record: Pick<MetadataRecord, "rows" | "columns">): string {
   const count = (n: number, one: string) => `${n.toLocaleString("en-US")} ${one}${n === 1 ? "" : "s"}`;
-  const named = record.columns.slice(0, SUMMARY_COLUMNS).join(", ") + (record.columns.length > SUMMARY_COLUMNS ? ", …" : "");
+  const named = fieldNames(record.columns).slice(0, SUMMARY_COLUMNS).join(", ") + (record.columns.length > SUMMARY_COLUMNS ? ", …" : "");
   return `${count(record.rows, "row")} of CSV in ${count(record.columns.length, "column")}${named === "" ? "" : `: ${named}`}.`;
 }
 

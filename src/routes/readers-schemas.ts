@@ -50,7 +50,9 @@ export const TableSchemaFieldSchema = z
 
 export const TableSchemaSchema = z
   .object({
-    fields: z.array(TableSchemaFieldSchema).openapi({ description: "One field per column, in column order, named by the header." }),
+    fields: z.array(TableSchemaFieldSchema).openapi({
+      description: "One field per column, in column order, named by the header; a repeated name is counted on (`a`, `a2`) and a blank one is `field<n>` (its column), so names are unique.",
+    }),
     missingValues: z.array(z.string()).openapi({ description: "Cells that mean \"no value\"; by default only the empty cell." }),
   })
   .openapi("TableSchema", {
@@ -64,7 +66,7 @@ export const CellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()
 
 export const RowsResponseSchema = z
   .object({
-    columns: z.array(z.string()).openapi({ description: "The header's cells." }),
+    columns: z.array(z.string()).openapi({ description: "The header's cells as written; the schema's field names are these made unique and non-empty." }),
     schema: TableSchemaSchema,
     rows: z.array(z.array(CellSchema)).openapi({ description: "Data rows from `offset` on, each cell typed by its field." }),
     offset: z.number().int(),

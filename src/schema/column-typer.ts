@@ -6,6 +6,7 @@ import type { CellSink } from "../csv/types.ts";
 import { BOOLEAN, cellClasses, DATE, DATETIME, INTEGER, NUMBER, PADDED_INTEGER, PADDED_NUMBER } from "./cell-classes.ts";
 import { castCell } from "./cast.ts";
 import { carriedDeclaration, declaredFieldsByColumn, type DeclaredSchema } from "./declared.ts";
+import { fieldNames } from "./field-names.ts";
 import { TypeInference, type InferenceState } from "./infer.ts";
 import { SchemaError, shortValue } from "./schema-error.ts";
 import { DEFAULT_MISSING_VALUES, type Field, type TableSchema } from "./table-schema.ts";
@@ -88,14 +89,15 @@ export class ColumnTyper implements CellSink, KernelTyping {
     if (plan.kind === "check") this.begin(plan.schema.fields.map((f) => f.name), plan.schema.fields, 1);
   }
 
-  /** Table mode: the header record ended; data rows start at row 2. */
+  /** Table mode: the header record ended; data rows start at row 2. Fields are named by fieldNames. */
   header(cells: string[]): void {
     if (this.plan.kind !== "infer") return;
-    const declaration = this.plan.carried ? carriedDeclaration(this.plan.declared, cells) : this.plan.declared;
+    const names = fieldNames(cells);
+    const declaration = this.plan.carried ? carriedDeclaration(this.plan.declared, names) : this.plan.declared;
     this.declared = declaration;
-    const declared = declaration ? declaredFieldsByColumn(cells, declaration) : cells.map(() => null);
-    this.inference = new TypeInference(cells, [...this.missing]);
-    this.begin(cells, declared, 2);
+    const declared = declaration ? declaredFieldsByColumn(names, declaration) : names.map(() => null);
+    this.inference = new TypeInference(names, [...this.missing]);
+    this.begin(names, declared, 2);
   }
 
   piece(buf: Uint8Array, from: number, to: number): void {
@@ -186,7 +188,8 @@ export class ColumnTyper implements CellSink, KernelTyping {
     if (this.plan.kind === "check") return this.plan.schema;
     const inference = this.inference ?? new TypeInference(this.columns, [...this.missing]);
     return {
-      fields: this.columns.map((_, i) => this.checked[i] ?? inference.field(i)),
+      // Named by the typer's field names: an upload's inference state from before names were made unique has the header's.
+      fields: this.columns.map((name, i) => this.checked[i] ?? { ...inference.field(i), name }),
       missingValues: [...this.missing],
     };
   }
@@ -215,7 +218,7 @@ export class ColumnTyper implements CellSink, KernelTyping {
       this.row = row;
       return;
     }
-    const columns = scan.header ?? [];
+    const columns = fieldNames(scan.header ?? []);
     this.declared = at?.declared ?? null;
     const declared = this.declared ? declaredFieldsByColumn(columns, this.declared) : columns.map(() => null);
     this.inference = at?.inference ? TypeInference.fromJSON(at.inference) : new TypeInference(columns, [...this.missing]);

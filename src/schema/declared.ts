@@ -1,6 +1,7 @@
 // A publisher's declared types (SPEC C2 `collection.schema`): a partial Table Schema whose
-// fields are named by header name. Declared fields are used as given, the rest inferred; a
-// declared name that is not in the header is refused before any row is read. Pure.
+// fields are named by header name (by field name where the header repeats a name or leaves one
+// blank: field-names.ts). Declared fields are used as given, the rest inferred; a declared name
+// that is not a field is refused before any row is read. Pure.
 import { SchemaError } from "./schema-error.ts";
 import type { Field } from "./table-schema.ts";
 
@@ -9,7 +10,7 @@ export interface DeclaredSchema {
   missingValues?: string[];
 }
 
-/** The declared field of each header column, or null where the column is inferred. */
+/** The declared field of each column (`header`: the field names), or null where the column is inferred. */
 export function declaredFieldsByColumn(header: readonly string[], declared: DeclaredSchema): (Field | null)[] {
   const byName = new Map(declared.fields.map((field) => [field.name, field]));
   for (const field of declared.fields) {

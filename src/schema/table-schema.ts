@@ -1,6 +1,7 @@
 // Frictionless Table Schema v1 as pubset uses it (SPEC C2): the field types we infer and accept,
 // and the declared options that change how a cell is read. Pure: no Hono, no bindings.
 // https://specs.frictionlessdata.io/table-schema/
+import { fieldNames } from "./field-names.ts";
 
 /** In inference order: the first one every non-missing cell satisfies wins. */
 export const FIELD_TYPES = ["integer", "number", "boolean", "date", "datetime", "string"] as const;
@@ -31,5 +32,5 @@ export const DEFAULT_FALSE_VALUES: readonly string[] = ["false", "False", "FALSE
 
 /** Every column text: the schema of a version written before types were kept. */
 export function textSchema(columns: readonly string[]): TableSchema {
-  return { fields: columns.map((name) => ({ name, type: "string" })), missingValues: [...DEFAULT_MISSING_VALUES] };
+  return { fields: fieldNames(columns).map((name) => ({ name, type: "string" })), missingValues: [...DEFAULT_MISSING_VALUES] };
 }

@@ -2,6 +2,7 @@
 // Writes go through `commitVersion`, one D1 batch (a transaction): the single point that makes
 // a version and its R2 segments reachable (SPEC B7).
 import type { DeclaredSchema } from "../schema/declared.ts";
+import { withFieldNames } from "../schema/field-names.ts";
 import { textSchema, type TableSchema } from "../schema/table-schema.ts";
 import type { SegmentPart } from "./parted-segment.ts";
 import { claimableCondition, claimStatement } from "./pending-objects-db.ts";
@@ -136,7 +137,7 @@ function toVersion(r: VersionRecord): StoredVersionRow {
     historyPublic: r.history_public === 1,
     headerId: r.header_id,
     propertiesId: r.properties_id,
-    schema: r.table_schema ? (JSON.parse(r.table_schema) as TableSchema) : textSchema(JSON.parse(r.columns) as string[]),
+    schema: r.table_schema ? withFieldNames(JSON.parse(r.table_schema) as TableSchema) : textSchema(JSON.parse(r.columns) as string[]),
     declared: r.declared_schema ? (JSON.parse(r.declared_schema) as DeclaredSchema) : null,
     declaredId: r.declared_schema_id,
     ...(r.schema_id ? { schemaId: r.schema_id } : {}),
