@@ -56,6 +56,7 @@ function randomField(random: Random, name: string): Field {
   if (roll < 0.15) field.constraints = { required: true };
   else if (roll < 0.25 && type === "number") field.decimalChar = ",";
   else if (roll < 0.25 && type === "boolean") Object.assign(field, { trueValues: ["yes"], falseValues: ["no"] });
+  else if (roll < 0.25 && type === "date") field.format = "%Y-%m-%d";
   return field;
 }
 

@@ -95,6 +95,36 @@ describe("column types on write", () => {
     expect((await rowsOf(inferred.id, key)).rows).toEqual([[12], [7]]);
   });
 
+  it("a declared date or datetime in a strptime pattern: /rows answers ISO 8601; a cell off the pattern is schema_mismatch", async () => {
+    const key = await createKey("types-team", "pat");
+    const schema = {
+      fields: [
+        { name: "day", type: "date", format: "%b %d %Y" },
+        { name: "at", type: "datetime", format: "%Y/%m/%d %H:%M:%S" },
+      ],
+    };
+    const created = await createDataset(key, "day,at\nJan 1 2000,2015/01/01 01:00:00\nDec 31 1999,1999/12/31 23:59:59\n", { name: "patterns", schema });
+    const body = await rowsOf(created.id, key);
+    expect(body.schema.fields).toEqual(schema.fields);
+    expect(body.rows).toEqual([["2000-01-01", "2015-01-01T01:00:00"], ["1999-12-31", "1999-12-31T23:59:59"]]);
+    const before = await objectCount();
+    const broken = await write("POST", "/v1/dataset", key, [collectionPart({ name: "off", schema }), csvPart("day,at\nJan 1 2000,2015/01/01 01:00:00\n2000-01-02,2015/01/01 01:00:00\n")]);
+    expect(await expectProblem(broken, 422, "schema_mismatch")).toMatchObject({ row: 3, column: "day", value: "2000-01-02", expected: "date (%b %d %Y)" });
+    expect(await objectCount()).toBe(before);
+  });
+
+  it.each([
+    ["an unknown directive", { name: "a", type: "date", format: "%Q-%m" }],
+    ["a directive twice", { name: "a", type: "date", format: "%Y %Y" }],
+    ["a pattern on an integer", { name: "a", type: "integer", format: "%Y" }],
+  ])("a pattern format with %s → 422 invalid_schema, nothing stored", async (_label, field) => {
+    const key = await createKey("types-team", "pam");
+    const before = await objectCount();
+    const response = await write("POST", "/v1/dataset", key, [collectionPart({ name: "bad pattern", schema: { fields: [field] } }), csvPart("a\n2000\n")]);
+    await expectProblem(response, 422, "invalid_schema");
+    expect(await objectCount()).toBe(before);
+  });
+
   it("a required cell holding a declared missing value: schema_mismatch names the cell as written", async () => {
     const key = await createKey("types-team", "ned");
     const schema = { fields: [{ name: "n", type: "integer", constraints: { required: true } }], missingValues: ["", "NA"] };

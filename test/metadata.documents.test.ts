@@ -157,6 +157,15 @@ describe("croissant.jsonld", () => {
     }
   });
 
+  it("gives a date read by a strptime pattern that pattern as its source's cr:format", async () => {
+    const dated: TableSchema = { fields: [{ name: "day", type: "date", format: "%d/%m/%Y" }, { name: "at", type: "datetime", format: "any" }], missingValues: [""] };
+    const graph = await readJsonLd(croissant({ ...record, columns: ["day", "at"] }, dated, urls), `${BASE}/croissant.jsonld`);
+    const formats = Object.fromEntries(
+      graph.ofType(`${CR}Field`).map((f) => [one(f, `${SC}name`), objects(graph.node(String(one(f, `${CR}source`))), `${CR}format`)]),
+    );
+    expect(formats).toEqual({ day: ["%d/%m/%Y"], at: [] });
+  });
+
   it("keeps two columns of the same header name apart, by their field names", async () => {
     const twin: TableSchema = withFieldNames({ fields: [{ name: "a", type: "integer" }, { name: "a", type: "string" }], missingValues: [""] });
     const graph = await readJsonLd(croissant({ ...record, columns: ["a", "a"] }, twin, urls), `${BASE}/croissant.jsonld`);

@@ -4,6 +4,7 @@ import { z } from "@hono/zod-openapi";
 import { MAX_KEY_WORDS, MAX_NAME_LENGTH, MAX_PROPERTIES_BYTES } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import { MAX_JSON_DEPTH, pathDeeperThan, pathOfUnsafeText } from "../http/json-checks.ts";
+import { isPatternFormat, patternProblem } from "../schema/strftime.ts";
 import { FIELD_TYPES } from "../schema/table-schema.ts";
 
 export const VisibilitySchema = z.enum(["public", "private"]).openapi("Visibility");
@@ -38,7 +39,9 @@ export const DeclaredFieldSchema = z
   .strictObject({
     name: z.string().min(1),
     type: z.enum(FIELD_TYPES),
-    format: z.enum(["default", "any"]).optional(),
+    format: z.string().min(1).optional().openapi({
+      description: "`default` or `any`; on a date or datetime also a Python strptime pattern such as `%d/%m/%Y` or `%Y/%m/%d %H:%M:%S` (directives: see the README, Column types).",
+    }),
     title: z.string().optional(),
     description: z.string().optional(),
     decimalChar: OneCharacterSchema.optional(),
@@ -46,6 +49,14 @@ export const DeclaredFieldSchema = z
     trueValues: z.array(z.string()).min(1).optional(),
     falseValues: z.array(z.string()).min(1).optional(),
     constraints: z.strictObject({ required: z.boolean().optional() }).optional(),
+  })
+  .refine((f) => !isPatternFormat(f.format) || f.type === "date" || f.type === "datetime", {
+    message: 'a format other than "default" or "any" is a strptime pattern, which applies to date and datetime fields',
+    path: ["format"],
+  })
+  .superRefine((f, ctx) => {
+    const problem = isPatternFormat(f.format) ? patternProblem(f.format) : null;
+    if (problem !== null) ctx.addIssue({ code: "custom", message: `format ${JSON.stringify(f.format)}: ${problem}`, path: ["format"] });
   })
   .refine((f) => f.decimalChar === undefined || f.type === "number", { message: "decimalChar applies to number fields", path: ["decimalChar"] })
   .refine((f) => f.groupChar === undefined || f.type === "number" || f.type === "integer", {

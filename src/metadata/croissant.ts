@@ -2,6 +2,7 @@
 // (mlcroissant, TFDS, Hugging Face, Kaggle, OpenML) read: the files and one record set whose
 // fields mirror the Table Schema. The context is inline, so reading it needs no network.
 // http://mlcommons.org/croissant/1.1 (Croissant Format Specification 1.1)
+import { isPatternFormat } from "../schema/strftime.ts";
 import type { Field, FieldType, TableSchema } from "../schema/table-schema.ts";
 import { recordTerms, schemaOrgDatasetTerms, type MetadataRecord } from "./record.ts";
 import type { VersionUrls } from "./urls.ts";
@@ -115,7 +116,8 @@ export function croissant(record: MetadataRecord, schema: TableSchema, urls: Ver
           name: field.name,
           ...(field.description !== undefined ? { description: field.description } : {}),
           dataType: croissantDataType(field),
-          source: { fileObject: { "@id": csvId }, extract: { column: field.name } },
+          // A pattern format is Croissant's `format` too: both read dates with strptime's directives.
+          source: { fileObject: { "@id": csvId }, extract: { column: field.name }, ...(isPatternFormat(field.format) ? { format: field.format } : {}) },
         })),
       },
     ],

@@ -1,8 +1,10 @@
 // Reading one cell as its field's type (SPEC C2): the check a declared type holds every cell to,
 // and the typed value `/rows` answers. Integers past ±(2^53−1) and NaN/INF stay their exact
 // text, as JSON has no other way to carry them. A field reads a cell as Frictionless does:
-// `01234` in an integer field is 1234 (only inference keeps such a column text). Pure.
+// `01234` in an integer field is 1234 (only inference keeps such a column text), and a date in
+// a pattern format (`%b %d %Y`) is answered in ISO 8601 (`2000-01-01`). Pure.
 import { isBoolean, isDate, isDatetime, isFieldInteger, isFieldNumber, isSpecialNumber } from "./lexical.ts";
+import { isoDate, isoDatetime, isPatternFormat, readPattern } from "./strftime.ts";
 import { DEFAULT_FALSE_VALUES, DEFAULT_TRUE_VALUES, type Field, type TableSchema } from "./table-schema.ts";
 
 export type Cell = string | number | boolean | null;
@@ -53,10 +55,16 @@ export function castCell(field: Field, text: string, missingValues: ReadonlySet<
       if (!field.trueValues && !field.falseValues && isBoolean(text)) return { ok: true, value: text.toLowerCase() === "true" };
       return { ok: false, expected: "boolean" };
     }
-    case "date":
-      return isDate(text) ? { ok: true, value: text } : { ok: false, expected: "date" };
-    case "datetime":
-      return isDatetime(text) ? { ok: true, value: text } : { ok: false, expected: "datetime" };
+    case "date": {
+      if (!isPatternFormat(field.format)) return isDate(text) ? { ok: true, value: text } : { ok: false, expected: "date" };
+      const moment = readPattern(field.format, text);
+      return moment ? { ok: true, value: isoDate(moment) } : { ok: false, expected: `date (${field.format})` };
+    }
+    case "datetime": {
+      if (!isPatternFormat(field.format)) return isDatetime(text) ? { ok: true, value: text } : { ok: false, expected: "datetime" };
+      const moment = readPattern(field.format, text);
+      return moment ? { ok: true, value: isoDatetime(moment) } : { ok: false, expected: `datetime (${field.format})` };
+    }
     case "string":
       return { ok: true, value: text };
   }

@@ -9,6 +9,7 @@ import { carriedDeclaration, declaredFieldsByColumn, type DeclaredSchema } from 
 import { fieldNames } from "./field-names.ts";
 import { TypeInference, type InferenceState } from "./infer.ts";
 import { SchemaError, shortValue } from "./schema-error.ts";
+import { isPatternFormat } from "./strftime.ts";
 import { DEFAULT_MISSING_VALUES, type Field, type TableSchema } from "./table-schema.ts";
 
 /** Create and replace infer what is not declared; an append is held to the stored schema. */
@@ -35,7 +36,7 @@ const SKIP = 0;
 const INFER = 1;
 /** A field without options: its type bit from cellClasses decides. */
 const CHECK_BITS = 2;
-/** A field with options (decimalChar, trueValues, required…): the cell is decoded and cast. */
+/** A field with options (decimalChar, trueValues, required, a pattern format…): the cell is decoded and cast. */
 const CHECK_CAST = 3;
 
 /** The bits a field's type takes: a checked integer or number takes leading zeros, as cast.ts does. */
@@ -45,7 +46,7 @@ const NOTHING_MISSING: ReadonlySet<string> = new Set();
 
 function modeOf(field: Field): number {
   if (field.type === "string" && !field.constraints?.required) return SKIP;
-  const plain = !field.decimalChar && !field.groupChar && !field.trueValues && !field.falseValues && !field.constraints?.required;
+  const plain = !field.decimalChar && !field.groupChar && !field.trueValues && !field.falseValues && !field.constraints?.required && !isPatternFormat(field.format);
   return plain ? CHECK_BITS : CHECK_CAST;
 }
 

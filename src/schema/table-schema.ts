@@ -12,8 +12,11 @@ export interface Field {
   type: FieldType;
   title?: string;
   description?: string;
-  /** `"any"` when the values are not all in the type's default lexical form (datetime). */
-  format?: "default" | "any";
+  /**
+   * `"any"` when the values are not all in the type's default lexical form (datetime); on a
+   * declared date or datetime also a strptime pattern such as `%d/%m/%Y` (strftime.ts).
+   */
+  format?: string;
   decimalChar?: string;
   groupChar?: string;
   trueValues?: string[];
