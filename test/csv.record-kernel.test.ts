@@ -46,7 +46,7 @@ function scan(window: number, bytes: Uint8Array, cuts: number[], mode: CsvMode, 
   return { result, taken: kernel?.total ?? 0 };
 }
 
-const TYPES: FieldType[] = ["integer", "number", "boolean", "date", "datetime", "string"];
+const TYPES: FieldType[] = ["integer", "number", "boolean", "date", "datetime", "string", "time"];
 
 /** A declared field for `name`: by type bit alone, or with options that need a cast. */
 function randomField(random: Random, name: string): Field {

@@ -103,10 +103,13 @@ describe("column types on write", () => {
         { name: "at", type: "datetime", format: "%Y/%m/%d %H:%M:%S" },
       ],
     };
-    const created = await createDataset(key, "day,at\nJan 1 2000,2015/01/01 01:00:00\nDec 31 1999,1999/12/31 23:59:59\n", { name: "patterns", schema });
+    const created = await createDataset(key, "day,at,clock\nJan 1 2000,2015/01/01 01:00:00,1:05 PM\nDec 31 1999,1999/12/31 23:59:59,12:00 AM\n", {
+      name: "patterns",
+      schema: { fields: [...schema.fields, { name: "clock", type: "time", format: "%I:%M %p" }] },
+    });
     const body = await rowsOf(created.id, key);
-    expect(body.schema.fields).toEqual(schema.fields);
-    expect(body.rows).toEqual([["2000-01-01", "2015-01-01T01:00:00"], ["1999-12-31", "1999-12-31T23:59:59"]]);
+    expect(body.schema.fields).toEqual([...schema.fields, { name: "clock", type: "time", format: "%I:%M %p" }]);
+    expect(body.rows).toEqual([["2000-01-01", "2015-01-01T01:00:00", "13:05:00"], ["1999-12-31", "1999-12-31T23:59:59", "00:00:00"]]);
     const before = await objectCount();
     const broken = await write("POST", "/v1/dataset", key, [collectionPart({ name: "off", schema }), csvPart("day,at\nJan 1 2000,2015/01/01 01:00:00\n2000-01-02,2015/01/01 01:00:00\n")]);
     expect(await expectProblem(broken, 422, "schema_mismatch")).toMatchObject({ row: 3, column: "day", value: "2000-01-02", expected: "date (%b %d %Y)" });

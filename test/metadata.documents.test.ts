@@ -157,13 +157,16 @@ describe("croissant.jsonld", () => {
     }
   });
 
-  it("gives a date read by a strptime pattern that pattern as its source's cr:format", async () => {
+  it("gives a date read by a strptime pattern that pattern as its source's cr:format; a time is sc:Time", async () => {
     const dated: TableSchema = { fields: [{ name: "day", type: "date", format: "%d/%m/%Y" }, { name: "at", type: "datetime", format: "any" }], missingValues: [""] };
     const graph = await readJsonLd(croissant({ ...record, columns: ["day", "at"] }, dated, urls), `${BASE}/croissant.jsonld`);
     const formats = Object.fromEntries(
       graph.ofType(`${CR}Field`).map((f) => [one(f, `${SC}name`), objects(graph.node(String(one(f, `${CR}source`))), `${CR}format`)]),
     );
     expect(formats).toEqual({ day: ["%d/%m/%Y"], at: [] });
+    const timed: TableSchema = { fields: [{ name: "clock", type: "time" }], missingValues: [""] };
+    const timeGraph = await readJsonLd(croissant({ ...record, columns: ["clock"] }, timed, urls), `${BASE}/croissant.jsonld`);
+    expect(timeGraph.ofType(`${CR}Field`).map((f) => one(f, `${CR}dataType`))).toEqual([`${SC}Time`]);
   });
 
   it("keeps two columns of the same header name apart, by their field names", async () => {

@@ -75,4 +75,16 @@ describe("castCell with a pattern format", () => {
     expect(castCell({ name: "d", type: "date", format: "%b %d %Y" }, "2000-01-01", missing)).toEqual({ ok: false, expected: "date (%b %d %Y)" });
     expect(castCell({ name: "d", type: "date", format: "any" }, "2000-01-01", missing)).toEqual({ ok: true, value: "2000-01-01" });
   });
+
+  it("a declared time: hh:mm:ss by default, a pattern's time in ISO 8601 otherwise", () => {
+    const missing = new Set([""]);
+    const time = (text: string, format?: string) => castCell({ name: "t", type: "time", ...(format ? { format } : {}) }, text, missing);
+    expect(time("10:30:00")).toEqual({ ok: true, value: "10:30:00" });
+    expect(time("23:59:59.5+01:00")).toEqual({ ok: true, value: "23:59:59.5+01:00" });
+    expect(time("24:00:00")).toEqual({ ok: false, expected: "time" });
+    expect(time("10:30")).toEqual({ ok: false, expected: "time" });
+    expect(time("1:05 PM", "%I:%M %p")).toEqual({ ok: true, value: "13:05:00" });
+    expect(time("10h30 Z", "%Hh%M %z")).toEqual({ ok: true, value: "10:30:00Z" });
+    expect(time("10:30:00", "%I:%M %p")).toEqual({ ok: false, expected: "time (%I:%M %p)" });
+  });
 });

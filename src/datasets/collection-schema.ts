@@ -40,7 +40,7 @@ export const DeclaredFieldSchema = z
     name: z.string().min(1),
     type: z.enum(FIELD_TYPES),
     format: z.string().min(1).optional().openapi({
-      description: "`default` or `any`; on a date or datetime also a Python strptime pattern such as `%d/%m/%Y` or `%Y/%m/%d %H:%M:%S` (directives: see the README, Column types).",
+      description: "`default` or `any`; on a date, datetime or time also a Python strptime pattern such as `%d/%m/%Y` or `%Y/%m/%d %H:%M:%S` (directives: see the README, Column types).",
     }),
     title: z.string().optional(),
     description: z.string().optional(),
@@ -50,8 +50,8 @@ export const DeclaredFieldSchema = z
     falseValues: z.array(z.string()).min(1).optional(),
     constraints: z.strictObject({ required: z.boolean().optional() }).optional(),
   })
-  .refine((f) => !isPatternFormat(f.format) || f.type === "date" || f.type === "datetime", {
-    message: 'a format other than "default" or "any" is a strptime pattern, which applies to date and datetime fields',
+  .refine((f) => !isPatternFormat(f.format) || f.type === "date" || f.type === "datetime" || f.type === "time", {
+    message: 'a format other than "default" or "any" is a strptime pattern, which applies to date, datetime and time fields',
     path: ["format"],
   })
   .superRefine((f, ctx) => {

@@ -53,6 +53,7 @@ const DATA_TYPES: Record<FieldType, string> = {
   boolean: "sc:Boolean",
   date: "sc:Date",
   datetime: "sc:DateTime",
+  time: "sc:Time",
   string: "sc:Text",
 };
 

@@ -37,7 +37,7 @@ export const TableSchemaFieldSchema = z
   .object({
     name: z.string(),
     type: z.enum(FIELD_TYPES),
-    format: z.string().optional().openapi({ description: "`default`, `any`, or a strptime pattern on a declared date or datetime (`%d/%m/%Y`)." }),
+    format: z.string().optional().openapi({ description: "`default`, `any`, or a strptime pattern on a declared date, datetime or time (`%d/%m/%Y`)." }),
     title: z.string().optional(),
     description: z.string().optional(),
     decimalChar: z.string().optional(),

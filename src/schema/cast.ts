@@ -3,8 +3,8 @@
 // text, as JSON has no other way to carry them. A field reads a cell as Frictionless does:
 // `01234` in an integer field is 1234 (only inference keeps such a column text), and a date in
 // a pattern format (`%b %d %Y`) is answered in ISO 8601 (`2000-01-01`). Pure.
-import { isBoolean, isDate, isDatetime, isFieldInteger, isFieldNumber, isSpecialNumber } from "./lexical.ts";
-import { isoDate, isoDatetime, isPatternFormat, readPattern } from "./strftime.ts";
+import { isBoolean, isDate, isDatetime, isFieldInteger, isFieldNumber, isSpecialNumber, isTime } from "./lexical.ts";
+import { isoDate, isoDatetime, isoTime, isPatternFormat, readPattern } from "./strftime.ts";
 import { DEFAULT_FALSE_VALUES, DEFAULT_TRUE_VALUES, type Field, type TableSchema } from "./table-schema.ts";
 
 export type Cell = string | number | boolean | null;
@@ -64,6 +64,11 @@ export function castCell(field: Field, text: string, missingValues: ReadonlySet<
       if (!isPatternFormat(field.format)) return isDatetime(text) ? { ok: true, value: text } : { ok: false, expected: "datetime" };
       const moment = readPattern(field.format, text);
       return moment ? { ok: true, value: isoDatetime(moment) } : { ok: false, expected: `datetime (${field.format})` };
+    }
+    case "time": {
+      if (!isPatternFormat(field.format)) return isTime(text) ? { ok: true, value: text } : { ok: false, expected: "time" };
+      const moment = readPattern(field.format, text);
+      return moment ? { ok: true, value: isoTime(moment) } : { ok: false, expected: `time (${field.format})` };
     }
     case "string":
       return { ok: true, value: text };

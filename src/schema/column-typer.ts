@@ -40,12 +40,14 @@ const CHECK_BITS = 2;
 const CHECK_CAST = 3;
 
 /** The bits a field's type takes: a checked integer or number takes leading zeros, as cast.ts does. */
-const TYPE_BITS = { integer: INTEGER | PADDED_INTEGER, number: NUMBER | PADDED_NUMBER, boolean: BOOLEAN, date: DATE, datetime: DATETIME, string: 0 } as const;
+const TYPE_BITS = { integer: INTEGER | PADDED_INTEGER, number: NUMBER | PADDED_NUMBER, boolean: BOOLEAN, date: DATE, datetime: DATETIME, string: 0, time: 0 } as const;
 const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 const NOTHING_MISSING: ReadonlySet<string> = new Set();
 
 function modeOf(field: Field): number {
   if (field.type === "string" && !field.constraints?.required) return SKIP;
+  // A time has no type bit (inference never chooses it): its cells are always cast.
+  if (field.type === "time") return CHECK_CAST;
   const plain = !field.decimalChar && !field.groupChar && !field.trueValues && !field.falseValues && !field.constraints?.required && !isPatternFormat(field.format);
   return plain ? CHECK_BITS : CHECK_CAST;
 }

@@ -6,8 +6,9 @@ import type { KernelColumns } from "../csv/record-kernel.ts";
 import { ALL_TYPES, BOOLEAN, booleanWord, cellClasses, DATE, DATETIME, DEFAULT_DATETIME, INTEGER, NUMBER } from "./cell-classes.ts";
 import { DEFAULT_FALSE_VALUES, DEFAULT_MISSING_VALUES, DEFAULT_TRUE_VALUES, type Field, type FieldType, type TableSchema } from "./table-schema.ts";
 
-const BITS: Record<Exclude<FieldType, "string">, number> = { integer: INTEGER, number: NUMBER, boolean: BOOLEAN, date: DATE, datetime: DATETIME };
-const TYPE_ORDER: readonly Exclude<FieldType, "string">[] = ["integer", "number", "boolean", "date", "datetime"];
+type InferredBitType = Exclude<FieldType, "string" | "time">;
+const BITS: Record<InferredBitType, number> = { integer: INTEGER, number: NUMBER, boolean: BOOLEAN, date: DATE, datetime: DATETIME };
+const TYPE_ORDER: readonly InferredBitType[] = ["integer", "number", "boolean", "date", "datetime"];
 
 /** Per column: the types still possible, whether a value was seen, and the spellings seen. */
 export interface InferenceState {

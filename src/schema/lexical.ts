@@ -5,6 +5,8 @@ const INTEGER = /^[+-]?\d+$/;
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/i;
+/** A declared time's default form: `hh:mm:ss`, optional fraction and zone, as in a datetime. */
+const TIME = /^(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))?$/i;
 /** Table Schema's default datetime form: `YYYY-MM-DDThh:mm:ssZ` (RFC 3339 in UTC). */
 const DEFAULT_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -70,6 +72,15 @@ export function isDatetime(text: string): boolean {
     if (zh > 23 || zm > 59) return false;
   }
   return true;
+}
+
+/** A time of day as a declared `time` field takes it by default (`10:30:00`, `23:59:59.5+01:00`). */
+export function isTime(text: string): boolean {
+  const match = TIME.exec(text);
+  if (!match) return false;
+  const [hour, minute, second] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (hour > 23 || minute > 59 || second > 60) return false;
+  return match[6] === undefined || (Number(match[6]) <= 23 && Number(match[7]) <= 59);
 }
 
 /** Whether a strict Table Schema reader takes the datetime without `format: "any"`. */

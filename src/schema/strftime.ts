@@ -1,4 +1,4 @@
-// Pattern formats of declared dates and datetimes (SPEC C2): Table Schema lets `format` be a
+// Pattern formats of declared dates, datetimes and times (SPEC C2): Table Schema lets `format` be a
 // Python strptime pattern (`%b %d %Y`), and Frictionless reads cells with Python's strptime, so
 // this reads them the same way, for a documented subset of directives. Pure, no dependency.
 // https://docs.python.org/3/library/datetime.html#strftime-and-strptime-format-codes
@@ -119,7 +119,7 @@ function twelveHour(hour: number, ampm: string | undefined): number {
 /**
  * Reads `text` by the pattern `format` as Python's strptime does: null where strptime raises.
  * What the pattern does not read defaults as in Python (1900-01-01, midnight, no zone); a date
- * field keeps only the date (Frictionless: `strptime(cell, format).date()`).
+ * field keeps only the date (Frictionless: `strptime(cell, format).date()`), a time field the time.
  */
 export function readPattern(format: string, text: string): ParsedMoment | null {
   const regex = patternRegex(format);
@@ -160,11 +160,15 @@ export function isoDate(m: ParsedMoment): string {
   return `${pad(m.year, 4)}-${pad(m.month)}-${pad(m.day)}`;
 }
 
-/** RFC 3339: `YYYY-MM-DDThh:mm:ss[.fraction]`, then `Z`, `±hh:mm`, or nothing when the pattern read no zone. */
-export function isoDatetime(m: ParsedMoment): string {
+/** `hh:mm:ss[.fraction]`, then `Z`, `±hh:mm`, or nothing when the pattern read no zone. */
+export function isoTime(m: ParsedMoment): string {
   const time = `${pad(m.hour)}:${pad(m.minute)}:${pad(m.second)}${m.fraction === "" ? "" : `.${m.fraction}`}`;
-  let zone = "";
-  if (m.offset === "Z" || m.offset === 0) zone = "Z";
-  else if (m.offset !== null) zone = `${m.offset < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(m.offset) / 60))}:${pad(Math.abs(m.offset) % 60)}`;
-  return `${isoDate(m)}T${time}${zone}`;
+  if (m.offset === "Z" || m.offset === 0) return `${time}Z`;
+  if (m.offset === null) return time;
+  return `${time}${m.offset < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(m.offset) / 60))}:${pad(Math.abs(m.offset) % 60)}`;
+}
+
+/** RFC 3339: `YYYY-MM-DDThh:mm:ss[.fraction]` and the zone as isoTime writes it. */
+export function isoDatetime(m: ParsedMoment): string {
+  return `${isoDate(m)}T${isoTime(m)}`;
 }

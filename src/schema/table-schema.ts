@@ -3,8 +3,10 @@
 // https://specs.frictionlessdata.io/table-schema/
 import { fieldNames } from "./field-names.ts";
 
-/** In inference order: the first one every non-missing cell satisfies wins. */
-export const FIELD_TYPES = ["integer", "number", "boolean", "date", "datetime", "string"] as const;
+/** The types inference chooses among, in its order: the first one every non-missing cell satisfies wins. */
+export const INFERRED_TYPES = ["integer", "number", "boolean", "date", "datetime", "string"] as const;
+/** Every field type: the inferred ones and `time` (a time of day), which only a publisher declares. */
+export const FIELD_TYPES = [...INFERRED_TYPES, "time"] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 export interface Field {
@@ -14,7 +16,7 @@ export interface Field {
   description?: string;
   /**
    * `"any"` when the values are not all in the type's default lexical form (datetime); on a
-   * declared date or datetime also a strptime pattern such as `%d/%m/%Y` (strftime.ts).
+   * declared date, datetime or time also a strptime pattern such as `%d/%m/%Y` (strftime.ts).
    */
   format?: string;
   decimalChar?: string;
