@@ -1,20 +1,36 @@
 // Resolves `:version` (an id or `latest`) of a dataset the caller may read (SPEC A row 6, C).
 // A draft resolves for the dataset's team only (SPEC B3); to anyone else it does not exist.
+// Each read asks D1 once: the dataset, the version and (for content) its segments in one batch.
 import { ApiError } from "../errors.ts";
-import { getVersion, type DatasetRow, type StoredVersionRow } from "../storage/datasets-db.ts";
-import { canReadVersion, readableDataset, type Caller } from "./access.ts";
+import type { DatasetRow, SegmentRow, StoredVersionRow } from "../storage/datasets-db.ts";
+import { getVersionContent } from "../storage/version-content-db.ts";
+import { canRead, canReadVersion, type Caller } from "./access.ts";
 
-export async function readableVersion(
+export interface ReadableVersion {
+  dataset: DatasetRow;
+  version: StoredVersionRow;
+}
+
+export async function readableVersion(db: D1Database, datasetId: string, versionRef: string, caller: Caller | null): Promise<ReadableVersion> {
+  const { dataset, version } = await readable(db, datasetId, versionRef, caller, false);
+  return { dataset, version };
+}
+
+/** The version and its segments with their parts, for the reads that open its content. */
+export async function readableContent(
   db: D1Database,
   datasetId: string,
   versionRef: string,
   caller: Caller | null,
-): Promise<{ dataset: DatasetRow; version: StoredVersionRow }> {
-  const dataset = await readableDataset(db, datasetId, caller);
-  const versionId = versionRef === "latest" ? dataset.latestVersion : versionRef;
-  const version = await getVersion(db, dataset.id, versionId);
+): Promise<ReadableVersion & { segments: SegmentRow[] }> {
+  return readable(db, datasetId, versionRef, caller, true);
+}
+
+async function readable(db: D1Database, datasetId: string, versionRef: string, caller: Caller | null, withSegments: boolean) {
+  const { dataset, version, segments } = await getVersionContent(db, datasetId, versionRef, withSegments);
+  if (!dataset || !canRead(dataset, caller)) throw new ApiError("not_found", `No dataset ${datasetId}.`);
   if (!version || !canReadVersion(dataset, version, caller)) throw new ApiError("not_found", `Dataset ${datasetId} has no version ${versionRef}.`);
-  return { dataset, version };
+  return { dataset, version, segments };
 }
 
 export const PUBLIC_CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=300";

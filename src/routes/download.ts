@@ -5,11 +5,10 @@ import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { contentDisposition } from "../datasets/download-name.ts";
 import { describedByLink } from "../datasets/shapes.ts";
-import { cacheControlFor, readableVersion } from "../datasets/versions.ts";
+import { cacheControlFor, readableContent } from "../datasets/versions.ts";
 import { ApiError } from "../errors.ts";
 import { acceptsGzip, clientAcceptEncoding } from "../http/accept-encoding.ts";
 import { ifRangeAllows, parseByteRange } from "../http/byte-range.ts";
-import { getVersionSegments, getVersionSegmentsWithParts } from "../storage/datasets-db.ts";
 import { rawRangeStream } from "../storage/csv-range.ts";
 import { partsOf } from "../storage/segment-parts-db.ts";
 import { joinedGzipLength, joinedGzipStream } from "../storage/gzip-join.ts";
@@ -47,10 +46,9 @@ export function registerDownload(app: OpenAPIHono<AppEnv>): void {
   app.openapi(downloadRoute, async (c) => {
     const { id, version: versionRef, file } = c.req.valid("param");
     const caller = c.get("caller");
-    const { dataset, version } = await readableVersion(c.env.DB, id, versionRef, caller);
+    const { dataset, version, segments } = await readableContent(c.env.DB, id, versionRef, caller);
     const wantsGzipFile = file === `${version.fileName}.gz`;
     if (!wantsGzipFile && file !== version.fileName) throw new ApiError("not_found", `Version ${version.id} has no file ${file}.`);
-    const segments = await getVersionSegments(c.env.DB, version.id);
     const openers = segments.map((s) => () => openSegment(c.env.CONTENT, s.key));
     const gzipLength = joinedGzipLength(segments.map((s) => s.compressedBytes));
     const gzip = () => joinedGzipStream(openers, version.crc32, version.rawBytes);
@@ -97,7 +95,7 @@ export function registerDownload(app: OpenAPIHono<AppEnv>): void {
       headers.set("Accept-Ranges", "bytes");
       headers.set("Content-Range", `bytes ${csvRange.start}-${csvRange.end}/${version.rawBytes}`);
       headers.set("Content-Length", String(length));
-      const pieces = (await getVersionSegmentsWithParts(c.env.DB, version.id)).flatMap((s) =>
+      const pieces = segments.flatMap((s) =>
         partsOf(s).map((p) => ({ rawBytes: p.rawBytes, open: () => openSegment(c.env.CONTENT, s.key, { offset: p.compressedOffset, length: p.compressedBytes }) })),
       );
       const body = rawRangeStream(pieces, csvRange.start, csvRange.end);

@@ -4,9 +4,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { ROWS_DEFAULT_LIMIT, ROWS_MAX_RESPONSE_CHARS } from "../config.ts";
 import { readRowWindow } from "../datasets/row-reader.ts";
-import { cacheControlFor, readableVersion } from "../datasets/versions.ts";
+import { cacheControlFor, readableContent } from "../datasets/versions.ts";
 import { typedRow } from "../schema/cast.ts";
-import { getVersionSegmentsWithParts } from "../storage/datasets-db.ts";
 import { openSegment } from "../storage/segment-store.ts";
 import { RowsQuerySchema, RowsResponseSchema } from "./readers-schemas.ts";
 import { VersionParamsSchema, problemResponse } from "./schemas.ts";
@@ -34,10 +33,10 @@ export function registerRows(app: OpenAPIHono<AppEnv>): void {
     const caller = c.get("caller");
     const offset = query.offset ?? 0;
     const limit = query.limit ?? ROWS_DEFAULT_LIMIT;
-    const { dataset, version } = await readableVersion(c.env.DB, id, versionRef, caller);
+    const { dataset, version, segments } = await readableContent(c.env.DB, id, versionRef, caller);
     const rows =
       offset < version.rowCount
-        ? await readRowWindow(await getVersionSegmentsWithParts(c.env.DB, version.id), (key, range) => openSegment(c.env.CONTENT, key, range), {
+        ? await readRowWindow(segments, (key, range) => openSegment(c.env.CONTENT, key, range), {
             offset,
             limit,
             maxChars: ROWS_MAX_RESPONSE_CHARS,

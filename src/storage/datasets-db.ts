@@ -68,7 +68,7 @@ export interface SegmentRow {
   parts?: SegmentPart[];
 }
 
-interface DatasetRecord {
+export interface DatasetRecord {
   id: string;
   team_id: string;
   owner_id: string;
@@ -79,7 +79,7 @@ interface DatasetRecord {
   latest_seq: number;
 }
 
-interface VersionRecord {
+export interface VersionRecord {
   id: string;
   dataset_id: string;
   seq: number;
@@ -104,7 +104,7 @@ interface VersionRecord {
   declared_schema: string | null;
 }
 
-function toDataset(r: DatasetRecord): DatasetRow {
+export function toDataset(r: DatasetRecord): DatasetRow {
   return {
     id: r.id,
     teamId: r.team_id,
@@ -117,7 +117,7 @@ function toDataset(r: DatasetRecord): DatasetRow {
   };
 }
 
-function toVersion(r: VersionRecord): StoredVersionRow {
+export function toVersion(r: VersionRecord): StoredVersionRow {
   return {
     id: r.id,
     datasetId: r.dataset_id,

@@ -13,6 +13,7 @@ export interface Query {
 // D1PreparedStatement is an abstract class; the wrappers implement its methods one by one and
 // keep the real statement for batch(), which needs the binding's own objects.
 const inner = new WeakMap<object, D1PreparedStatement>();
+const sqlOf = new WeakMap<object, string>();
 const unwrap = (statement: D1PreparedStatement) => inner.get(statement) ?? statement;
 
 const WRITE = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER)\b/i;
@@ -42,6 +43,7 @@ function wrapStatement(real: D1PreparedStatement, sql: string, onRun: (sql: stri
     },
   };
   inner.set(wrapped, real);
+  sqlOf.set(wrapped, sql);
   return wrapped as unknown as D1PreparedStatement;
 }
 
@@ -54,9 +56,9 @@ function wrapSource(source: Source, onRun: (sql: string) => void, keep: (row: un
   return {
     prepare: (sql: string) => wrapStatement(source.prepare(sql), sql, onRun, keep),
     batch: <T>(statements: D1PreparedStatement[]) => {
-      // One batch is one round trip, whatever it holds.
-      onRun(statements.length === 0 ? "" : "BATCH");
-      return source.batch<T>(statements.map(unwrap));
+      // One batch is one round trip, whatever it holds; it writes when one of its statements does.
+      onRun(statements.length === 0 ? "" : `BATCH ${statements.map((s) => sqlOf.get(s) ?? "?").join(" ; ")}`);
+      return source.batch<T>(statements.map(unwrap)).then((results) => results.map((result) => ({ ...result, results: (result.results ?? []).filter(keep) })));
     },
   };
 }
@@ -65,7 +67,10 @@ function wrapSource(source: Source, onRun: (sql: string) => void, keep: (row: un
 export function countingD1(db: D1Database): { db: D1Database; queries: Query[]; sessions: string[] } {
   const queries: Query[] = [];
   const sessions: string[] = [];
-  const record = (sql: string) => queries.push({ sql, write: sql === "BATCH" || WRITE.test(sql) });
+  const record = (sql: string) => {
+    const statements = sql.startsWith("BATCH ") ? sql.slice(6).split(" ; ") : [sql];
+    queries.push({ sql, write: statements.some((statement) => statement === "?" || WRITE.test(statement)) });
+  };
   const wrapped = {
     ...wrapSource(db, record),
     exec: (sql: string) => db.exec(sql),
