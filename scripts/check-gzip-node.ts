@@ -6,10 +6,10 @@
 // Usage: npm run check:gzip (node scripts/check-gzip-node.ts) — exits 1 on any mismatch.
 import { spawnSync } from "node:child_process";
 import zlib from "node:zlib";
-import { bufferSource } from "../src/auth/bytes.ts";
-import { crc32Combine } from "../src/storage/crc32.ts";
-import { compressSegment } from "../src/storage/deflate-segment.ts";
-import { concatSegmentStreams, joinedGzipLength, joinedGzipStream, type SegmentOpener } from "../src/storage/gzip-join.ts";
+import { bufferSource } from "../src/wire/bytes.ts";
+import { crc32Combine } from "../src/wire/crc32.ts";
+import { compressSegment } from "../src/wire/deflate-segment.ts";
+import { concatSegmentStreams, joinedGzipLength, joinedGzipStream, type SegmentOpener } from "../src/wire/gzip-join.ts";
 
 function mulberry32(seed: number): () => number {
   let a = seed;

@@ -4,8 +4,8 @@
 // `npm start` wrote to .pubset/demo-key.json. The full client and CLI are separate.
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { bufferSource } from "../src/auth/bytes.ts";
-import { signRequest } from "../src/auth/sign.ts";
+import { bufferSource } from "../src/wire/bytes.ts";
+import { signRequest } from "../src/wire/sign.ts";
 
 const USAGE = `usage: npm run sign -- METHOD URL [--collection JSON] [--dataset FILE] [--body FILE] [--header "Name: value"]...
   --collection JSON   the multipart "collection" part (application/json)

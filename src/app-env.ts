@@ -1,6 +1,6 @@
 // The Hono environment shared by middleware and routes: bindings plus per-request variables.
-import type { Caller } from "./datasets/access.ts";
 import type { IdempotencyHold } from "./datasets/write.ts";
+import type { Caller } from "./model/dataset.ts";
 
 export interface AppEnv {
   Bindings: Env;

@@ -8,7 +8,7 @@ import type { AppEnv } from "./app-env.ts";
 import { faviconRoutes } from "./catalog/favicon.ts";
 import { catalogFeedRoutes } from "./catalog/feed-route.ts";
 import { catalogNotFound, catalogRoutes } from "./catalog/routes.tsx";
-import { ApiError, problemResponse } from "./errors.ts";
+import { ApiError, problemResponse } from "./model/errors.ts";
 import { logSetupProblem, setupProblem } from "./setup-problems.ts";
 import { validationHook } from "./http/validation-hook.ts";
 import { browserSafetyMiddleware, withNosniff } from "./middleware/browser-safety.ts";

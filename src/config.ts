@@ -54,8 +54,8 @@ export const DEFAULT_LIMITS: Limits = {
  */
 export const MAX_CARRY_BYTES = 1024 * 1024;
 
-/** Uncompressed bytes after which an upload's segment starts a new part (at a record end). */
-export const PART_RAW_BYTES = 1024 * 1024;
+/** The part size both sides cut at is part of the wire format (src/wire/parted-gzip-header.ts). */
+export { PART_RAW_BYTES } from "./wire/parted-gzip-header.ts";
 export const LIST_DEFAULT_LIMIT = 100;
 export const LIST_MAX_LIMIT = 1000;
 export const ROWS_DEFAULT_LIMIT = 100;

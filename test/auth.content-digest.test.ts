@@ -1,6 +1,6 @@
 // RFC 9530 Content-Digest: parsing, computing (the published examples) and the streaming check.
 import { describe, expect, it } from "vitest";
-import { utf8 } from "../src/auth/bytes.ts";
+import { utf8 } from "../src/wire/bytes.ts";
 import {
   contentDigestHeader,
   type DigestAlgorithm,
@@ -8,7 +8,7 @@ import {
   digestVerifyingStream,
   parseContentDigest,
   type ParsedDigest,
-} from "../src/auth/content-digest.ts";
+} from "../src/wire/content-digest.ts";
 import { HELLO_WORLD_DIGESTS, TEST_REQUEST } from "./fixtures/rfc9421/appendix-b.ts";
 
 const ALGORITHMS: DigestAlgorithm[] = ["sha-256", "sha-512"];

@@ -2,7 +2,7 @@
 // write does is covered by its signature whenever it is sent. A field added, removed or altered
 // after signing fails with 401 signature_invalid, naming it when it was left out.
 import { describe, expect, it } from "vitest";
-import { DECIDING_FIELDS, requiredComponents } from "../src/auth/verify.ts";
+import { DECIDING_FIELDS, requiredComponents } from "../src/wire/verify.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { appendRows, collectionPart, createDataset, csvPart, expectProblem, multipart, ORIGIN, send, write } from "./helpers/http.ts";
 import { patchChunk, startUpload, uploadOffset } from "./helpers/uploads.ts";

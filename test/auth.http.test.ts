@@ -2,7 +2,7 @@
 // signature is never served as anonymous.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { signRequest } from "../src/auth/sign.ts";
+import { signRequest } from "../src/wire/sign.ts";
 import { revokeKey } from "../src/storage/keys-db.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { ORIGIN, collectionPart, createDataset, csvPart, expectProblem, multipart, send } from "./helpers/http.ts";

@@ -3,7 +3,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { signRequest } from "../src/auth/sign.ts";
+import { signRequest } from "../src/wire/sign.ts";
 import worker from "../src/index.ts";
 import { nonceExpiry, recordNonce } from "../src/storage/keys-db.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";

@@ -3,10 +3,10 @@
 // and our verifier accepts it. Editing either the README or the code alone fails this test.
 import readme from "../README.md?raw";
 import { describe, expect, it } from "vitest";
-import { signRequest } from "../src/auth/sign.ts";
-import { signatureBase } from "../src/auth/signature-base.ts";
-import { parseDictionary, type InnerList } from "../src/auth/structured-fields.ts";
-import { verifyRequestSignature } from "../src/auth/verify.ts";
+import { signRequest } from "../src/wire/sign.ts";
+import { signatureBase } from "../src/wire/signature-base.ts";
+import { parseDictionary, type InnerList } from "../src/wire/structured-fields.ts";
+import { verifyRequestSignature } from "../src/wire/verify.ts";
 
 /** The text of the README's "Signing requests" section. */
 function signingSection(): string {

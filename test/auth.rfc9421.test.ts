@@ -1,11 +1,11 @@
 // Conformance with RFC 9421 Appendix B.2.5 (hmac-sha256) and the §2.2 derived-component examples.
 import { describe, expect, it } from "vitest";
-import { fromBase64, toBase64 } from "../src/auth/bytes.ts";
-import { hmacSha256Sign, hmacSha256Verify } from "../src/auth/hmac.ts";
-import { componentValue, signatureBase } from "../src/auth/signature-base.ts";
-import { serializeDictionary } from "../src/auth/structured-fields-serialize.ts";
-import { type InnerList, parseDictionary } from "../src/auth/structured-fields.ts";
-import { verifyRequestSignature } from "../src/auth/verify.ts";
+import { fromBase64, toBase64 } from "../src/wire/bytes.ts";
+import { hmacSha256Sign, hmacSha256Verify } from "../src/wire/hmac.ts";
+import { componentValue, signatureBase } from "../src/wire/signature-base.ts";
+import { serializeDictionary } from "../src/wire/structured-fields-serialize.ts";
+import { type InnerList, parseDictionary } from "../src/wire/structured-fields.ts";
+import { verifyRequestSignature } from "../src/wire/verify.ts";
 import { B_2_5, DERIVED_COMPONENT_EXAMPLES, SHARED_SECRET_BASE64, TEST_REQUEST } from "./fixtures/rfc9421/appendix-b.ts";
 
 function testRequest(extra: [string, string][] = []) {

@@ -1,7 +1,7 @@
 // RFC 8941 parsing is strict: every malformed input is a tagged failure, never an exception.
 import { describe, expect, it } from "vitest";
-import { serializeDictionary } from "../src/auth/structured-fields-serialize.ts";
-import { type Dictionary, parseDictionary } from "../src/auth/structured-fields.ts";
+import { serializeDictionary } from "../src/wire/structured-fields-serialize.ts";
+import { type Dictionary, parseDictionary } from "../src/wire/structured-fields.ts";
 
 function parse(input: string): Dictionary {
   const result = parseDictionary(input);

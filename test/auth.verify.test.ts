@@ -1,9 +1,9 @@
 // verifyRequestSignature against SPEC B4: a signed round trip, then every failure code.
 import { describe, expect, it } from "vitest";
-import { utf8 } from "../src/auth/bytes.ts";
-import { signComponents, signRequest, type SignOptions } from "../src/auth/sign.ts";
-import type { SignableRequest } from "../src/auth/signature-base.ts";
-import { VERIFY_ERROR_DETAILS, verifyRequestSignature, type VerifyPolicy } from "../src/auth/verify.ts";
+import { utf8 } from "../src/wire/bytes.ts";
+import { signComponents, signRequest, type SignOptions } from "../src/wire/sign.ts";
+import type { SignableRequest } from "../src/wire/signature-base.ts";
+import { VERIFY_ERROR_DETAILS, verifyRequestSignature, type VerifyPolicy } from "../src/wire/verify.ts";
 
 const NOW = 1_800_000_000;
 const KEY = { keyId: "pk_test", secret: "test-secret-ascii" };

@@ -2,7 +2,7 @@
 // leaves nothing behind but an intent the clean-up collects.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { signRequest } from "../src/auth/sign.ts";
+import { signRequest } from "../src/wire/sign.ts";
 import worker from "../src/index.ts";
 import { ORIGIN, collectionPart, createDataset, csvPart, expectProblem, multipart, send } from "./helpers/http.ts";
 import { createKey } from "./helpers/keys.ts";

@@ -2,7 +2,7 @@
 // serves is documented, nothing documented is missing, and every problem code is listed.
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
-import { PROBLEMS } from "../src/errors.ts";
+import { PROBLEMS } from "../src/model/errors.ts";
 import { send } from "./helpers/http.ts";
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { parameters?: Array<{ name: string }>; responses: Record<string, unknown> }>>; components: { schemas: Record<string, { properties?: Record<string, { enum?: string[] }> }> } };

@@ -6,7 +6,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { signRequest } from "../src/auth/sign.ts";
+import { signRequest } from "../src/wire/sign.ts";
 import worker from "../src/index.ts";
 import { countingD1 } from "./helpers/d1-wrappers.ts";
 import { ORIGIN, collectionPart, createDataset, csvPart, multipart } from "./helpers/http.ts";

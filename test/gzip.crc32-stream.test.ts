@@ -1,8 +1,8 @@
 // Crc32Stream, the native CRC-32 the parted ingest checks a gzip trailer with: the same value as
 // crc32.ts for any split of the same bytes, and in workerd it is the native digest, not the fallback.
 import { describe, expect, it } from "vitest";
-import { crc32 } from "../src/storage/crc32.ts";
-import { Crc32Stream } from "../src/storage/crc32-stream.ts";
+import { crc32 } from "../src/wire/crc32.ts";
+import { Crc32Stream } from "../src/wire/crc32-stream.ts";
 import { mulberry32 } from "./helpers/random.ts";
 
 function randomBytes(random: () => number, length: number): Uint8Array {

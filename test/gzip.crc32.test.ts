@@ -1,7 +1,7 @@
 // CRC-32 (RFC 1952 §8): known vectors, the slicing-by-8 path against a bit-at-a-time
 // reference, and crc32Combine against the CRC of the concatenation.
 import { describe, expect, it } from "vitest";
-import { crc32, crc32Combine, crc32Update } from "../src/storage/crc32.ts";
+import { crc32, crc32Combine, crc32Update } from "../src/wire/crc32.ts";
 import { mulberry32 } from "./helpers/random.ts";
 
 function randomBytes(random: () => number, length: number): Uint8Array {

@@ -2,8 +2,8 @@
 // single-member gzip that fflate and the runtime's DecompressionStream read whole.
 import { gunzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { crc32, crc32Combine } from "../src/storage/crc32.ts";
-import { compressSegment } from "../src/storage/deflate-segment.ts";
+import { crc32, crc32Combine } from "../src/wire/crc32.ts";
+import { compressSegment } from "../src/wire/deflate-segment.ts";
 import {
   GZIP_HEADER,
   type SegmentOpener,
@@ -12,7 +12,7 @@ import {
   gzipTrailer,
   joinedGzipLength,
   joinedGzipStream,
-} from "../src/storage/gzip-join.ts";
+} from "../src/wire/gzip-join.ts";
 import { mulberry32 } from "./helpers/random.ts";
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {

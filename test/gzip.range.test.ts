@@ -2,10 +2,10 @@
 // equals the same slice of the whole file, and reads only the segment bytes it covers.
 import { describe, expect, it } from "vitest";
 import { ifRangeAllows, parseByteRange } from "../src/http/byte-range.ts";
-import { compressSegment } from "../src/storage/deflate-segment.ts";
-import { crc32Combine } from "../src/storage/crc32.ts";
-import { joinedGzipLength, joinedGzipStream } from "../src/storage/gzip-join.ts";
-import { joinedGzipRangeStream, type RangedSegment } from "../src/storage/gzip-range.ts";
+import { compressSegment } from "../src/wire/deflate-segment.ts";
+import { crc32Combine } from "../src/wire/crc32.ts";
+import { joinedGzipLength, joinedGzipStream } from "../src/wire/gzip-join.ts";
+import { joinedGzipRangeStream, type RangedSegment } from "../src/wire/gzip-range.ts";
 import { mulberry32, randomInt } from "./helpers/random.ts";
 
 async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {

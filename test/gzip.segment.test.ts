@@ -2,8 +2,8 @@
 // checked by decoding with fflate and with the runtime's DecompressionStream.
 import { inflateSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { crc32 } from "../src/storage/crc32.ts";
-import { SegmentCompressor, compressSegment, segmentCompressorStream } from "../src/storage/deflate-segment.ts";
+import { crc32 } from "../src/wire/crc32.ts";
+import { SegmentCompressor, compressSegment, segmentCompressorStream } from "../src/wire/deflate-segment.ts";
 import { mulberry32 } from "./helpers/random.ts";
 
 /** Seeded bytes drawn from an alphabet of `alphabet` symbols: 1 is a run, 256 is noise. */

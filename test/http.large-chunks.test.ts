@@ -2,7 +2,7 @@
 // (src/http/large-chunks.ts): the same bytes, in chunks of at least 64 KiB but the last.
 import { describe, expect, it } from "vitest";
 import { largeChunks } from "../src/http/large-chunks.ts";
-import { concatBytes } from "../src/storage/deflate-segment.ts";
+import { concatBytes } from "../src/wire/deflate-segment.ts";
 
 async function chunksOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];

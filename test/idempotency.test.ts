@@ -1,6 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { signRequest } from "../src/auth/sign.ts";
+import { signRequest } from "../src/wire/sign.ts";
 import {
   completeIdempotencyKey,
   findIdempotencyRecord,

@@ -5,7 +5,7 @@
 import { env, exports } from "cloudflare:workers";
 import { gzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { signRequest } from "../src/auth/sign.ts";
+import { signRequest } from "../src/wire/sign.ts";
 import { createKey } from "./helpers/keys.ts";
 import { ORIGIN, appendRows, collectionPart, createDataset, csvPart, download, expectProblem, gunzipText, multipart, send, write } from "./helpers/http.ts";
 

@@ -4,12 +4,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { partedDeflateStream, partedEnvelope } from "../src/client/gzip-stream.ts";
-import { MAX_PART_RAW_BYTES, partedGzipHeader, readPartedGzipHeader, type PartLengths } from "../src/gzip/parted-gzip-header.ts";
-import { crc32 } from "../src/storage/crc32.ts";
-import { compressSegment, concatBytes as concat } from "../src/storage/deflate-segment.ts";
-import { PartInflateError, PartInflater } from "../src/gzip/part-inflater.ts";
+import { MAX_PART_RAW_BYTES, partedGzipHeader, readPartedGzipHeader, type PartLengths } from "../src/wire/parted-gzip-header.ts";
+import { crc32 } from "../src/wire/crc32.ts";
+import { compressSegment, concatBytes as concat } from "../src/wire/deflate-segment.ts";
+import { PartInflateError, PartInflater } from "../src/wire/part-inflater.ts";
 import { deflateSync } from "fflate";
-import { GZIP_HEADER, gzipTrailer } from "../src/storage/gzip-join.ts";
+import { GZIP_HEADER, gzipTrailer } from "../src/wire/gzip-join.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { collectionPart, csvPart, download, expectProblem, gunzipText, write } from "./helpers/http.ts";
 

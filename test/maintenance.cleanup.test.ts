@@ -6,7 +6,7 @@
 import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { signRequest } from "../src/auth/sign.ts";
+import { signRequest } from "../src/wire/sign.ts";
 import worker from "../src/index.ts";
 import { runCleanup } from "../src/maintenance/cleanup.ts";
 import { compactVersion } from "../src/maintenance/compaction.ts";

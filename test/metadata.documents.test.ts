@@ -8,9 +8,9 @@ import { dcatCatalogPage } from "../src/metadata/dcat.ts";
 import { licenseOf, recordTerms, type MetadataRecord } from "../src/metadata/record.ts";
 import { jsonForScript, schemaOrgDataset } from "../src/metadata/schema-org.ts";
 import { versionUrls } from "../src/metadata/urls.ts";
-import { withFieldNames } from "../src/schema/field-names.ts";
 import type { TableSchema } from "../src/schema/table-schema.ts";
 import { CR, DCAT, DCT, FOAF, HYDRA, SC, SCHEMA, VCARD, XSD, datatype, objects, one, readJsonLd, requestedUrls } from "./helpers/json-ld.ts";
+import { withFieldNames } from "../src/schema/table-schema.ts";
 
 const ORIGIN = "https://data.example.org";
 const ID = "5b1c3f0e-8f5a-4c8e-9a57-2a8d7f0c1e42";

@@ -4,12 +4,13 @@
 // Croissant, schema.org, DCAT's summary) uses the same names, while the CSV keeps its header.
 import { describe, expect, it } from "vitest";
 import { contentSummary } from "../src/metadata/record.ts";
-import { fieldNames, withFieldNames } from "../src/schema/field-names.ts";
+import { fieldNames } from "../src/schema/field-names.ts";
 import { textSchema } from "../src/schema/table-schema.ts";
 import { page } from "./catalog.helpers.ts";
 import { createDataset, expectProblem, send, write, collectionPart, csvPart } from "./helpers/http.ts";
 import { CR, SC, SCHEMA, objects, one, readJsonLd } from "./helpers/json-ld.ts";
 import { createKey } from "./helpers/keys.ts";
+import { withFieldNames } from "../src/schema/table-schema.ts";
 
 describe("fieldNames", () => {
   it("leaves a header of distinct, non-blank names as written", () => {

@@ -4,7 +4,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { signRequest } from "../src/auth/sign.ts";
+import { signRequest } from "../src/wire/sign.ts";
 import { clientAddressKey } from "../src/edge/rate-limit.ts";
 import worker from "../src/index.ts";
 import { ORIGIN, collectionPart, createDataset, csvPart, expectProblem, multipart, send } from "./helpers/http.ts";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { PubsetClient } from "../src/client/index.ts";
 import worker from "../src/index.ts";
 import { currentBookmark, laggingReplica } from "./helpers/d1-wrappers.ts";
-import { signRequest } from "../src/auth/sign.ts";
+import { signRequest } from "../src/wire/sign.ts";
 import { ORIGIN, collectionPart, createDataset, csvPart, expectProblem, multipart, send, write } from "./helpers/http.ts";
 import { createKey } from "./helpers/keys.ts";
 

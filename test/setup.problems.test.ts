@@ -5,7 +5,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
-import { signRequest } from "../src/auth/sign.ts";
+import { signRequest } from "../src/wire/sign.ts";
 import { createKey } from "./helpers/keys.ts";
 import { collectionPart, csvPart, expectProblem, multipart, ORIGIN } from "./helpers/http.ts";
 

@@ -9,15 +9,16 @@ import { CsvRecordDecoder } from "../src/csv/index.ts";
 import { INFER_ALL, ingestCsv } from "../src/datasets/ingest.ts";
 import { readRowWindow } from "../src/datasets/row-reader.ts";
 import { compactVersion } from "../src/maintenance/compaction.ts";
-import { getVersionSegmentsWithParts, type SegmentRow } from "../src/storage/datasets-db.ts";
+import { getVersionSegmentsWithParts } from "../src/storage/datasets-db.ts";
 import { collectPendingObjects } from "../src/maintenance/collect.ts";
 import { inflateSegment } from "../src/storage/segment-inflate.ts";
 import { openSegment } from "../src/storage/segment-store.ts";
-import type { SegmentPart } from "../src/storage/parted-segment.ts";
+import type { SegmentPart } from "../src/wire/parted-segment.ts";
 import { appendRows, createDataset, send } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { MERGE_ALL, TIMINGS } from "./helpers/storage.ts";
 import { encodeRows, mulberry32, randomInt, randomTable } from "./helpers/random.ts";
+import type { SegmentRow } from "../src/model/dataset.ts";
 
 const COLUMNS = ["id", "name", "amount", "note"];
 const ROWS = 150_000;

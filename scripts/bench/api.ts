@@ -2,7 +2,7 @@
 // bytes it moves, and checked for the status the API promises (README: API).
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import type { SigningKey } from "../../src/auth/sign.ts";
+import type { SigningKey } from "../../src/wire/sign.ts";
 import { BodyDecoder } from "./body-decoder.ts";
 import { collectionMultipart, contentDigest, datasetMultipart, fileBody, type RequestBody } from "./body.ts";
 import { exchange, expectJson, type Exchange } from "./http.ts";

@@ -5,7 +5,7 @@
 // to its first answer. Two servers, one after the other, on the same state: EDGE_CACHE
 // "in-worker" (the local stand-in) and "workers-cache" (production: the Worker keeps no cache,
 // so every request that reaches it is a miss).
-import type { SigningKey } from "../../src/auth/sign.ts";
+import type { SigningKey } from "../../src/wire/sign.ts";
 import { contentDigest, datasetMultipart, type RequestBody } from "./body.ts";
 import { exchange, expectJson } from "./http.ts";
 import { attempt, type Outcome } from "./results.ts";

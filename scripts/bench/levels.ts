@@ -1,7 +1,7 @@
 // The size/speed trade-off behind COMPRESSION_LEVEL, measured in Node with the worker's own
 // SegmentCompressor (src/storage/deflate-segment.ts) on one of the bench CSVs.
 import { readFileSync } from "node:fs";
-import { SegmentCompressor } from "../../src/storage/deflate-segment.ts";
+import { SegmentCompressor } from "../../src/wire/deflate-segment.ts";
 import { median } from "./stats.ts";
 
 export const LEVELS = [1, 3, 6, 9] as const;

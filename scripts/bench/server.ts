@@ -6,7 +6,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../lib/paths.ts";
 import { wranglerEnv } from "../lib/wrangler.ts";
-import type { SigningKey } from "../../src/auth/sign.ts";
+import type { SigningKey } from "../../src/wire/sign.ts";
 import { runBounded, WRANGLER_BIN } from "./run-bounded.ts";
 import { commandLine, workerdDescendants } from "./rss.ts";
 import type { WorkerBuild } from "./worker-build.ts";

@@ -1,7 +1,7 @@
 // Signs bench requests with the service's own signer (src/auth/sign.ts). Bodies are streamed,
 // so the Content-Digest is computed beforehand and covered like signRequest would cover it.
-import { newNonce, signComponents, type SigningKey } from "../../src/auth/sign.ts";
-import { requiredComponents } from "../../src/auth/verify.ts";
+import { newNonce, signComponents, type SigningKey } from "../../src/wire/sign.ts";
+import { requiredComponents } from "../../src/wire/verify.ts";
 
 /** Headers for one signed request (RFC 9421 `hmac-sha256`, SPEC B4); a fresh nonce each time. */
 export async function signedHeaders(

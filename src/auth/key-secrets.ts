@@ -2,7 +2,7 @@
 // key id as associated data, so a copy of D1 alone cannot sign requests. Used by the worker
 // (to get the HMAC key) and by `npm run keys` (to store new keys); WebCrypto only.
 
-import { fromBase64, toBase64, toBase64Url } from "./bytes.ts";
+import { fromBase64, toBase64, toBase64Url } from "../wire/bytes.ts";
 
 export interface SealedSecret {
   iv: string;

@@ -7,8 +7,8 @@ import { toProblem } from "../app.ts";
 import type { AppEnv } from "../app-env.ts";
 import { limitsFrom } from "../config.ts";
 import { INFER_ALL, ingestCsv } from "../datasets/ingest.ts";
-import { ApiError } from "../errors.ts";
-import { SegmentCompressor } from "../storage/deflate-segment.ts";
+import { ApiError } from "../model/errors.ts";
+import { SegmentCompressor } from "../wire/deflate-segment.ts";
 
 export const BENCH_PATH = "/__bench";
 

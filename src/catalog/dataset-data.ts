@@ -4,14 +4,15 @@
 import { readRowWindow } from "../datasets/row-reader.ts";
 import { sourcePath } from "../datasets/shapes.ts";
 import { readableVersion } from "../datasets/versions.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 import { decodeSeqCursor, encodeSeqCursor } from "../http/cursor.ts";
-import { getVersionSegmentsWithParts, type DatasetRow, type VersionRow } from "../storage/datasets-db.ts";
-import { joinedGzipLength } from "../storage/gzip-join.ts";
+import { getVersionSegmentsWithParts } from "../storage/datasets-db.ts";
+import { joinedGzipLength } from "../wire/gzip-join.ts";
 import { openSegment } from "../storage/segment-store.ts";
 import { listVersions, type VersionSummaryRow } from "../storage/versions-db.ts";
 import { PREVIEW_MAX_CHARS, PREVIEW_ROWS, VERSIONS_PAGE_SIZE } from "./catalog-limits.ts";
 import { csvPath } from "./links.ts";
+import type { DatasetRow, VersionRow } from "../model/dataset.ts";
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -1,13 +1,13 @@
 // `GET /catalog.jsonld`: the public catalog as a DCAT 3 feed for harvesters (SPEC C2), one Hydra
 // page at a time, newest dataset first, in the anonymous scope whatever the request carries (as
 // the HTML catalog): a private dataset or a draft version is never in it.
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import type { CatalogEntry } from "../metadata/dcat.ts";
 import { dcatCatalogPage } from "../metadata/dcat.ts";
 import { feedContents, publishedVersions } from "../storage/catalog-feed-db.ts";
 import { listDatasets } from "../storage/dataset-lists-db.ts";
-import { joinedGzipLength } from "../storage/gzip-join.ts";
+import { joinedGzipLength } from "../wire/gzip-join.ts";
 import { FEED_MAX_PAGE_SIZE, FEED_PAGE_SIZE, FEED_VERSIONS_PER_DATASET } from "./catalog-limits.ts";
 
 export const FEED_PATH = "/catalog.jsonld";

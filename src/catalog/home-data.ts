@@ -3,7 +3,7 @@
 // or owner, one page at a time with a link to the next.
 import { MAX_SEARCH_QUERY_LENGTH } from "../config.ts";
 import { searchPage, toFtsQuery } from "../datasets/search.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { publicTeams, versionSizes, type VersionSize } from "../storage/catalog-db.ts";
 import { listDatasets, type ListFilter, type ListRow } from "../storage/dataset-lists-db.ts";

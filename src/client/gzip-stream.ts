@@ -3,12 +3,11 @@
 // ends, each compressed on its own and ended by a sync flush. The content is first made what
 // the server keeps (a leading BOM and blank lines at the very end dropped, SPEC B2), so the
 // server's checks pass. The same input always gives the same bytes (hashed, then sent).
-import { PART_RAW_BYTES } from "../config.ts";
 import { RecordEnds } from "../csv/record-ends.ts";
-import { MAX_PART_RAW_BYTES, mergeParts, partedGzipHeader, type PartLengths } from "../gzip/parted-gzip-header.ts";
-import { crc32Combine } from "../storage/crc32.ts";
-import { compressSegment, concatBytes } from "../storage/deflate-segment.ts";
-import { gzipTrailer } from "../storage/gzip-join.ts";
+import { MAX_PART_RAW_BYTES, mergeParts, partedGzipHeader, type PartLengths, PART_RAW_BYTES } from "../wire/parted-gzip-header.ts";
+import { crc32Combine } from "../wire/crc32.ts";
+import { compressSegment, concatBytes } from "../wire/deflate-segment.ts";
+import { gzipTrailer } from "../wire/gzip-join.ts";
 
 /** 1 is fastest, 9 smallest; 3 costs ~1.6× less CPU than 6 for a few % more bytes (README). 0 is read as 1. */
 export type GzipLevel = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;

@@ -2,7 +2,7 @@
 // stream whose length and Content-Digest are known before it is sent: a first pass gzips the
 // file (parted gzip, gzip-stream.ts), a second hashes the whole body; each send then replays
 // the same bytes (see spool.ts).
-import { toBase64 } from "../auth/bytes.ts";
+import { toBase64 } from "../wire/bytes.ts";
 import { concatStreams, forEachChunk, streamOf, type StreamPiece } from "./byte-streams.ts";
 import { UploadSourceError } from "./errors.ts";
 import { partedDeflateStream, partedEnvelope, type GzipLevel } from "./gzip-stream.ts";

@@ -4,11 +4,10 @@
 // and neighbouring parts are grouped into chunks: every chunk but the last ends at a record end,
 // so nothing is carried between chunks. The same input always gives the same chunks, which is
 // what lets a rerun skip the chunks the server already holds.
-import { PART_RAW_BYTES } from "../config.ts";
-import { mergeParts, partedGzipHeader } from "../gzip/parted-gzip-header.ts";
-import { crc32Combine } from "../storage/crc32.ts";
-import { concatBytes } from "../storage/deflate-segment.ts";
-import { gzipTrailer } from "../storage/gzip-join.ts";
+import { mergeParts, partedGzipHeader, PART_RAW_BYTES } from "../wire/parted-gzip-header.ts";
+import { crc32Combine } from "../wire/crc32.ts";
+import { concatBytes } from "../wire/deflate-segment.ts";
+import { gzipTrailer } from "../wire/gzip-join.ts";
 import { PartCutter, type CutPart } from "./gzip-stream.ts";
 
 export interface PartedChunk {

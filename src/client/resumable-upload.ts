@@ -4,7 +4,7 @@
 // where the server is and go on from there. Each chunk of a gzip upload is its own parted gzip
 // member (parted-chunks.ts), which the server validates and stores without recompressing, and
 // which can be sent again as it was.
-import { toBase64 } from "../auth/bytes.ts";
+import { toBase64 } from "../wire/bytes.ts";
 import { streamOf } from "./byte-streams.ts";
 import { PubsetError, PubsetNetworkError } from "./errors.ts";
 import type { GzipLevel } from "./gzip-stream.ts";

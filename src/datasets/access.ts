@@ -2,14 +2,11 @@
 // the dataset's current visibility, and outside the team only published versions exist: a
 // version written while private is a draft until `"history": "public"` publishes it. What the
 // caller may not see is indistinguishable from what does not exist.
-import { ApiError } from "../errors.ts";
-import { getDataset, type DatasetRow, type StoredVersionRow } from "../storage/datasets-db.ts";
+import { ApiError } from "../model/errors.ts";
+import type { Caller } from "../model/dataset.ts";
+import { getDataset } from "../storage/datasets-db.ts";
+import type { DatasetRow, StoredVersionRow } from "../model/dataset.ts";
 
-export interface Caller {
-  keyId: string;
-  teamId: string;
-  userId: string;
-}
 
 export function canRead(dataset: DatasetRow, caller: Caller | null): boolean {
   return dataset.visibility === "public" || isTeamMember(dataset, caller);

@@ -1,12 +1,10 @@
-// Appends to one dataset commit through its sequencer (a Durable Object, append-sequencer.ts),
-// which takes the appends that arrive while a commit runs and commits them together as
-// consecutive versions in one D1 batch (group commit). Concurrent appenders then queue instead
-// of losing compare-and-swap rounds to each other (issue 11: 50 writers on one dataset).
+// The group commit the append sequencer (append-sequencer.ts, a Durable Object) runs: the appends
+// that arrived while a commit ran are committed together as consecutive versions in one D1
+// batch. Concurrent appenders then queue instead of losing compare-and-swap rounds to each
+// other. The appender's side of the call is append-sequencer-client.ts.
 import { limitsFrom, storageTimingsFrom } from "../config.ts";
-import { noteBookmark } from "../edge/d1-session.ts";
-import { ApiError, type ProblemCode, type ProblemExtensions } from "../errors.ts";
+import { ApiError, type ProblemCode, type ProblemExtensions } from "../model/errors.ts";
 import { getLatestState } from "../storage/datasets-db.ts";
-import type { AppendSequencer } from "./append-sequencer.ts";
 import { appendAnswer } from "./answers.ts";
 import type { Collection } from "./collection-schema.ts";
 import type { IngestedContent, IngestedSegment } from "./ingest.ts";
@@ -14,8 +12,6 @@ import { UploadedObjects } from "./uploaded-objects.ts";
 import { commitOrReadBack, nextVersion, publishesHistory, type Creator, type PlannedCommit } from "./version-commit.ts";
 import { appendedContent } from "./version-content.ts";
 import type { IdempotencyHold, UploadSettlement, WriteAnswer, WriteResult } from "./write-types.ts";
-
-export type AppendSequencerBinding = DurableObjectNamespace<AppendSequencer>;
 
 /** One validated append whose rows are in R2, waiting for its commit. */
 export interface QueuedAppend {
@@ -40,22 +36,6 @@ interface Problem {
 /** `bookmark`: a D1 bookmark at least as new as the commit, for the appender's X-D1-Bookmark. */
 /** `answer`: built before the commit, so the appender sends it without building it again. */
 export type QueuedOutcome = { ok: true; result: WriteResult; answer: WriteAnswer; bookmark?: string | null } | { ok: false; problem: Problem };
-
-/** `db`: the request's database, which notes the commit's bookmark (src/edge/d1-session.ts). */
-export async function commitQueuedAppend(
-  sequencers: AppendSequencerBinding,
-  append: QueuedAppend,
-  db?: D1Database,
-): Promise<{ result: WriteResult; answer: WriteAnswer }> {
-  const sequencer = sequencers.get(sequencers.idFromName(append.datasetId));
-  const outcome = (await sequencer.commit(append)) as QueuedOutcome;
-  if (outcome.ok) {
-    if (db) noteBookmark(db, outcome.bookmark);
-    return { result: outcome.result, answer: outcome.answer };
-  }
-  const { code, detail, extensions, headers } = outcome.problem;
-  throw new ApiError(code, detail, extensions, headers);
-}
 
 function failed(error: unknown): QueuedOutcome {
   if (error instanceof ApiError) return { ok: false, problem: { code: error.code, detail: error.detail, extensions: error.extensions, headers: error.headers } };

@@ -1,8 +1,8 @@
 // The body of one resumable-upload chunk (src/datasets/upload-chunks.ts): counted, bounded by
 // the upload's size, readable to its end after the scan gave up on it, and the carried bytes of
 // the chunk before put in front of it.
-import { ApiError } from "../errors.ts";
-import { withHead } from "../storage/stream-sequence.ts";
+import { ApiError } from "../model/errors.ts";
+import { withHead } from "../wire/stream-sequence.ts";
 
 export function tooLarge(max: number): ApiError {
   return new ApiError("payload_too_large", `A resumable upload is limited to ${max} bytes.`, { limit: "MAX_RESUMABLE_BYTES", max });

@@ -6,10 +6,10 @@
 // with the bytes carried from the chunk before in front (ingest.ts).
 import type { CsvCheckpoint, CsvMode } from "../csv/scanner.ts";
 import type { Limits } from "../config.ts";
-import type { ApiError } from "../errors.ts";
+import type { ApiError } from "../model/errors.ts";
 import { byteLimitStream } from "../http/byte-limit.ts";
 import type { TypingCheckpoint, TypingPlan } from "../schema/column-typer.ts";
-import { withHead } from "../storage/stream-sequence.ts";
+import { withHead } from "../wire/stream-sequence.ts";
 import { prepend, unlessEmpty } from "./chunk-body.ts";
 import { gunzip } from "./gunzip.ts";
 import { ingestChunk, ingestCsv, type IngestedChunk, type IngestedSegment } from "./ingest.ts";

@@ -2,7 +2,7 @@
 // are rejected instead of silently ignored. One schema validates, types and documents it.
 import { z } from "@hono/zod-openapi";
 import { MAX_KEY_WORDS, MAX_NAME_LENGTH, MAX_PROPERTIES_BYTES } from "../config.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 import { MAX_JSON_DEPTH, pathDeeperThan, pathOfUnsafeText } from "../http/json-checks.ts";
 import { isPatternFormat, patternProblem } from "../schema/strftime.ts";
 import { FIELD_TYPES } from "../schema/table-schema.ts";

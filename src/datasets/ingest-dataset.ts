@@ -5,9 +5,9 @@
 import type { CsvMode } from "../csv/scanner.ts";
 import type { Limits } from "../config.ts";
 import type { TypingPlan } from "../schema/column-typer.ts";
-import { MAX_HEADER_BYTES, readPartedGzipHeader, type HeaderRead } from "../gzip/parted-gzip-header.ts";
-import { concatBytes } from "../storage/deflate-segment.ts";
-import { withHead } from "../storage/stream-sequence.ts";
+import { MAX_HEADER_BYTES, readPartedGzipHeader, type HeaderRead } from "../wire/parted-gzip-header.ts";
+import { concatBytes } from "../wire/deflate-segment.ts";
+import { withHead } from "../wire/stream-sequence.ts";
 import { gunzip, limitContent } from "./gunzip.ts";
 import { ingestCsv, type IngestedSegment } from "./ingest.ts";
 import { ingestPartedGzip, stagedGzip } from "./ingest-parted.ts";

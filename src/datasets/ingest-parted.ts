@@ -7,18 +7,18 @@
 import { RecordKernel } from "../csv/record-kernel.ts";
 import { CsvScanner, type CsvCheckpoint, type CsvMode } from "../csv/scanner.ts";
 import type { Limits } from "../config.ts";
-import { ApiError } from "../errors.ts";
-import type { PartLengths } from "../gzip/parted-gzip-header.ts";
-import { PartInflateError, PartInflater } from "../gzip/part-inflater.ts";
-import { Crc32Stream } from "../storage/crc32-stream.ts";
-import type { SegmentPart } from "../storage/parted-segment.ts";
-import { GZIP_HEADER } from "../storage/gzip-join.ts";
+import { ApiError } from "../model/errors.ts";
+import type { PartLengths } from "../wire/parted-gzip-header.ts";
+import { PartInflateError, PartInflater } from "../wire/part-inflater.ts";
+import { Crc32Stream } from "../wire/crc32-stream.ts";
+import type { SegmentPart } from "../wire/parted-segment.ts";
+import { GZIP_HEADER } from "../wire/gzip-join.ts";
 import { openSegment, SegmentUpload } from "../storage/segment-store.ts";
-import { sequenceStream } from "../storage/stream-sequence.ts";
+import { sequenceStream } from "../wire/stream-sequence.ts";
 import { ColumnTyper, type TypingCheckpoint, type TypingPlan } from "../schema/column-typer.ts";
 import { textSchema } from "../schema/table-schema.ts";
 import { checkHeader, type IngestedChunk, type IngestedSegment } from "./ingest.ts";
-import { concatBytes } from "../storage/deflate-segment.ts";
+import { concatBytes } from "../wire/deflate-segment.ts";
 
 /** `stored`: the segment is the client's bytes. `recompress`: why not; the object at `key` holds everything after the gzip header. */
 export type PartedOutcome = { stored: IngestedSegment | IngestedChunk } | { recompress: string };

@@ -5,14 +5,14 @@
 import { RecordKernel } from "../csv/record-kernel.ts";
 import { CsvScanner, type CsvCheckpoint, type CsvMode, type CsvStats } from "../csv/scanner.ts";
 import { PART_RAW_BYTES, type Limits } from "../config.ts";
-import { concatBytes } from "../storage/deflate-segment.ts";
-import { PartedCompressor } from "../storage/parted-segment.ts";
+import { concatBytes } from "../wire/deflate-segment.ts";
+import { PartedCompressor } from "../wire/parted-segment.ts";
 import { SegmentUpload } from "../storage/segment-store.ts";
-import type { SegmentRow } from "../storage/datasets-db.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 import { ColumnTyper, type TypingCheckpoint, type TypingPlan } from "../schema/column-typer.ts";
 import type { DeclaredSchema } from "../schema/declared.ts";
 import { textSchema, type TableSchema } from "../schema/table-schema.ts";
+import type { SegmentRow } from "../model/dataset.ts";
 
 /**
  * D1 keeps a header as one JSON value, and D1 refuses values past 2,000,000 bytes. A header is

@@ -2,8 +2,9 @@
 // its content's sizes, read with the same visibility rules as the record itself (SPEC C2: `404`
 // wherever the record would be `404`, drafts the team's alone).
 import type { MetadataRecord } from "../metadata/record.ts";
-import { getVersionSegments, type DatasetRow, type VersionRow } from "../storage/datasets-db.ts";
-import { joinedGzipLength } from "../storage/gzip-join.ts";
+import { getVersionSegments } from "../storage/datasets-db.ts";
+import { joinedGzipLength } from "../wire/gzip-join.ts";
+import type { DatasetRow, VersionRow } from "../model/dataset.ts";
 
 export function metadataRecord(dataset: DatasetRow, version: VersionRow, gzipBytes: number): MetadataRecord {
   return {

@@ -9,7 +9,7 @@ import type { DeclaredSchema } from "../schema/declared.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
 import { inflateSegment } from "../storage/segment-inflate.ts";
 import { openSegment } from "../storage/segment-store.ts";
-import { sequenceStream } from "../storage/stream-sequence.ts";
+import { sequenceStream } from "../wire/stream-sequence.ts";
 
 export interface Typed {
   schema: TableSchema;

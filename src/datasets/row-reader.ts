@@ -3,8 +3,8 @@
 // read fetches it alone, a byte-level skip reaches the offset, and reading stops once full.
 import { CsvRecordDecoder } from "../csv/index.ts";
 import { RecordSkipper } from "../csv/record-skipper.ts";
-import type { SegmentRow } from "../storage/datasets-db.ts";
 import { inflateSegment } from "../storage/segment-inflate.ts";
+import type { SegmentRow } from "../model/dataset.ts";
 
 /** Where data row `offset` (0-based) is: piece `index`, after `skip` of its records. */
 export interface RowPosition {

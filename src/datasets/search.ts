@@ -1,6 +1,6 @@
 // Search over the catalog (SPEC C, `GET /v1/dataset?q=`): turns the user's words into an FTS5
 // query that cannot carry FTS5 syntax, and pages ranked results with an offset cursor.
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 import { decodeSearchCursor, encodeSearchCursor } from "../http/search-cursor.ts";
 import type { ListFilter, ListRow } from "../storage/dataset-lists-db.ts";
 import { searchDatasets } from "../storage/search-db.ts";

@@ -1,8 +1,8 @@
 // The exact field set of every dataset response (SPEC A): no more, no fewer keys. Each function
 // builds its object from scratch so a new column in D1 can never leak into a response.
-import type { DatasetRow, VersionRow } from "../storage/datasets-db.ts";
 import type { ListRow } from "../storage/dataset-lists-db.ts";
 import type { VersionSummaryRow } from "../storage/versions-db.ts";
+import type { DatasetRow, VersionRow } from "../model/dataset.ts";
 
 export function sourcePath(datasetId: string, versionId: string, fileName: string): string {
   return `/v1/dataset/${datasetId}/${versionId}/${fileName}.gz`;

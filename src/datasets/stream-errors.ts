@@ -1,8 +1,8 @@
 // Errors raised inside the upload pipeline come from pure modules that know nothing of HTTP;
 // this is the one place that maps them to problem codes (SPEC B1).
-import { DigestMismatchError } from "../auth/content-digest.ts";
+import { DigestMismatchError } from "../wire/content-digest.ts";
 import { CsvError, type CsvLimitName } from "../csv/index.ts";
-import { ApiError, type ProblemExtensions } from "../errors.ts";
+import { ApiError, type ProblemExtensions } from "../model/errors.ts";
 import { MultipartError } from "../http/multipart.ts";
 
 /** The operator-facing names of the CSV limits (wrangler.toml vars). */

@@ -5,8 +5,8 @@
 // carried tail and its bytes to the end, then hands the stored segments to the commit
 // (upload-completion.ts). A CSV error fails the whole upload.
 import { limitsFrom, MAX_CARRY_BYTES, storageTimingsFrom } from "../config.ts";
-import { ApiError, type ProblemCode } from "../errors.ts";
-import { crc32Combine } from "../storage/crc32.ts";
+import { ApiError, type ProblemCode } from "../model/errors.ts";
+import { crc32Combine } from "../wire/crc32.ts";
 import { advanceUpload, getUpload, type FinalScan, type UploadProgress, type UploadRow } from "../storage/uploads-db.ts";
 import { SentBody, tooLarge } from "./chunk-body.ts";
 import { ingestUploadChunk, type IngestedUploadChunk, type UploadChunkOptions } from "./chunk-ingest.ts";

@@ -4,7 +4,7 @@
 // (upload_commits keeps it to one commit); and what a complete upload answers to more chunks.
 import { limitsFrom } from "../config.ts";
 import { storedAnswer } from "./answers.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 import { getUpload, retakeCompletion, type FinalScan, type UploadProgress, type UploadRow } from "../storage/uploads-db.ts";
 import type { IngestedContent } from "./ingest.ts";
 import type { UploadPlan } from "./upload-creation.ts";

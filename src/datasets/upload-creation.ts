@@ -5,14 +5,14 @@
 import { tooLarge } from "./chunk-body.ts";
 import { z } from "@hono/zod-openapi";
 import { limitsFrom } from "../config.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 import { insertUpload, type UploadKind, type UploadRow } from "../storage/uploads-db.ts";
-import type { Caller } from "./access.ts";
 import { CollectionSchema, checkCollectionJson, type Collection } from "./collection-schema.ts";
 import { sanitizeFileName } from "./file-name.ts";
 import type { TypingPlan } from "../schema/column-typer.ts";
-import type { VersionRow } from "../storage/datasets-db.ts";
 import { checkCollection, checkIfMatch, typingPlan, writableLatest } from "./write.ts";
+import type { VersionRow } from "../model/dataset.ts";
+import type { Caller } from "../model/dataset.ts";
 
 export const UploadCreationSchema = z
   .strictObject({

@@ -2,7 +2,7 @@
 // its client intends to send, indicated by `Upload-Length` on any request, or by
 // `Content-Length` on the request that completes it. Every indication must agree with every
 // other; once one is known, the offset may not pass it and the upload must end there.
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 
 /** RFC 9651 Integer (§3.3.1), non-negative; anything else is ignored, as the draft says. */
 export function sfNonNegativeInteger(value: string | undefined | null): number | null {

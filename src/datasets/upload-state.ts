@@ -1,11 +1,11 @@
 // The state a resumable upload answers with, shared by its chunks (upload-chunks.ts) and its
 // completion (upload-completion.ts): whose it is, the problem of a failed one, and the types of
 // a chunk request and its outcome.
-import { ApiError, type ProblemCode, type ProblemExtensions } from "../errors.ts";
+import { ApiError, type ProblemCode, type ProblemExtensions } from "../model/errors.ts";
 import { getUpload, settleUpload, type UploadRow } from "../storage/uploads-db.ts";
-import type { Caller } from "./access.ts";
-import type { AppendSequencerBinding } from "./append-queue.ts";
 import type { WriteAnswer, WriteResult } from "./write-types.ts";
+import type { Caller } from "../model/dataset.ts";
+import type { AppendSequencerBinding } from "./append-sequencer-client.ts";
 
 export interface ChunkRequest {
   uploadId: string;

@@ -2,7 +2,7 @@
 // (JSON, validated by CollectionSchema) and `dataset` (CSV or gzip, handed to ingest-dataset.ts
 // as it streams), so no part is ever held whole in memory.
 import type { Limits } from "../config.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 import { boundaryFrom, parseMultipart, type MultipartPart } from "../http/multipart.ts";
 import { CollectionSchema, checkCollectionJson, type Collection } from "./collection-schema.ts";
 import { sanitizeFileName } from "./file-name.ts";

@@ -1,14 +1,15 @@
 // Turning derived content into committed versions: the next version of the chain, and the
 // commit that reads its version back when D1 fails without saying whether the batch applied
 // (src/storage/README.md, invariant 7). Used by writeVersion and by the append sequencer.
-import { ApiError } from "../errors.ts";
-import { commitVersions, versionExists, type CommitOutcome, type DatasetRow, type VersionCommit, type VersionRow } from "../storage/datasets-db.ts";
+import { ApiError } from "../model/errors.ts";
+import { commitVersions, versionExists, type CommitOutcome, type VersionCommit } from "../storage/datasets-db.ts";
 import { completeIdempotencyStatement, type StoredResponse } from "../storage/idempotency-db.ts";
 import { answerToStore } from "./answers.ts";
 import { settleUploadStatement, uploadCommitStatement } from "../storage/uploads-db.ts";
 import type { Collection } from "./collection-schema.ts";
 import type { DerivedContent } from "./version-content.ts";
 import type { IdempotencyHold, UploadSettlement, WriteAnswer, WriteResult } from "./write-types.ts";
+import type { DatasetRow, VersionRow } from "../model/dataset.ts";
 
 export interface Creator {
   teamId: string;

@@ -2,12 +2,12 @@
 // segment; an append is the parent's segments, a one-line-break segment when the parent does not
 // end in one, then the appended segment, with the CRC continued (crc32Combine) so nothing stored
 // is read again; a metadata-only PUT keeps the parent's content as it is.
-import { ApiError } from "../errors.ts";
-import { crc32Combine } from "../storage/crc32.ts";
-import type { SegmentRow, VersionRow } from "../storage/datasets-db.ts";
+import { ApiError } from "../model/errors.ts";
+import { crc32Combine } from "../wire/crc32.ts";
 import type { DeclaredSchema } from "../schema/declared.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
 import { contentOf, type IngestedContent, type IngestedSegment } from "./ingest.ts";
+import type { SegmentRow, VersionRow } from "../model/dataset.ts";
 
 /** The content fields of a version, and how its segment list is built. */
 export interface DerivedContent {

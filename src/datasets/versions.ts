@@ -1,10 +1,11 @@
 // Resolves `:version` (an id or `latest`) of a dataset the caller may read (SPEC A row 6, C).
 // A draft resolves for the dataset's team only (SPEC B3); to anyone else it does not exist.
 // Each read asks D1 once: the dataset, the version and (for content) its segments in one batch.
-import { ApiError } from "../errors.ts";
-import type { DatasetRow, SegmentRow, StoredVersionRow } from "../storage/datasets-db.ts";
+import { ApiError } from "../model/errors.ts";
 import { getVersionContent } from "../storage/version-content-db.ts";
-import { canRead, canReadVersion, type Caller } from "./access.ts";
+import { canRead, canReadVersion } from "./access.ts";
+import type { DatasetRow, SegmentRow, StoredVersionRow } from "../model/dataset.ts";
+import type { Caller } from "../model/dataset.ts";
 
 export interface ReadableVersion {
   dataset: DatasetRow;

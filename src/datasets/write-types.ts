@@ -1,7 +1,7 @@
 // The types shared by the write protocol's modules (write.ts, version-commit.ts, the append
 // sequencer) and the routes that call it.
-import type { DatasetRow, VersionRow } from "../storage/datasets-db.ts";
 import type { IdempotencyScope } from "../storage/idempotency-db.ts";
+import type { DatasetRow, VersionRow } from "../model/dataset.ts";
 
 export type WriteKind = "create" | "update" | "append";
 

@@ -12,13 +12,11 @@
 //   ambiguous D1 error → read the version back: committed means committed
 //   append committed → compaction enqueued after the response (src/maintenance/after-commit.ts)
 import { limitsFrom, mergePolicyFrom, storageTimingsFrom, type Limits } from "../config.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 import { scheduleCompaction, type AfterCommitBindings } from "../maintenance/after-commit.ts";
 import type { TypingPlan } from "../schema/column-typer.ts";
 import type { DeclaredSchema } from "../schema/declared.ts";
-import { getLatestState, getVersionSegments, type VersionRow } from "../storage/datasets-db.ts";
-import type { Caller } from "./access.ts";
-import { commitQueuedAppend, type AppendSequencerBinding } from "./append-queue.ts";
+import { getLatestState, getVersionSegments } from "../storage/datasets-db.ts";
 import type { Collection } from "./collection-schema.ts";
 import { INFER_ALL, contentOf, type IngestedContent, type IngestedSegment } from "./ingest.ts";
 import { ingestDataset } from "./ingest-dataset.ts";
@@ -29,6 +27,9 @@ import { UploadedObjects } from "./uploaded-objects.ts";
 import { commitOrReadBack, nextVersion, publishesHistory } from "./version-commit.ts";
 import { appendedContent, keptContent, replacedContent, retypedContent, type DerivedContent } from "./version-content.ts";
 import type { IdempotencyHold, UploadSettlement, WriteAnswer, WriteKind, WriteResult } from "./write-types.ts";
+import type { VersionRow } from "../model/dataset.ts";
+import type { Caller } from "../model/dataset.ts";
+import { type AppendSequencerBinding, commitQueuedAppend } from "./append-sequencer-client.ts";
 
 export type { IdempotencyHold, WriteAnswer, WriteKind, WriteResult } from "./write-types.ts";
 

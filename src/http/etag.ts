@@ -1,5 +1,5 @@
 // Strong entity tags and conditional GETs (RFC 9110 §8.8.3, §13.1.2).
-import { toBase64Url } from "../auth/bytes.ts";
+import { toBase64Url } from "../wire/bytes.ts";
 
 /** A strong ETag from the representation's bytes. */
 export async function etagOf(bytes: Uint8Array): Promise<string> {

@@ -1,6 +1,6 @@
 // The Idempotency-Key request header (draft-ietf-httpapi-idempotency-key-header) and what makes
 // two requests "the same request" for it. Pure: no bindings, no Hono.
-import { toBase64Url } from "../auth/bytes.ts";
+import { toBase64Url } from "../wire/bytes.ts";
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 

@@ -1,6 +1,6 @@
 // Cursors for search results (`GET /v1/dataset?q=`). Rank order has no keyset position, so a
 // search cursor carries an offset; pages may shift when the catalog changes between them.
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 
 function toBase64Url(text: string): string {
   return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");

@@ -2,7 +2,7 @@
 // details (400 invalid_query for the query string, 400 invalid_request otherwise).
 import type { Hook } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 
 // The hook is shared by routes of every input type, hence the unknown data type.
 export const validationHook: Hook<unknown, AppEnv, string, void> = (result) => {

@@ -6,15 +6,16 @@
 // an unclaimed intent the clean-up removes.
 import { PART_RAW_BYTES } from "../config.ts";
 import { planMerge, type MergePolicy } from "../storage/compaction-plan.ts";
-import { getVersionSegmentsWithParts, isLatestVersion, type SegmentRow } from "../storage/datasets-db.ts";
-import { concatSegmentStreams } from "../storage/gzip-join.ts";
+import { getVersionSegmentsWithParts, isLatestVersion } from "../storage/datasets-db.ts";
+import { concatSegmentStreams } from "../wire/gzip-join.ts";
 import { commitCompaction } from "../storage/maintenance-db.ts";
-import type { SegmentPart } from "../storage/parted-segment.ts";
+import type { SegmentPart } from "../wire/parted-segment.ts";
 import { recordUploadIntents } from "../storage/pending-objects-db.ts";
 import { partsOf } from "../storage/segment-parts-db.ts";
 import { newSegmentKey, openSegment } from "../storage/segment-store.ts";
 import { pacedStream } from "../storage/paced-stream.ts";
 import type { StorageTimings } from "../storage/timings.ts";
+import type { SegmentRow } from "../model/dataset.ts";
 
 export interface ContentBindings {
   DB: D1Database;

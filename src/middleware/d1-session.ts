@@ -3,7 +3,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { BOOKMARK_HEADER, isBookmark, newestBookmark, notedBookmark, sessionConstraint, sessionDatabase } from "../edge/d1-session.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 
 /**
  * Writes, signed requests and requests that sent a bookmark get one back. An anonymous read

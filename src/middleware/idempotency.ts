@@ -7,7 +7,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { limitsFrom } from "../config.ts";
 import { problemFromStreamError } from "../datasets/stream-errors.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 import { parseIdempotencyKey, requestFingerprint } from "../http/idempotency-key.ts";
 import {
   completeIdempotencyKey,

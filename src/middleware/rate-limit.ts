@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { clientAddressKey, isOverBudget, isolateQuota, noteOverBudget, policyFrom, quotaHeaders, type Policy, type Quota } from "../edge/rate-limit.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 
 function setQuotaHeaders(c: Context<AppEnv>, quota: Quota): void {
   for (const [name, value] of Object.entries(quotaHeaders(quota))) c.res.headers.set(name, value);

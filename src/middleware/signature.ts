@@ -3,12 +3,12 @@
 // served as anonymous.
 // A body is handed on through the RFC 9530 digest check, which fails the stream at its end.
 import { createMiddleware } from "hono/factory";
-import { digestVerifyingStream } from "../auth/content-digest.ts";
+import { digestVerifyingStream } from "../wire/content-digest.ts";
 import { cachedKey, isKeyCached } from "../auth/key-cache.ts";
 import { openSecret } from "../auth/key-secrets.ts";
-import { verifyRequestSignature } from "../auth/verify.ts";
+import { verifyRequestSignature } from "../wire/verify.ts";
 import { limitsFrom } from "../config.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 import { byteLimitStream } from "../http/byte-limit.ts";
 import { largeChunks } from "../http/large-chunks.ts";
 import { findKey, nonceExpiry, recordNonce, type StoredKey } from "../storage/keys-db.ts";

@@ -2,7 +2,7 @@
 // signature headers, Idempotency-Key and If-Match on writes, caching and paging headers on
 // reads, and the problem responses every operation can give. Routes stay thin; the document
 // stays complete.
-import { PROBLEMS } from "../errors.ts";
+import { PROBLEMS } from "../model/errors.ts";
 
 type Json = Record<string, unknown>;
 

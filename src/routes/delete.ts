@@ -4,7 +4,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { writableDataset } from "../datasets/access.ts";
 import { deleteDataset } from "../datasets/delete.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 import { IdParamsSchema, problemResponse } from "./schemas.ts";
 import { requireCaller } from "./write-context.ts";
 

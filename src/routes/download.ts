@@ -6,13 +6,13 @@ import type { AppEnv } from "../app-env.ts";
 import { contentDisposition } from "../datasets/download-name.ts";
 import { describedByLink } from "../datasets/shapes.ts";
 import { cacheControlFor, readableContent } from "../datasets/versions.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 import { acceptsGzip, clientAcceptEncoding } from "../http/accept-encoding.ts";
 import { ifRangeAllows, parseByteRange } from "../http/byte-range.ts";
 import { rawRangeStream } from "../storage/csv-range.ts";
 import { partsOf } from "../storage/segment-parts-db.ts";
-import { joinedGzipLength, joinedGzipStream } from "../storage/gzip-join.ts";
-import { joinedGzipRangeStream } from "../storage/gzip-range.ts";
+import { joinedGzipLength, joinedGzipStream } from "../wire/gzip-join.ts";
+import { joinedGzipRangeStream } from "../wire/gzip-range.ts";
 import { openSegment } from "../storage/segment-store.ts";
 import { FileParamsSchema, NoQuerySchema, problemResponse } from "./schemas.ts";
 

@@ -6,7 +6,7 @@ import { LIST_DEFAULT_LIMIT } from "../config.ts";
 import { searchPage } from "../datasets/search.ts";
 import { listItem, teamListItem } from "../datasets/shapes.ts";
 import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from "../datasets/versions.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 import { decodeCursor, encodeCursor, nextLink } from "../http/cursor.ts";
 import { listDatasets, type ListAccess, type ListRow } from "../storage/dataset-lists-db.ts";
 import { isTeamMember } from "../storage/keys-db.ts";

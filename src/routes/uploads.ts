@@ -12,7 +12,7 @@ import { failure, ownUpload } from "../datasets/upload-state.ts";
 import { createUpload, readUploadCreation } from "../datasets/upload-creation.ts";
 import { indicatedLength, sfNonNegativeInteger } from "../datasets/upload-length.ts";
 import type { WriteKind } from "../datasets/write.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../model/errors.ts";
 import { deleteUpload } from "../storage/uploads-db.ts";
 import { problemResponse } from "./schemas.ts";
 import { ifMatchVersion, requireCaller } from "./write-context.ts";

@@ -4,9 +4,9 @@
 import type { Context, TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";
 import type { AppEnv } from "../app-env.ts";
-import type { Caller } from "../datasets/access.ts";
 import type { WriteAnswer, WriteKind, WriteRequest, WriteResult } from "../datasets/write.ts";
-import { ApiError, SIGNATURE_REQUIRED_DETAIL } from "../errors.ts";
+import { ApiError, SIGNATURE_REQUIRED_DETAIL } from "../model/errors.ts";
+import type { Caller } from "../model/dataset.ts";
 
 export function requireCaller(c: Context<AppEnv>): Caller {
   const caller = c.get("caller");

@@ -2,8 +2,6 @@
 // names repeat or are empty, so `a,a,a` and `,,` get names made unique here, the way
 // Frictionless names such columns itself. The CSV keeps its header as written; every document
 // that names fields (the schema, Data Package, Croissant, schema.org, DCAT's summary) uses these. Pure.
-import type { TableSchema } from "./table-schema.ts";
-
 function blank(name: string): boolean {
   return name.trim() === "";
 }
@@ -31,11 +29,4 @@ export function fieldNames(header: readonly string[]): string[] {
     taken.add(`${base}${n}`);
     return `${base}${n}`;
   });
-}
-
-/** `schema` with its fields named by fieldNames: a schema stored before names were made unique. */
-export function withFieldNames(schema: TableSchema): TableSchema {
-  const names = fieldNames(schema.fields.map((field) => field.name));
-  if (names.every((name, i) => name === schema.fields[i]!.name)) return schema;
-  return { ...schema, fields: schema.fields.map((field, i) => ({ ...field, name: names[i]! })) };
 }

@@ -39,3 +39,10 @@ export const DEFAULT_FALSE_VALUES: readonly string[] = ["false", "False", "FALSE
 export function textSchema(columns: readonly string[]): TableSchema {
   return { fields: fieldNames(columns).map((name) => ({ name, type: "string" })), missingValues: [...DEFAULT_MISSING_VALUES] };
 }
+
+/** `schema` with its fields named by fieldNames: a schema stored before names were made unique. */
+export function withFieldNames(schema: TableSchema): TableSchema {
+  const names = fieldNames(schema.fields.map((field) => field.name));
+  if (names.every((name, i) => name === schema.fields[i]!.name)) return schema;
+  return { ...schema, fields: schema.fields.map((field, i) => ({ ...field, name: names[i]! })) };
+}

@@ -3,7 +3,7 @@
 // it inflates alone from its R2 byte range. A resumed `.csv` download then costs what it
 // still needs, not the whole file again.
 import { inflateSegment } from "./segment-inflate.ts";
-import { sequenceStream, type StreamOpener } from "./stream-sequence.ts";
+import { sequenceStream, type StreamOpener } from "../wire/stream-sequence.ts";
 
 /** One independently inflatable piece: a part of a segment, or a segment stored in one part. */
 export interface RawPiece {

@@ -2,71 +2,13 @@
 // Writes go through `commitVersion`, one D1 batch (a transaction): the single point that makes
 // a version and its R2 segments reachable (SPEC B7).
 import type { DeclaredSchema } from "../schema/declared.ts";
-import { withFieldNames } from "../schema/field-names.ts";
+import type { DatasetRow, SegmentRow, StoredVersionRow, VersionRow, Visibility } from "../model/dataset.ts";
 import { textSchema, type TableSchema } from "../schema/table-schema.ts";
-import type { SegmentPart } from "./parted-segment.ts";
 import { claimableCondition, claimStatement } from "./pending-objects-db.ts";
 import { indexStatements, searchFields } from "./search-db.ts";
 import { getVersionParts, insertPartsStatement } from "./segment-parts-db.ts";
+import { withFieldNames } from "../schema/table-schema.ts";
 
-export type Visibility = "public" | "private";
-
-export interface DatasetRow {
-  id: string;
-  teamId: string;
-  ownerId: string;
-  created: string;
-  name: string;
-  visibility: Visibility;
-  latestVersion: string;
-  latestSeq: number;
-}
-
-export interface VersionRow {
-  id: string;
-  datasetId: string;
-  seq: number;
-  parentId: string | null;
-  created: string;
-  name: string;
-  visibility: Visibility;
-  properties: Record<string, unknown>;
-  fileName: string;
-  columns: string[];
-  rowCount: number;
-  rawBytes: number;
-  crc32: number;
-  eol: "\n" | "\r\n";
-  endsWithNewline: boolean;
-  /**
-   * The stored header and property set it names, when known (read versions, and versions that
-   * keep their parent's): a commit then reuses them instead of hashing the JSON again.
-   */
-  headerId?: string;
-  propertiesId?: string;
-  /** The columns' types (SPEC C2); a version written before types were kept has text columns. */
-  schema: TableSchema;
-  /** The publisher's own declaration, which replacements of the content keep. */
-  declared: DeclaredSchema | null;
-  /** The stored schema and declaration it names, when known (see headerId). */
-  schemaId?: string;
-  declaredId?: string | null;
-}
-
-/** A stored version with what decides who may read it besides its team (SPEC B3, drafts). */
-export interface StoredVersionRow extends VersionRow {
-  /** A version written while private, published by a later `"history": "public"` write. */
-  historyPublic: boolean;
-}
-
-export interface SegmentRow {
-  key: string;
-  compressedBytes: number;
-  rawBytes: number;
-  rowCount: number;
-  /** The object's independently decodable parts; absent when it is one part (or predates parts). */
-  parts?: SegmentPart[];
-}
 
 export interface DatasetRecord {
   id: string;

@@ -1,8 +1,8 @@
 // D1 queries of compaction (SPEC B7): the guarded swap of a run of segments for the one merged
 // segment in every version that holds it, and the look-up of lists the appends left too long.
-import type { SegmentRow } from "./datasets-db.ts";
 import { claimableCondition, claimStatement } from "./pending-objects-db.ts";
 import { insertPartsStatement } from "./segment-parts-db.ts";
+import type { SegmentRow } from "../model/dataset.ts";
 
 export interface CompactionCommit {
   datasetId: string;

@@ -1,8 +1,8 @@
 // D1 access for `segment_parts` (README "Storage layout"): each segment's part list, written in
 // the same batch as its segment row and read back to let the rows endpoint find one part.
 // A segment with no part rows (written before parts existed) is one part: the whole object.
-import type { SegmentRow } from "./datasets-db.ts";
-import type { SegmentPart } from "./parted-segment.ts";
+import type { SegmentPart } from "../wire/parted-segment.ts";
+import type { SegmentRow } from "../model/dataset.ts";
 
 /**
  * One statement inserting all of `parts` for `key`, bound as one JSON array so any number of

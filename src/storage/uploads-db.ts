@@ -8,7 +8,7 @@ import type { CsvCheckpoint, CsvStats } from "../csv/types.ts";
 import type { TypingCheckpoint } from "../schema/column-typer.ts";
 import type { DeclaredSchema } from "../schema/declared.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
-import type { SegmentRow } from "./datasets-db.ts";
+import type { SegmentRow } from "../model/dataset.ts";
 
 export type UploadKind = "create" | "update" | "append";
 export type UploadState = "open" | "completing" | "done" | "failed";

@@ -1,8 +1,9 @@
 // A read's whole D1 need in one round trip: the dataset, the version a path names (an id or
 // `latest`), and, for content reads, its segments and their parts, as one batch. A public read
 // that misses the edge cache then waits on D1 once (docs: edge and caching, round trips).
-import { toDataset, toVersion, type DatasetRecord, type DatasetRow, type SegmentRow, type StoredVersionRow, type VersionRecord } from "./datasets-db.ts";
-import type { SegmentPart } from "./parted-segment.ts";
+import { toDataset, toVersion, type DatasetRecord, type VersionRecord } from "./datasets-db.ts";
+import type { SegmentPart } from "../wire/parted-segment.ts";
+import type { DatasetRow, SegmentRow, StoredVersionRow } from "../model/dataset.ts";
 
 export interface VersionContent {
   dataset: DatasetRow | null;

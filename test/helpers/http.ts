@@ -1,7 +1,7 @@
 // Requests through the worker's real fetch handler: anonymous, or signed with a test key
 // exactly as a client would sign them (RFC 9421 + RFC 9530).
 import { exports } from "cloudflare:workers";
-import { signRequest } from "../../src/auth/sign.ts";
+import { signRequest } from "../../src/wire/sign.ts";
 import type { TestKey } from "./keys.ts";
 
 export const ORIGIN = "https://pubset.test";

@@ -2,7 +2,7 @@
 // lone CRs, blank lines, a BOM, multibyte and broken UTF-8, NUL, wrong field counts), random
 // chunk cuts and random limits: shared by the tests that hold two scanners to each other.
 import type { CsvLimits, CsvMode } from "../../src/csv/scanner.ts";
-import { concatBytes } from "../../src/storage/deflate-segment.ts";
+import { concatBytes } from "../../src/wire/deflate-segment.ts";
 import { pick, randomInt, type Random } from "./random.ts";
 
 const encoder = new TextEncoder();

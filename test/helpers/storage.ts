@@ -3,7 +3,7 @@
 // that count or fail calls, and look-ups of the intent log.
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { signRequest } from "../../src/auth/sign.ts";
+import { signRequest } from "../../src/wire/sign.ts";
 import { limitsFrom, storageTimingsFrom } from "../../src/config.ts";
 import worker from "../../src/index.ts";
 import type { MergePolicy } from "../../src/storage/compaction-plan.ts";

@@ -1,7 +1,7 @@
 // Resumable uploads through the worker's fetch handler, signed as a client signs them: create
 // the upload resource, PATCH chunks, HEAD its offset (README "Resumable uploads").
 import { expect } from "vitest";
-import { signRequest } from "../../src/auth/sign.ts";
+import { signRequest } from "../../src/wire/sign.ts";
 import type { TestKey } from "./keys.ts";
 import { ORIGIN, send } from "./http.ts";
 

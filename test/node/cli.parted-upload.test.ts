@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { partedDeflateStream, partedEnvelope } from "../../src/client/gzip-stream.ts";
 import { readAllBytes } from "../../src/client/byte-streams.ts";
-import { GZIP_HEADER } from "../../src/storage/gzip-join.ts";
+import { GZIP_HEADER } from "../../src/wire/gzip-join.ts";
 import { runInProcess } from "./cli.helpers.ts";
 import { e2eServer, type E2eServer } from "./helpers/shared-server.ts";
 

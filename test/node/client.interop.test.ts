@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { createSigner, createVerifier, httpbis } from "http-message-signatures";
 import { describe, expect, it } from "vitest";
-import { verifyRequestSignature } from "../../src/auth/verify.ts";
+import { verifyRequestSignature } from "../../src/wire/verify.ts";
 import { PubsetClient } from "../../src/client/index.ts";
 import { signedHeaders } from "../../src/client/request-signing.ts";
 import { B_2_5, SHARED_SECRET_BASE64, TEST_REQUEST } from "../fixtures/rfc9421/appendix-b.ts";

@@ -12,7 +12,7 @@ import { readAllBytes } from "../../src/client/byte-streams.ts";
 import { PubsetClient, type Progress, type SigningKey } from "../../src/client/index.ts";
 import { DEFAULT_GZIP_LEVEL } from "../../src/client/gzip-stream.ts";
 import { partedChunks, type PartedChunk } from "../../src/client/parted-chunks.ts";
-import { readPartedGzipHeader } from "../../src/gzip/parted-gzip-header.ts";
+import { readPartedGzipHeader } from "../../src/wire/parted-gzip-header.ts";
 import { runInProcess } from "./cli.helpers.ts";
 import { e2eServer, type E2eServer } from "./helpers/shared-server.ts";
 

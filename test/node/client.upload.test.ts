@@ -11,7 +11,7 @@ import { readAllBytes } from "../../src/client/byte-streams.ts";
 import { UploadSourceError } from "../../src/client/errors.ts";
 import { partedDeflateStream, partedEnvelope } from "../../src/client/gzip-stream.ts";
 import { prepareMultipart } from "../../src/client/multipart-upload.ts";
-import { readPartedGzipHeader } from "../../src/gzip/parted-gzip-header.ts";
+import { readPartedGzipHeader } from "../../src/wire/parted-gzip-header.ts";
 import { sourceReader, type UploadInput } from "../../src/client/upload-source.ts";
 import { fileSpool } from "../../src/cli/file-spool.ts";
 

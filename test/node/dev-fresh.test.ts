@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runWrangler, spawnWrangler } from "../../scripts/lib/wrangler.ts";
-import { signRequest } from "../../src/auth/sign.ts";
+import { signRequest } from "../../src/wire/sign.ts";
 import { killGroup } from "./helpers/process-group.ts";
 import { PROJECT_ROOT, runScript } from "./helpers/run-script.ts";
 import { freePort } from "./helpers/server.ts";

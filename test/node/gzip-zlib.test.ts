@@ -4,10 +4,10 @@ import { execFileSync } from "node:child_process";
 import { Readable } from "node:stream";
 import { createGunzip, gunzipSync, inflateRawSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { bufferSource } from "../../src/auth/bytes.ts";
-import { crc32, crc32Combine } from "../../src/storage/crc32.ts";
-import { compressSegment } from "../../src/storage/deflate-segment.ts";
-import { GZIP_HEADER, gzipTrailer, joinedGzipLength, joinedGzipStream } from "../../src/storage/gzip-join.ts";
+import { bufferSource } from "../../src/wire/bytes.ts";
+import { crc32, crc32Combine } from "../../src/wire/crc32.ts";
+import { compressSegment } from "../../src/wire/deflate-segment.ts";
+import { GZIP_HEADER, gzipTrailer, joinedGzipLength, joinedGzipStream } from "../../src/wire/gzip-join.ts";
 
 function segmentsOf(parts: string[]) {
   const encoder = new TextEncoder();

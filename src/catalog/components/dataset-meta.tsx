@@ -1,9 +1,9 @@
 // A dataset's metadata as a description list: what it is, who to ask, who publishes it,
 // and when it was made and last changed.
-import type { DatasetRow, VersionRow } from "../../storage/datasets-db.ts";
 import type { KnownProperties } from "../format.ts";
 import { homeHref } from "../links.ts";
 import { KeyWords, Time } from "./inline.tsx";
+import type { DatasetRow, VersionRow } from "../../model/dataset.ts";
 
 export interface DatasetMetaProps {
   dataset: DatasetRow;

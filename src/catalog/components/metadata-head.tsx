@@ -4,7 +4,7 @@
 import { metadataRecord } from "../../datasets/metadata-record.ts";
 import { jsonForScript, schemaOrgDataset } from "../../metadata/schema-org.ts";
 import { documentPath, versionUrls } from "../../metadata/urls.ts";
-import type { DatasetRow, VersionRow } from "../../storage/datasets-db.ts";
+import type { DatasetRow, VersionRow } from "../../model/dataset.ts";
 
 export interface MetadataHeadProps {
   dataset: DatasetRow;

@@ -1,6 +1,6 @@
 // Creates datasets on a running server the way a client does: a multipart body signed with
 // RFC 9421 (src/auth/sign.ts) under the server's demo key.
-import { signRequest } from "../../../src/auth/sign.ts";
+import { signRequest } from "../../../src/wire/sign.ts";
 import type { RunningServer } from "../../node/helpers/server.ts";
 
 export interface Published {

@@ -2,7 +2,7 @@
 // whose DEFLATE stream is already cut into independently compressed parts, each part's lengths
 // listed in one gzip extra subfield (RFC 1952 §2.3.1.1), as dictzip and BGZF list their blocks.
 // This module writes and reads that header; it is pure so the client and the server share it.
-import { crc32 } from "../storage/crc32.ts";
+import { crc32 } from "./crc32.ts";
 
 /** Subfield id `SI1 SI2` = "PS" (pubset); not registered with the RFC 1952 registry. */
 export const PARTS_SUBFIELD_ID: readonly [number, number] = [0x50, 0x53];
@@ -11,6 +11,8 @@ export const PARTS_FORMAT_VERSION = 1;
 export const PART_ENTRY_BYTES = 8;
 /** Entries that fit one subfield (LEN ≤ 65535 − 4, XLEN's own bound, less its 4-byte head). */
 export const MAX_PARTS = Math.floor((0xffff - 4 - 1) / PART_ENTRY_BYTES);
+/** Uncompressed bytes after which a segment starts a new part (at a record end): client and server alike. */
+export const PART_RAW_BYTES = 1024 * 1024;
 /** Raw bytes one part may hold: the server inflates a part into one buffer. */
 export const MAX_PART_RAW_BYTES = 16 * 1024 * 1024;
 /** A header longer than this is not read as the parted format (a long FNAME or FCOMMENT). */

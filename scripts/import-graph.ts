@@ -1,0 +1,91 @@
+// The source tree's import graph, for `npm run check:imports` and test/node/layout.test.ts: every
+// relative import between files under src/ (type-only ones too: they tie rooms together as much),
+// the circles in it, and the imports that cross from a room into one it must not reach.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
+import { PROJECT_ROOT } from "./lib/paths.ts";
+
+const SRC = join(PROJECT_ROOT, "src");
+const SPECIFIER = /(?:\bfrom|\bimport|\bexport\s+\*\s+from|\bimport\()\s*["'](\.{1,2}\/[^"'?]+)/g;
+
+/** Rooms whose code runs outside the server (client, CLI) or must stay pure: what each may import. */
+export const ALLOWED: Record<string, readonly string[]> = {
+  client: ["client", "wire", "model", "csv", "schema"],
+  cli: ["cli", "client", "wire", "model", "csv", "schema"],
+  wire: ["wire"],
+  model: ["model", "schema", "wire"],
+  csv: ["csv"],
+  schema: ["schema", "csv", "model"],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.(ts|tsx)$/.test(name) && !name.endsWith(".d.ts") && !name.endsWith(".as.ts") ? [path] : [];
+  });
+}
+
+/** File (relative to src/) → the files it imports (relative to src/). */
+export function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(file, "utf8");
+    const targets = [...text.matchAll(SPECIFIER)]
+      .map((m) => normalize(join(dirname(file), m[1]!)))
+      .filter((target) => /\.(ts|tsx)$/.test(target))
+      .map((target) => relative(SRC, target));
+    graph.set(relative(SRC, file), [...new Set(targets)]);
+  }
+  return graph;
+}
+
+export function roomOf(file: string): string {
+  return file.includes("/") ? file.slice(0, file.indexOf("/")) : ".";
+}
+
+/** Every elementary circle found by a depth-first search, each once, as a list of files. */
+export function importCircles(graph: Map<string, string[]>): string[][] {
+  const circles = new Map<string, string[]>();
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, "open");
+    stack.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === "open") {
+        const circle = stack.slice(stack.indexOf(next));
+        const key = [...circle].sort().join(" ");
+        if (!circles.has(key)) circles.set(key, circle);
+      } else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(file, "done");
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return [...circles.values()];
+}
+
+/** Imports from a room listed in ALLOWED into a room it may not use. */
+export function forbiddenImports(graph: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  for (const [file, targets] of graph) {
+    const allowed = ALLOWED[roomOf(file)];
+    if (!allowed) continue;
+    for (const target of targets) if (!allowed.includes(roomOf(target))) found.push(`${file} → ${target}`);
+  }
+  return found;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const graph = importGraph();
+  const circles = importCircles(graph);
+  const forbidden = forbiddenImports(graph);
+  const rooms = new Set([...graph.keys()].map(roomOf));
+  console.log(`${graph.size} source files in ${rooms.size} rooms (${[...rooms].sort().join(", ")})`);
+  console.log(`${circles.length} import circle(s)${circles.length ? ":" : ""}`);
+  for (const circle of circles) console.log(`  ${[...circle, circle[0]].join(" → ")}`);
+  console.log(`${forbidden.length} import(s) into a room the importer may not use${forbidden.length ? ":" : ""}`);
+  for (const line of forbidden) console.log(`  ${line}`);
+  process.exit(circles.length + forbidden.length > 0 ? 1 : 0);
+}
