@@ -88,6 +88,25 @@ describe("resumable upload: its length", () => {
     expect(response.headers.get("upload-limit")).toMatch(/max-size=5368709120/);
   });
 
+  it("refuses a chunk whose Upload-Length is over max-size with 413 and the limit, changing nothing", async () => {
+    const key = await createKey(TEAM, "huge-patch");
+    const location = await startUpload(key, "POST", "/v1/dataset", { collection: { name: "Huge patch" } });
+    expect((await patch(key, location, 0, "a,b\n", false)).status).toBe(204);
+    for (const complete of [false, true]) {
+      const response = await patch(key, location, 4, "1,2\n", complete, { "Upload-Length": "999999999999999" });
+      const problem = await expectProblem(response, 413, "payload_too_large");
+      expect(problem.limit).toBe("MAX_RESUMABLE_BYTES");
+      expect(problem.max).toBe(5368709120);
+      expect(response.headers.get("upload-limit")).toMatch(/max-size=5368709120/);
+    }
+    // Nothing changed: no length recorded, the offset where it was, and the upload goes on.
+    const state = await head(key, location);
+    expect(state.status).toBe(204);
+    expect(state.headers.get("upload-length")).toBeNull();
+    expect(state.headers.get("upload-offset")).toBe("4");
+    expect((await patch(key, location, 4, "1,2\n", true)).status).toBe(201);
+  });
+
   it("ignores an Upload-Length that is not a non-negative integer, as the draft says", async () => {
     const key = await createKey(TEAM, "ignored");
     const location = await startUpload(key, "POST", "/v1/dataset", { collection: { name: "Ignored" } }, { "Upload-Length": "-5" });

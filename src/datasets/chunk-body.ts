@@ -8,6 +8,11 @@ export function tooLarge(max: number): ApiError {
   return new ApiError("payload_too_large", `A resumable upload is limited to ${max} bytes.`, { limit: "MAX_RESUMABLE_BYTES", max });
 }
 
+/** An `Upload-Length` (draft §4.1.3) past what any upload may hold: the same 413 as content that goes past it. */
+export function lengthTooLarge(length: number, max: number): ApiError {
+  return new ApiError("payload_too_large", `Upload-Length says ${length} bytes; a resumable upload is limited to ${max} bytes.`, { limit: "MAX_RESUMABLE_BYTES", max });
+}
+
 /**
  * The PATCH body as sent: counted (the offset moves by what arrived), bounded by the upload's
  * size, and readable to its end after the scan gave up on it (cancelling the scan does not

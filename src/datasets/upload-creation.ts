@@ -2,7 +2,7 @@
 // uploads"): the dataset write request with `Upload-Complete: ?0` and a small JSON body that
 // says what the content will be. Checks what the write would check before any byte, so a
 // doomed upload is refused up front, and records the upload resource.
-import { tooLarge } from "./chunk-body.ts";
+import { lengthTooLarge } from "./chunk-body.ts";
 import { z } from "@hono/zod-openapi";
 import { limitsFrom } from "../config.ts";
 import { ApiError } from "../model/errors.ts";
@@ -67,7 +67,7 @@ export async function createUpload(
 ): Promise<UploadRow> {
   const { kind, datasetId, caller, ifMatch, creation, length } = request;
   const { maxResumableBytes } = limitsFrom(env);
-  if (length !== null && length > maxResumableBytes) throw tooLarge(maxResumableBytes);
+  if (length !== null && length > maxResumableBytes) throw lengthTooLarge(length, maxResumableBytes);
   const collection = creation.collection ?? null;
   if (collection) checkCollection(kind, collection);
   if (kind === "create" && collection?.name === undefined) throw new ApiError("invalid_request", "collection.name is required to create a dataset.");

@@ -3,6 +3,7 @@
 // `Content-Length` on the request that completes it. Every indication must agree with every
 // other; once one is known, the offset may not pass it and the upload must end there.
 import { ApiError } from "../model/errors.ts";
+import { lengthTooLarge } from "./chunk-body.ts";
 
 /** RFC 9651 Integer (§3.3.1), non-negative; anything else is ignored, as the draft says. */
 export function sfNonNegativeInteger(value: string | undefined | null): number | null {
@@ -14,9 +15,16 @@ export function inconsistentLength(detail: string, offset?: number): ApiError {
   return new ApiError("inconsistent_upload_length", detail, {}, offset === undefined ? {} : { "Upload-Offset": String(offset) });
 }
 
-/** What one request says of the length: `Upload-Length`, and `Content-Length` when it completes the upload at `offset`. */
-export function indicatedLength(request: { uploadLength: string | undefined; contentLength: string | undefined; complete: boolean; offset: number }): number | null {
+/**
+ * What one request says of the length: `Upload-Length`, and `Content-Length` when it completes
+ * the upload at `offset`. A length past `max` (the most any upload holds) is refused first.
+ */
+export function indicatedLength(
+  request: { uploadLength: string | undefined; contentLength: string | undefined; complete: boolean; offset: number },
+  max: number,
+): number | null {
   const announced = sfNonNegativeInteger(request.uploadLength);
+  if (announced !== null && announced > max) throw lengthTooLarge(announced, max);
   const contentLength = request.complete ? sfNonNegativeInteger(request.contentLength) : null;
   const completing = contentLength === null ? null : request.offset + contentLength;
   if (announced !== null && completing !== null && announced !== completing) {

@@ -141,7 +141,7 @@ const patchRoute = createRoute({
     401: problemResponse("Not signed, or the chunk does not match its Content-Digest"),
     404: problemResponse("No such upload of the caller's team (or it expired)"),
     409: problemResponse("`mismatching_upload_offset`: `Upload-Offset` is not the upload's offset (the right one is in the header and `offset`)"),
-    413: problemResponse("Chunk over `max-append-size`, content over `max-size`, or a CSV limit"),
+    413: problemResponse("Chunk over `max-append-size`, content or `Upload-Length` over `max-size`, or a CSV limit"),
     415: problemResponse("Not application/partial-upload"),
     422: problemResponse("Invalid CSV in this chunk (`row` is the row number in the whole file): the upload fails"),
   },
@@ -175,7 +175,8 @@ export function uploadRoutes(app: OpenAPIHono<AppEnv>): void {
     if (type !== PARTIAL_UPLOAD) throw new ApiError("unsupported_media_type", `A chunk is sent as Content-Type: ${PARTIAL_UPLOAD}.`);
     const offset = Number(headers["upload-offset"]);
     const complete = headers["upload-complete"] === "?1";
-    const length = indicatedLength({ uploadLength: c.req.header("upload-length"), contentLength: c.req.header("content-length"), complete, offset });
+    const indicated = { uploadLength: c.req.header("upload-length"), contentLength: c.req.header("content-length"), complete, offset };
+    const length = await withUploadLimit(c, async () => indicatedLength(indicated, limitsFrom(c.env).maxResumableBytes));
     const defer = (work: Promise<void>) => {
       try {
         c.executionCtx.waitUntil(work);
