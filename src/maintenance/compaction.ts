@@ -4,16 +4,13 @@
 // holds it. Nothing is recompressed, so every version's `.gz` stays identical. Safe to run twice,
 // concurrently, or beside appends: the swap in D1 is guarded, and a merged object that loses is
 // an unclaimed intent the clean-up removes.
-import { PART_RAW_BYTES } from "../config.ts";
 import { planMerge, type MergePolicy } from "../storage/compaction-plan.ts";
 import { getVersionSegmentsWithParts, isLatestVersion } from "../storage/datasets-db.ts";
-import { concatSegmentStreams } from "../wire/gzip-join.ts";
 import { commitCompaction } from "../storage/maintenance-db.ts";
-import type { SegmentPart } from "../wire/parted-segment.ts";
 import { recordUploadIntents } from "../storage/pending-objects-db.ts";
-import { partsOf } from "../storage/segment-parts-db.ts";
-import { newSegmentKey, openSegment } from "../storage/segment-store.ts";
 import { pacedStream } from "../storage/paced-stream.ts";
+import { mergedSegmentRow, putMergedSegment } from "../storage/segment-merge.ts";
+import { newSegmentKey } from "../storage/segment-store.ts";
 import type { StorageTimings } from "../storage/timings.ts";
 import type { SegmentRow } from "../model/dataset.ts";
 
@@ -57,22 +54,10 @@ export async function compactVersion(
 
 /** Copies the run into one object (intent first), then swaps it in; true when the swap applied. */
 async function mergeRun(env: ContentBindings, datasetId: string, run: SegmentRow[], timings: StorageTimings): Promise<boolean> {
-  const merged: SegmentRow = { key: newSegmentKey(datasetId), compressedBytes: 0, rawBytes: 0, rowCount: 0 };
-  const parts: SegmentPart[] = [];
-  for (const s of run) {
-    for (const p of partsOf(s)) addPart(parts, { ...p, compressedOffset: merged.compressedBytes + p.compressedOffset });
-    merged.compressedBytes += s.compressedBytes;
-    merged.rawBytes += s.rawBytes;
-    merged.rowCount += s.rowCount;
-  }
-  merged.parts = parts;
-  const now = Date.now();
-  await recordUploadIntents(env.DB, datasetId, [merged.key], now + timings.writeGraceMs);
-  const bytes = concatSegmentStreams(run.map((s) => () => openSegment(env.CONTENT, s.key)));
-  // R2 needs the length of a streamed put up front; FixedLengthStream also fails the put if the
-  // segments' bytes do not add up to what D1 says.
+  const merged = mergedSegmentRow(run, newSegmentKey(datasetId));
+  await recordUploadIntents(env.DB, datasetId, [merged.key], Date.now() + timings.writeGraceMs);
   // Paced, so requests served by the same isolate run between its slices (paced-stream.ts).
-  await env.CONTENT.put(merged.key, bytes.pipeThrough(pacedStream(COPY_PACING)).pipeThrough(new FixedLengthStream(merged.compressedBytes)));
+  await putMergedSegment(env.CONTENT, run, merged, pacedStream(COPY_PACING));
   return commitCompaction(env.DB, {
     datasetId,
     run: run.map((s) => s.key),
@@ -80,22 +65,6 @@ async function mergeRun(env: ContentBindings, datasetId: string, run: SegmentRow
     created: new Date().toISOString(),
     collectReplacedAfter: Date.now() + timings.readGraceMs,
   });
-}
-
-/**
- * Appends a source part to the merged object's list, shifted to where it lands. Adjacent parts
- * each start at a block boundary with no reference before it, so small ones (appends) join into
- * one part up to PART_RAW_BYTES: a page then needs one range read, not one each.
- */
-function addPart(parts: SegmentPart[], part: SegmentPart): void {
-  const last = parts[parts.length - 1];
-  if (last && last.rawBytes + part.rawBytes <= PART_RAW_BYTES) {
-    last.compressedBytes += part.compressedBytes;
-    last.rawBytes += part.rawBytes;
-    last.rowCount += part.rowCount;
-  } else {
-    parts.push({ ...part });
-  }
 }
 
 /**
