@@ -20,6 +20,9 @@ export default defineConfig({
                 // Lower than production so size-limit tests stay fast; see test/ingest.limits.test.ts.
                 MAX_UPLOAD_BYTES: "33554432",
                 MAX_CONTENT_BYTES: "67108864",
+                // One byte, so the protocol tests can cut a CSV anywhere into chunks of a few
+                // bytes; test/uploads.bounds.test.ts passes the production bound to the worker.
+                MIN_UPLOAD_CHUNK_BYTES: "1",
                 // The origin test requests are sent to (test/helpers/http.ts ORIGIN), as npm start sets its own.
                 PUBLIC_ORIGIN: "https://pubset.test",
                 // Workers Cache does not exist in workerd; the in-worker stand-in does (README).

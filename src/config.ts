@@ -27,6 +27,24 @@ export interface Limits {
   maxResumableBytes: number;
   /** A resumable upload idle this long expires; the clean-up removes it and its segments. */
   uploadExpirySeconds: number;
+  /**
+   * The fewest bytes (as sent) a resumable upload's chunk may carry unless it is the last one
+   * (Upload-Limit `min-append-size`). Each chunk costs a D1 batch and an R2 object, so a
+   * trickle of tiny chunks would make an upload expensive to hold and its version slow to read.
+   */
+  minUploadChunkBytes: number;
+  /**
+   * The most chunks one resumable upload may take, its last included. Never below
+   * ⌊maxResumableBytes / minUploadChunkBytes⌋ + 1 (limitsFrom raises it): an upload whose
+   * chunks keep to the minimum always fits, so only a smaller chunk can be refused for it.
+   */
+  maxUploadChunks: number;
+  /**
+   * A resumable upload's segment this large (compressed) is big enough: streaming it takes far
+   * longer than the one R2 request it costs, so the upload never copies it. Smaller ones are
+   * merged as the chunks land (src/datasets/upload-segments.ts).
+   */
+  uploadSegmentBytes: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -46,6 +64,13 @@ export const DEFAULT_LIMITS: Limits = {
   idempotencyLeaseSeconds: 15 * 60,
   maxResumableBytes: 5 * 1024 ** 3,
   uploadExpirySeconds: 24 * 60 * 60,
+  // 64 KiB: far below what any client sends over a network (ours: 32 MiB of CSV per chunk), far
+  // above one row. With 5 GiB that allows 81,921 chunks; MAX_UPLOAD_CHUNKS rounds it to 100,000.
+  minUploadChunkBytes: 64 * 1024,
+  maxUploadChunks: 100_000,
+  // 8 MiB: ~80 ms of streaming at 100 MB/s against one R2 request's 10–30 ms; our client's chunks
+  // (32 MiB of CSV, ~10 MB as gzip) are above it, so they are stored once and never copied.
+  uploadSegmentBytes: 8 * 1024 * 1024,
 };
 
 /**
@@ -97,7 +122,17 @@ export function limitsFrom(env: object): Limits {
     idempotencyLeaseSeconds: positiveInt(env, "IDEMPOTENCY_LEASE_SECONDS", d.idempotencyLeaseSeconds),
     maxResumableBytes: positiveInt(env, "MAX_RESUMABLE_BYTES", d.maxResumableBytes),
     uploadExpirySeconds: positiveInt(env, "UPLOAD_EXPIRY_SECONDS", d.uploadExpirySeconds),
+    ...uploadChunkLimits(env),
+    uploadSegmentBytes: positiveInt(env, "UPLOAD_SEGMENT_BYTES", d.uploadSegmentBytes),
   };
+}
+
+/** The chunk bounds, with MAX_UPLOAD_CHUNKS raised to what MIN_UPLOAD_CHUNK_BYTES and MAX_RESUMABLE_BYTES need. */
+function uploadChunkLimits(env: object): Pick<Limits, "minUploadChunkBytes" | "maxUploadChunks"> {
+  const d = DEFAULT_LIMITS;
+  const minUploadChunkBytes = positiveInt(env, "MIN_UPLOAD_CHUNK_BYTES", d.minUploadChunkBytes);
+  const needed = Math.floor(positiveInt(env, "MAX_RESUMABLE_BYTES", d.maxResumableBytes) / minUploadChunkBytes) + 1;
+  return { minUploadChunkBytes, maxUploadChunks: Math.max(needed, positiveInt(env, "MAX_UPLOAD_CHUNKS", d.maxUploadChunks)) };
 }
 
 export function mergePolicyFrom(limits: Limits): MergePolicy {

@@ -16,8 +16,8 @@ const TEAM = "team-commit-retake";
 const encoder = new TextEncoder();
 
 /**
- * The real D1, except that a batch of five or more statements (a version's commit; a chunk's
- * landing is two) waits until `release()`: the commit's worker is stuck, or dead, right there.
+ * The real D1, except that a batch of more than five statements (a version's commit; a chunk's
+ * landing is five) waits until `release()`: the commit's worker is stuck, or dead, right there.
  */
 function stuckCommits() {
   let release: () => void = () => {};
@@ -27,7 +27,7 @@ function stuckCommits() {
   const DB = wrapBinding(env.DB, {
     prepare: (sql: string) => env.DB.prepare(sql),
     batch: async (statements: D1PreparedStatement[]) => {
-      if (statements.length >= 5) {
+      if (statements.length > 5) {
         reached();
         await gate;
       }

@@ -13,9 +13,10 @@ import { patchChunk, signedPatch, startUpload, startUploadResponse, uploadOffset
 const TEAM = "team-upload-protocol";
 const encoder = new TextEncoder();
 
+/** The objects the upload lists as its segments (migrations/0017). */
 async function uploadKeys(location: string): Promise<string[]> {
-  const row = await env.DB.prepare("SELECT progress FROM uploads WHERE id = ?1").bind(location.split("/").pop()).first<{ progress: string }>();
-  return row ? (JSON.parse(row.progress) as { keys: string[] }).keys : [];
+  const { results } = await env.DB.prepare("SELECT key FROM upload_segments WHERE upload_id = ?1 ORDER BY position").bind(location.split("/").pop()).all<{ key: string }>();
+  return results.map((row) => row.key);
 }
 
 describe("resumable upload: protocol", () => {
@@ -23,7 +24,7 @@ describe("resumable upload: protocol", () => {
     const key = await createKey(TEAM, "limits");
     const response = await startUploadResponse(key, "POST", "/v1/dataset", { collection: { name: "L" } });
     expect(response.status).toBe(201);
-    expect(response.headers.get("upload-limit")).toMatch(/max-size=5368709120, max-append-size=\d+, max-age=\d+/);
+    expect(response.headers.get("upload-limit")).toMatch(/max-size=5368709120, max-append-size=\d+, min-append-size=\d+, max-age=\d+/);
     const location = response.headers.get("location")!;
     expect((await patchChunk(key, location, 0, "a,b\n1,", false)).status).toBe(204);
     const head = await send("HEAD", location, { key });

@@ -24,25 +24,31 @@ export function partBytesFor(chunkRawBytes: number): number {
 
 /**
  * Raw CSV in; chunks of whole parts out, each at most `chunkRawBytes` raw bytes unless one part
- * alone is larger (a record longer than the chunk). Holds at most one chunk.
+ * alone is larger (a record longer than the chunk), and, but for the last, at least
+ * `minChunkBytes` as sent (the server's `min-append-size`): content that compresses very well
+ * takes more parts per chunk. Holds at most one chunk, compressed.
  */
-export async function* partedChunks(raw: ReadableStream<Uint8Array>, level: number, chunkRawBytes: number): AsyncGenerator<PartedChunk> {
+export async function* partedChunks(raw: ReadableStream<Uint8Array>, level: number, chunkRawBytes: number, minChunkBytes = 0): AsyncGenerator<PartedChunk> {
   const cutter = new PartCutter(Math.min(9, Math.max(1, level)), partBytesFor(chunkRawBytes));
   let group: CutPart[] = [];
   let groupRaw = 0;
+  let groupCompressed = 0;
   const reader = raw.getReader();
   try {
     for (let done = false; !done; ) {
       const next = await reader.read();
       done = next.done;
       for (const part of next.done ? cutter.finish() : cutter.push(next.value)) {
-        if (group.length > 0 && groupRaw + part.rawBytes > chunkRawBytes) {
+        // The parts alone are fewer bytes than the member that carries them.
+        if (group.length > 0 && groupRaw + part.rawBytes > chunkRawBytes && groupCompressed >= minChunkBytes) {
           yield member(group);
           group = [];
           groupRaw = 0;
+          groupCompressed = 0;
         }
         group.push(part);
         groupRaw += part.rawBytes;
+        groupCompressed += part.data.length;
       }
     }
   } finally {

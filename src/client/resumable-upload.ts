@@ -23,7 +23,7 @@ export const DEFAULT_CHUNK_BYTES = 32 * 1024 * 1024;
 const CHUNK_ATTEMPTS = 6;
 
 export interface ResumableOptions {
-  /** Content bytes per chunk (default 32 MiB, and never more than the server allows). */
+  /** Content bytes per chunk (default 32 MiB; never more than the server's `max-append-size`, nor less than its `min-append-size`). */
   chunkBytes?: number;
 }
 
@@ -48,10 +48,20 @@ function body(bytes: Uint8Array, contentType: string): RequestBody {
   return { contentType, length: bytes.length, contentDigest: `sha-256=:${toBase64(digest)}:`, open: () => streamOf(bytes) };
 }
 
-/** `max-append-size` of an `Upload-Limit` dictionary (RFC 9651 §3.2), or null. */
-export function maxAppendSize(header: string | null): number | null {
-  const match = /(?:^|,)\s*max-append-size=(\d+)\s*(?:;[^,]*)?(?:,|$)/.exec(header ?? "");
+/** A size of an `Upload-Limit` dictionary (RFC 9651 §3.2), or null. */
+function uploadLimitOf(header: string | null, name: "max-append-size" | "min-append-size"): number | null {
+  const match = new RegExp(`(?:^|,)\\s*${name}=(\\d+)\\s*(?:;[^,]*)?(?:,|$)`).exec(header ?? "");
   return match ? Number(match[1]) : null;
+}
+
+/** `max-append-size` of an `Upload-Limit` dictionary, or null. */
+export function maxAppendSize(header: string | null): number | null {
+  return uploadLimitOf(header, "max-append-size");
+}
+
+/** `min-append-size`: the fewest bytes every chunk but the last must carry (0 when the server names none). */
+export function minAppendSize(header: string | null): number {
+  return uploadLimitOf(header, "min-append-size") ?? 0;
 }
 
 /** Reads `stream` in slices of exactly `size` bytes (the last may be shorter, never empty unless the whole stream is). */
@@ -103,21 +113,26 @@ export async function resumableWrite<T>(transport: Transport, write: ResumableWr
   const location = created.headers.get("location");
   if (location === null) throw new TypeError(`${write.method} ${write.url} with Upload-Complete: ?0 sent no Location; is the server older than this client?`);
   const upload = new URL(location, write.url).toString();
-  const limit = maxAppendSize(created.headers.get("upload-limit")) ?? DEFAULT_CHUNK_BYTES;
-  // A gzip member of n raw bytes is at most n + 5 bytes per 64 KiB stored block + its framing.
-  const chunkBytes = Math.max(1, Math.min(options.chunkBytes ?? DEFAULT_CHUNK_BYTES, Math.floor(limit * 0.99) - 1024));
 
   // The same Idempotency-Key as an interrupted run (the CLI's rerun advice): the server replayed
   // the creation, so this run goes on with that upload from where the server stands.
   let resumeAt = 0;
+  let limits = created.headers.get("upload-limit");
   if (created.headers.get("idempotent-replayed") === "true") {
     const head = await transport.send({ method: "HEAD", url: upload, signal: write.signal });
     resumeAt = Number(head.headers.get("upload-offset") ?? "0");
+    // A replayed creation keeps only its Location; HEAD names the limits, so the chunks come out as before.
+    limits = head.headers.get("upload-limit") ?? limits;
     if (head.headers.get("upload-complete") === "?1") {
       const answer = await sendChunk(transport, upload, resumeAt, body(new Uint8Array(0), "application/partial-upload"), true, write.signal, undefined);
       return (await answer!.json()) as T;
     }
   }
+  const limit = maxAppendSize(limits) ?? DEFAULT_CHUNK_BYTES;
+  // Every chunk but the last carries at least this many bytes as sent, or the server refuses it.
+  const minChunk = minAppendSize(limits);
+  // A gzip member of n raw bytes is at most n + 5 bytes per 64 KiB stored block + its framing.
+  const chunkBytes = Math.max(1, minChunk, Math.min(options.chunkBytes ?? DEFAULT_CHUNK_BYTES, Math.floor(limit * 0.99) - 1024));
 
   let raw = write.source.open();
   // DOM typings type the decompressor's input as BufferSource, which Uint8Array is.
@@ -150,7 +165,7 @@ export async function resumableWrite<T>(transport: Transport, write: ResumableWr
     sent += weight;
     return answer;
   };
-  const chunks = write.gzip ? partedChunks(raw, write.level, chunkBytes) : slices(raw, chunkBytes);
+  const chunks = write.gzip ? partedChunks(raw, write.level, chunkBytes, minChunk) : slices(raw, chunkBytes);
   for await (const chunk of chunks) {
     if (pending !== null) await send(pending, false);
     pending = write.gzip ? chunk : { bytes: chunk.bytes.slice(), rawBytes: chunk.rawBytes };

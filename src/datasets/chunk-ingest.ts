@@ -36,8 +36,11 @@ export interface UploadChunkOptions {
   reserve: () => Promise<string>;
 }
 
-/** The chunk's segment, and every object key it reserved (the upload's clean-up collects those not committed). */
-export type IngestedUploadChunk = IngestedSegment & Partial<Pick<IngestedChunk, "carry" | "checkpoint" | "typing">> & { keys: string[] };
+/**
+ * The chunk's segment. Every object it wrote was reserved as an intent first, so those the
+ * upload never lists (a staged gzip chunk) are collected on their own.
+ */
+export type IngestedUploadChunk = IngestedSegment & Partial<Pick<IngestedChunk, "carry" | "checkpoint" | "typing">>;
 
 export async function ingestUploadChunk(sent: ReadableStream<Uint8Array>, options: UploadChunkOptions): Promise<IngestedUploadChunk> {
   const { mode, typing, limits, bucket, resume, final } = options;
@@ -48,16 +51,16 @@ export async function ingestUploadChunk(sent: ReadableStream<Uint8Array>, option
     return final ? ingestCsv(scanned, ingest) : ingestChunk(scanned, { ...ingest, maxCarryBytes: options.maxCarryBytes });
   };
   const inflate = (compressed: ReadableStream<Uint8Array>) => gunzip(compressed, "A chunk of a gzip upload must hold whole gzip members.");
-  if (!options.gzip) return { ...(await recompress(sent, key)), keys: [key] };
+  if (!options.gzip) return recompress(sent, key);
 
   const reader = sent.getReader();
   const { read, head } = await peekHeader(reader);
   if (read.status !== "parted" || options.carry.length > 0) {
-    return { ...(await recompress(unlessEmpty(withHead(head, reader), inflate), key)), keys: [key] };
+    return recompress(unlessEmpty(withHead(head, reader), inflate), key);
   }
   const chunk = { resume, final, rawRoom: options.rawRoom, tooLarge: options.tooLarge };
   const outcome = await ingestPartedGzip(head.subarray(read.headerBytes), reader, read.parts, { mode, typing, limits, bucket, key, chunk });
-  if ("stored" in outcome) return { ...outcome.stored, keys: [key] };
+  if ("stored" in outcome) return outcome.stored;
   const again = await options.reserve();
-  return { ...(await recompress(inflate(stagedGzip(bucket, key, outcome.recompress)), again)), keys: [key, again] };
+  return recompress(inflate(stagedGzip(bucket, key, outcome.recompress)), again);
 }

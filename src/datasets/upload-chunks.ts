@@ -1,19 +1,22 @@
 // Appending to a resumable upload (draft-ietf-httpbis-resumable-upload-15 §4.4): each chunk is
 // validated and stored as a segment as it arrives (chunk-ingest.ts: a parted gzip chunk kept as
-// sent, any other through the one-request ingest path stopped at the last record end), and
-// lands with a compare-and-swap on the offset. The chunk with `Upload-Complete: ?1` scans the
-// carried tail and its bytes to the end, then hands the stored segments to the commit
-// (upload-completion.ts). A CSV error fails the whole upload.
+// sent, any other through the one-request ingest path stopped at the last record end), held to
+// the chunk bounds (upload-bounds.ts), and lands with a compare-and-swap on the offset that also
+// rewrites the tail of the segment list (upload-segments.ts merges the small segments). The
+// chunk with `Upload-Complete: ?1` scans the carried tail and its bytes to the end, then hands
+// the stored segments to the commit (upload-completion.ts). A CSV error fails the whole upload.
 import { limitsFrom, MAX_CARRY_BYTES, storageTimingsFrom } from "../config.ts";
 import { ApiError, type ProblemCode } from "../model/errors.ts";
 import { crc32Combine } from "../wire/crc32.ts";
-import { advanceUpload, getUpload, type FinalScan, type UploadProgress, type UploadRow } from "../storage/uploads-db.ts";
+import { advanceUpload, getUpload, getUploadSegments, type FinalScan, type UploadProgress, type UploadRow } from "../storage/uploads-db.ts";
 import { SentBody, tooLarge } from "./chunk-body.ts";
 import { ingestUploadChunk, type IngestedUploadChunk, type UploadChunkOptions } from "./chunk-ingest.ts";
 import { withSchemaProblems } from "./schema-problems.ts";
 import { problemFromStreamError } from "./stream-errors.ts";
+import { checkChunkBounds, checkChunkSize } from "./upload-bounds.ts";
 import { commitUpload, replayCompletion, retakeCompletionOf } from "./upload-completion.ts";
 import type { UploadPlan } from "./upload-creation.ts";
+import { arrangeSegments } from "./upload-segments.ts";
 import { agreedLength, inconsistentLength } from "./upload-length.ts";
 import { endedUpload, failUpload, failure, offsetMismatch, ownUpload, type Answers, type Bindings, type ChunkOutcome, type ChunkRequest } from "./upload-state.ts";
 import { UploadedObjects } from "./uploaded-objects.ts";
@@ -50,6 +53,8 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
   if (upload.state === "completing") return retakeCompletionOf(env, upload, request, answers, { now, expiresAt });
   if (request.offset !== upload.offset) throw offsetMismatch(upload.offset);
   const length = agreedLength(upload.length, request.length, upload.offset);
+  checkChunkBounds(upload.chunks, request, limits);
+  const listed = await getUploadSegments(env.DB, upload.id);
 
   const plan = JSON.parse(upload.request) as UploadPlan;
   const collectAfter = expiresAt + storageTimingsFrom(limits).writeGraceMs;
@@ -80,7 +85,19 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
     const short = inconsistentLength(`The upload ends at ${upload.offset + body.bytes} bytes, not at its length of ${length}.`);
     throw await chunkFailed(env.DB, upload, body, short, { expiresAt, complete: request.complete });
   }
+  // Known only now when the request did not say its length; what it stored stays an intent.
+  checkChunkSize(body.bytes, request.complete, limits);
   const progress = nextProgress(upload.progress, ingested, request.complete);
+  let arranged: Awaited<ReturnType<typeof arrangeSegments>>;
+  try {
+    // An empty segment (a chunk with no record end yet) is left out: the first listed segment
+    // must hold the header, as the row reader expects. Its object is collected on its own.
+    const added = ingested.segment.rawBytes > 0 ? ingested.segment : null;
+    arranged = await arrangeSegments(listed, added, request.complete, { bucket: env.CONTENT, limits, reserve: () => objects.reserve(collectAfter) });
+  } catch (error: unknown) {
+    console.error(JSON.stringify({ event: "upload_merge_failed", upload: upload.id, error: String(error) }));
+    throw new ApiError("service_unavailable", "Storage failed while the chunk's segments were merged; the chunk did not land. Send it again.", {}, { "Retry-After": "1" });
+  }
   let landed: boolean;
   try {
     landed = await advanceUpload(env.DB, upload.id, upload.offset, now, {
@@ -91,6 +108,8 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
       carry: ingested.carry ?? new Uint8Array(0),
       expiresAt,
       collectAfter,
+      list: arranged,
+      replacedCollectAfter: now + storageTimingsFrom(limits).readGraceMs,
     });
   } catch (error: unknown) {
     console.error(JSON.stringify({ event: "upload_advance_failed", upload: upload.id, error: String(error) }));
@@ -102,7 +121,7 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
 
   // The last chunk's scan went on from every earlier one: its stats and schema are the whole file's.
   const { stats, schema, declared } = ingested;
-  return { complete: true, offset, answer: await commitUpload(env, upload, progress, { stats, schema, declared }, answers, expiresAt, request.defer) };
+  return { complete: true, offset, answer: await commitUpload(env, upload, { progress, segments: arranged.segments }, { stats, schema, declared }, answers, expiresAt, request.defer) };
 }
 
 /** What the chunk's bytes may reach: the upload's length when known, else its size limit. */
@@ -115,16 +134,11 @@ function bodyBound(maxResumableBytes: number, length: number | null): { max: num
 
 function nextProgress(before: UploadProgress, ingested: IngestedUploadChunk, final: boolean): UploadProgress {
   const { segment, crc, stats, schema, declared } = ingested;
-  // An empty segment (a chunk with no record end yet) is left out: the first listed segment
-  // must hold the header, as the row reader expects. Its object is collected with the upload's.
-  const keep = segment.rawBytes > 0;
   return {
-    segments: keep ? [...before.segments, segment] : before.segments,
     rawBytes: before.rawBytes + segment.rawBytes,
     crc: crc32Combine(before.crc, crc, segment.rawBytes),
     checkpoint: ingested.checkpoint ?? before.checkpoint,
     typing: ingested.checkpoint ? (ingested.typing ?? null) : before.typing,
-    keys: [...before.keys, ...ingested.keys],
     ...(final ? keptScan({ stats, schema, declared }) : {}),
   };
 }

@@ -5,13 +5,14 @@
 import { limitsFrom } from "../config.ts";
 import { storedAnswer } from "./answers.ts";
 import { ApiError } from "../model/errors.ts";
-import { getUpload, retakeCompletion, type FinalScan, type UploadProgress, type UploadRow } from "../storage/uploads-db.ts";
+import { getUpload, getUploadSegments, retakeCompletion, type FinalScan, type UploadProgress, type UploadRow } from "../storage/uploads-db.ts";
 import type { IngestedContent } from "./ingest.ts";
 import type { UploadPlan } from "./upload-creation.ts";
 import { inconsistentLength } from "./upload-length.ts";
 import { endedUpload, failUpload, type Answers, type Bindings, type ChunkOutcome, type ChunkRequest } from "./upload-state.ts";
 import { writeVersion } from "./write.ts";
 import type { WriteAnswer } from "./write-types.ts";
+import type { SegmentRow } from "../model/dataset.ts";
 
 /**
  * A last chunk's commit not settled after this long is taken to have died with its worker (a
@@ -26,14 +27,15 @@ export const COMMIT_LEASE_MS = 10_000;
 export async function commitUpload(
   env: Bindings,
   upload: UploadRow,
-  progress: UploadProgress,
+  content: { progress: UploadProgress; segments: SegmentRow[] },
   scan: FinalScan,
   answers: Answers,
   expiresAt: number,
   defer: (work: Promise<void>) => void,
 ): Promise<WriteAnswer> {
   const plan = JSON.parse(upload.request) as UploadPlan;
-  const stored: IngestedContent = { segments: progress.segments, rawBytes: progress.rawBytes, crc: progress.crc, ...scan };
+  const { progress, segments } = content;
+  const stored: IngestedContent = { segments, rawBytes: progress.rawBytes, crc: progress.crc, ...scan };
   try {
     const { answer } = await writeVersion(env, {
       kind: upload.kind,
@@ -81,7 +83,8 @@ export async function retakeCompletionOf(
   if (await hasContent(request.body)) throw appendedToComplete(upload.offset);
   if (!(await retakeCompletion(env.DB, upload.id, upload.expiresAt, at.expiresAt))) throw busy;
   console.log(JSON.stringify({ event: "upload_commit_retaken", upload: upload.id, since }));
-  const answer = await commitUpload(env, upload, upload.progress, scan, answers, at.expiresAt, request.defer);
+  const segments = await getUploadSegments(env.DB, upload.id);
+  const answer = await commitUpload(env, upload, { progress: upload.progress, segments }, scan, answers, at.expiresAt, request.defer);
   return { complete: true, offset: upload.offset, answer };
 }
 

@@ -14,6 +14,8 @@ export interface ChunkRequest {
   complete: boolean;
   /** The upload's length as this request indicates it (upload-length.ts), or null. */
   length: number | null;
+  /** The chunk's size as sent (`Content-Length`), when the request says it. */
+  contentLength: number | null;
   body: ReadableStream<Uint8Array> | null;
   defer: (work: Promise<void>) => void;
 }

@@ -35,7 +35,8 @@ function sfBoolean(value: string | undefined): boolean | null {
 /** The `Upload-Limit` dictionary (draft §4.1.4): what this server accepts. */
 export function uploadLimit(env: object, maxAgeSeconds: number): string {
   const limits = limitsFrom(env);
-  return `max-size=${limits.maxResumableBytes}, max-append-size=${limits.maxUploadBytes}, max-age=${Math.max(0, Math.floor(maxAgeSeconds))}`;
+  const sizes = `max-size=${limits.maxResumableBytes}, max-append-size=${limits.maxUploadBytes}, min-append-size=${limits.minUploadChunkBytes}`;
+  return `${sizes}, max-age=${Math.max(0, Math.floor(maxAgeSeconds))}`;
 }
 
 function stateHeaders(c: Context<AppEnv>, offset: number, complete: boolean, expiresAt: number, length: number | null): void {
@@ -141,7 +142,9 @@ const patchRoute = createRoute({
     401: problemResponse("Not signed, or the chunk does not match its Content-Digest"),
     404: problemResponse("No such upload of the caller's team (or it expired)"),
     409: problemResponse("`mismatching_upload_offset`: `Upload-Offset` is not the upload's offset (the right one is in the header and `offset`)"),
-    413: problemResponse("Chunk over `max-append-size`, content or `Upload-Length` over `max-size`, or a CSV limit"),
+    413: problemResponse(
+      "Chunk over `max-append-size`, a chunk before the last under `min-append-size`, one past `MAX_UPLOAD_CHUNKS`, content or `Upload-Length` over `max-size`, or a CSV limit",
+    ),
     415: problemResponse("Not application/partial-upload"),
     422: problemResponse("Invalid CSV in this chunk (`row` is the row number in the whole file): the upload fails"),
   },
@@ -184,7 +187,8 @@ export function uploadRoutes(app: OpenAPIHono<AppEnv>): void {
         void work;
       }
     };
-    const chunk = { uploadId: c.req.valid("param").id, caller, offset, complete, length, body: c.get("body"), defer };
+    const contentLength = sfNonNegativeInteger(c.req.header("content-length"));
+    const chunk = { uploadId: c.req.valid("param").id, caller, offset, complete, length, contentLength, body: c.get("body"), defer };
     const outcome = await withUploadLimit(c, () => appendChunk(c.env, chunk, (kind) => ANSWERS[kind]));
     c.header("Upload-Offset", String(outcome.offset));
     c.header("Upload-Complete", outcome.complete ? "?1" : "?0");

@@ -107,9 +107,12 @@ afterAll(async () => {
 });
 
 /** The chunks the client makes of `csv` (its own cutter: the test counts requests, not bytes). */
+/** The server's `min-append-size` (wrangler.toml MIN_UPLOAD_CHUNK_BYTES), which the client keeps to. */
+const MIN_CHUNK = 64 * 1024;
+
 async function clientChunks(csv: string, chunkBytes: number): Promise<PartedChunk[]> {
   const chunks: PartedChunk[] = [];
-  for await (const chunk of partedChunks(new Blob([csv]).stream(), DEFAULT_GZIP_LEVEL, chunkBytes)) chunks.push(chunk);
+  for await (const chunk of partedChunks(new Blob([csv]).stream(), DEFAULT_GZIP_LEVEL, chunkBytes, MIN_CHUNK)) chunks.push(chunk);
   return chunks;
 }
 
@@ -120,7 +123,8 @@ async function csvOf(id: string): Promise<string> {
 
 describe("resumable uploads through a faulty connection", { timeout: 120_000 }, () => {
   it("the client resumes from HEAD after a dropped chunk, a lost answer and a lost last answer", async () => {
-    const csv = generatedCsv(600_000);
+    // Big enough for seven chunks of at least MIN_CHUNK bytes once compressed.
+    const csv = generatedCsv(4_000_000);
     const client = new PubsetClient({ url: proxy.url, key, resumableThreshold: 1, chunkBytes: 64 * 1024, retry: { baseDelayMs: 10 } });
     proxy.patches = 0;
     proxy.patchBytes = 0;
@@ -155,8 +159,9 @@ describe("resumable uploads through a faulty connection", { timeout: 120_000 }, 
   });
 
   it("a second run with the same Idempotency-Key goes on where an interrupted one stopped", async () => {
-    const csv = generatedCsv(400_000);
+    const csv = generatedCsv(2_500_000);
     const chunks = (await clientChunks(csv, 64 * 1024)).length;
+    expect(chunks).toBeGreaterThan(2);
     const abort = new AbortController();
     let landed = 0;
     // The first run is cut off (Ctrl-C) once two chunks have landed.
@@ -196,7 +201,7 @@ describe("resumable uploads through a faulty connection", { timeout: 120_000 }, 
 
   it("appends a gzip file as a resumable upload, and the one-request path stays below the threshold", async () => {
     const first = await direct.create({ name: "Two ways" }, "id,city,note\n");
-    const rows = generatedCsv(300_000).slice("id,city,note\n".length);
+    const rows = generatedCsv(2_500_000).slice("id,city,note\n".length);
     const gz = new Uint8Array(await new Response(new Blob([rows]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer());
     const client = new PubsetClient({ url: proxy.url, key, chunkBytes: 50_000 });
     proxy.patches = 0;
