@@ -1,8 +1,9 @@
-// Typing content that is already stored (SPEC C2): a PUT with only `collection.schema`, or a
-// declaration that arrived after the content it types. The segments are inflated one at a time
+// Typing content that is already stored (SPEC C2): a PUT with only `collection.schema`, a
+// declaration that arrived after the content it types, or an append upload's stored rows after
+// such a PUT changed the types they were checked against. The segments are inflated one at a time
 // and scanned with the declared types checked on every row; nothing is written to R2.
 import { RecordKernel } from "../csv/record-kernel.ts";
-import { CsvScanner } from "../csv/scanner.ts";
+import { CsvScanner, type CsvMode } from "../csv/scanner.ts";
 import type { Limits } from "../config.ts";
 import { ColumnTyper, type TypingPlan } from "../schema/column-typer.ts";
 import type { DeclaredSchema } from "../schema/declared.ts";
@@ -16,11 +17,20 @@ export interface Typed {
   declared: DeclaredSchema | null;
 }
 
-/** Types the table stored in `segmentKeys` (in order, header first) under `plan`. */
-export async function typeStoredContent(bucket: R2Bucket, segmentKeys: readonly string[], plan: TypingPlan, limits: Limits): Promise<Typed> {
+/**
+ * Types the table stored in `segmentKeys` (in order, header first) under `plan`; or, with a
+ * `rows` mode, rows stored without their header (an append upload's, src/datasets/upload-schema.ts).
+ */
+export async function typeStoredContent(
+  bucket: R2Bucket,
+  segmentKeys: readonly string[],
+  plan: TypingPlan,
+  limits: Limits,
+  mode: CsvMode = { kind: "table" },
+): Promise<Typed> {
   const typer = new ColumnTyper(plan);
   const scanner = new CsvScanner(
-    { kind: "table" },
+    mode,
     { maxColumns: limits.maxColumns, maxFieldBytes: limits.maxFieldBytes, maxHeaderBytes: limits.maxHeaderBytes },
     typer,
     undefined,

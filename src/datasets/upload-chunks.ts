@@ -5,7 +5,7 @@
 // rewrites the tail of the segment list (upload-segments.ts merges the small segments). The
 // chunk with `Upload-Complete: ?1` scans the carried tail and its bytes to the end, then hands
 // the stored segments to the commit (upload-completion.ts). A CSV error fails the whole upload.
-import { limitsFrom, MAX_CARRY_BYTES, storageTimingsFrom } from "../config.ts";
+import { limitsFrom, MAX_CARRY_BYTES, storageTimingsFrom, type Limits } from "../config.ts";
 import { ApiError, type ProblemCode } from "../model/errors.ts";
 import { crc32Combine } from "../wire/crc32.ts";
 import { advanceUpload, getUpload, getUploadSegments, type FinalScan, type UploadProgress, type UploadRow } from "../storage/uploads-db.ts";
@@ -16,10 +16,12 @@ import { problemFromStreamError } from "./stream-errors.ts";
 import { checkChunkBounds, checkChunkSize } from "./upload-bounds.ts";
 import { commitUpload, replayCompletion, retakeCompletionOf } from "./upload-completion.ts";
 import type { UploadPlan } from "./upload-creation.ts";
+import { currentTyping } from "./upload-schema.ts";
 import { arrangeSegments } from "./upload-segments.ts";
 import { agreedLength, inconsistentLength } from "./upload-length.ts";
 import { endedUpload, failUpload, failure, offsetMismatch, ownUpload, type Answers, type Bindings, type ChunkOutcome, type ChunkRequest } from "./upload-state.ts";
 import { UploadedObjects } from "./uploaded-objects.ts";
+import type { SegmentRow } from "../model/dataset.ts";
 
 /** The whole file's scan is kept for a retaken commit only up to this size as JSON (D1 values are at most 2 MB). */
 const MAX_FINAL_SCAN_JSON = 512 * 1024;
@@ -56,7 +58,7 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
   checkChunkBounds(upload.chunks, request, limits);
   const listed = await getUploadSegments(env.DB, upload.id);
 
-  const plan = JSON.parse(upload.request) as UploadPlan;
+  const plan = await planNow(env, upload, listed, limits);
   const collectAfter = expiresAt + storageTimingsFrom(limits).writeGraceMs;
   const objects = new UploadedObjects(env, upload.datasetId, storageTimingsFrom(limits));
   const body = new SentBody(request.body, upload.offset, bodyBound(limits.maxResumableBytes, length));
@@ -110,6 +112,7 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
       collectAfter,
       list: arranged,
       replacedCollectAfter: now + storageTimingsFrom(limits).readGraceMs,
+      request: JSON.stringify(plan),
     });
   } catch (error: unknown) {
     console.error(JSON.stringify({ event: "upload_advance_failed", upload: upload.id, error: String(error) }));
@@ -121,7 +124,25 @@ export async function appendChunk(env: Bindings, request: ChunkRequest, answers:
 
   // The last chunk's scan went on from every earlier one: its stats and schema are the whole file's.
   const { stats, schema, declared } = ingested;
-  return { complete: true, offset, answer: await commitUpload(env, upload, { progress, segments: arranged.segments }, { stats, schema, declared }, answers, expiresAt, request.defer) };
+  const committing = { ...upload, request: JSON.stringify(plan) };
+  return { complete: true, offset, answer: await commitUpload(env, committing, { progress, segments: arranged.segments }, { stats, schema, declared }, answers, expiresAt, request.defer) };
+}
+
+/**
+ * The upload's plan, with the types an append is held to brought up to the dataset's
+ * (upload-schema.ts). Stored rows that no longer fit refuse this chunk only: the upload goes on
+ * once a PUT makes them fit again.
+ */
+async function planNow(env: Bindings, upload: UploadRow, listed: SegmentRow[], limits: Limits): Promise<UploadPlan> {
+  const plan = JSON.parse(upload.request) as UploadPlan;
+  try {
+    const typing = await currentTyping(env, upload.datasetId, plan, listed, limits);
+    return typing === plan.typing ? plan : { ...plan, typing };
+  } catch (error: unknown) {
+    if (error instanceof ApiError) throw error;
+    console.error(JSON.stringify({ event: "upload_recheck_failed", upload: upload.id, error: String(error) }));
+    throw new ApiError("service_unavailable", "Storage failed while the stored rows were checked again; the chunk did not land. Send it again.", {}, { "Retry-After": "1" });
+  }
 }
 
 /** What the chunk's bytes may reach: the upload's length when known, else its size limit. */

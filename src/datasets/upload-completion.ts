@@ -9,6 +9,7 @@ import { getUpload, getUploadSegments, retakeCompletion, type FinalScan, type Up
 import type { IngestedContent } from "./ingest.ts";
 import type { UploadPlan } from "./upload-creation.ts";
 import { inconsistentLength } from "./upload-length.ts";
+import { currentTyping } from "./upload-schema.ts";
 import { endedUpload, failUpload, type Answers, type Bindings, type ChunkOutcome, type ChunkRequest } from "./upload-state.ts";
 import { writeVersion } from "./write.ts";
 import type { WriteAnswer } from "./write-types.ts";
@@ -35,8 +36,11 @@ export async function commitUpload(
 ): Promise<WriteAnswer> {
   const plan = JSON.parse(upload.request) as UploadPlan;
   const { progress, segments } = content;
-  const stored: IngestedContent = { segments, rawBytes: progress.rawBytes, crc: progress.crc, ...scan };
   try {
+    // A schema-only PUT since the last chunk's check: the rows are checked again, and commit under the dataset's types.
+    const typing = await currentTyping(env, upload.datasetId, plan, segments, limitsFrom(env));
+    const typed = typing === plan.typing || typing.kind !== "check" ? scan : { ...scan, schema: typing.schema };
+    const stored: IngestedContent = { segments, rawBytes: progress.rawBytes, crc: progress.crc, ...typed };
     const { answer } = await writeVersion(env, {
       kind: upload.kind,
       datasetId: upload.datasetId,

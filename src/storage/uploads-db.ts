@@ -168,6 +168,8 @@ export async function advanceUpload(
     collectAfter: number;
     list: SegmentListChange;
     replacedCollectAfter: number;
+    /** The creation's description as it stands now (an append's types may have changed, upload-schema.ts). */
+    request: string;
   },
 ): Promise<boolean> {
   // The list's statements run first, under the same condition as the compare-and-swap after
@@ -192,10 +194,10 @@ export async function advanceUpload(
       .bind(id, fromOffset, now, next.replacedCollectAfter, JSON.stringify(next.list.replaced)),
     db
       .prepare(
-        `UPDATE uploads SET upload_offset = ?4, state = ?5, progress = ?6, carry = ?7, expires_at = ?8, upload_length = ?9, chunks = chunks + 1
+        `UPDATE uploads SET upload_offset = ?4, state = ?5, progress = ?6, carry = ?7, expires_at = ?8, upload_length = ?9, chunks = chunks + 1, request = ?10
          WHERE id = ?1 AND upload_offset = ?2 AND state = 'open' AND expires_at > ?3 RETURNING id`,
       )
-      .bind(id, fromOffset, now, next.offset, next.state, JSON.stringify(next.progress), next.carry.length > 0 ? next.carry : null, next.expiresAt, next.length),
+      .bind(id, fromOffset, now, next.offset, next.state, JSON.stringify(next.progress), next.carry.length > 0 ? next.carry : null, next.expiresAt, next.length, next.request),
     db
       .prepare(
         `UPDATE pending_objects SET collect_after = MAX(collect_after, ?2)
