@@ -22,8 +22,8 @@ export interface ContentBindings {
 /** `superseded`: another compaction or a delete changed the list while its bytes were copied. */
 export type CompactionOutcome = "compacted" | "unchanged" | "superseded";
 
-/** A merge takes at most a quarter of its isolate's time, in slices of 1 MiB (paced-stream.ts). */
-const COPY_PACING = { sliceBytes: 1024 * 1024, share: 1 / 4, maxRestMs: 200 };
+/** A merge takes at most a quarter of its isolate's time, in slices of 256 KiB (paced-stream.ts). */
+const COPY_PACING = { sliceBytes: 256 * 1024, share: 1 / 4, maxRestMs: 200 };
 
 /** At most this many merges in one pass; a cascade (4 → 16 → 64 …) rarely needs more than three. */
 const MERGES_PER_PASS = 8;
