@@ -1,4 +1,4 @@
-// The write protocol under faults (src/storage/README.md): a commit whose answer is lost is read
+// The write protocol under faults (docs/storage-protocol.md): a commit whose answer is lost is read
 // back and answered 2xx, with its Idempotency-Key answer stored in the same batch, so a retry
 // replays it and the rows land exactly once; a commit that did not apply answers 503 and changes
 // nothing; R2 failing mid-upload answers 503 and leaves only collectable intents; and an append

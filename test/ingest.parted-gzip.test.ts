@@ -1,4 +1,4 @@
-// The parted gzip upload format (src/storage/README.md, "Upload format"): what our client
+// The parted gzip upload format (docs/storage-protocol.md, "Upload format"): what our client
 // produces is stored byte for byte; a forged or sloppy part index is recompressed or refused,
 // never stored as it came; third-party gzip still works.
 import { env } from "cloudflare:workers";

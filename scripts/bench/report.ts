@@ -131,7 +131,7 @@ function scannerLine(results: BenchResults): string {
 
 export function clientGzipSection(results: Pick<BenchResults, "ingest">): string {
   return [
-    "**Client-compressed ingest**: the same CSV gzipped before the upload (level 3), sent as `application/gzip`. *Parted*: our client's format (src/storage/README.md, \"Upload format\"), stored as sent after its checks; *plain*: one gzip stream (Node's zlib), inflated, validated and compressed again (today's path for any other gzip). MB/s = raw CSV MB per second of the whole request; ratio = that ÷ `CompressionStream('gzip')` on the raw bytes (table above, same run). The last column is the plain-CSV create of the table above, for comparison:",
+    "**Client-compressed ingest**: the same CSV gzipped before the upload (level 3), sent as `application/gzip`. *Parted*: our client's format (docs/storage-protocol.md, \"Upload format\"), stored as sent after its checks; *plain*: one gzip stream (Node's zlib), inflated, validated and compressed again (today's path for any other gzip). MB/s = raw CSV MB per second of the whole request; ratio = that ÷ `CompressionStream('gzip')` on the raw bytes (table above, same run). The last column is the plain-CSV create of the table above, for comparison:",
     "",
     table(
       ["CSV → on the wire", "parted create", "MB/s", "ratio", "plain gzip create", "MB/s", "ratio", "plain CSV ratio"],

@@ -1,4 +1,4 @@
-// Client-side gzip of uploads in the parted format (src/storage/README.md, "Upload format"),
+// Client-side gzip of uploads in the parted format (docs/storage-protocol.md, "Upload format"),
 // which the server stores without recompressing: parts of about PART_RAW_BYTES cut at record
 // ends, each compressed on its own and ended by a sync flush. The content is first made what
 // the server keeps (a leading BOM and blank lines at the very end dropped, SPEC B2), so the

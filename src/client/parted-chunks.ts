@@ -1,4 +1,4 @@
-// The chunks of a resumable gzip upload, each one parted gzip member (src/storage/README.md,
+// The chunks of a resumable gzip upload, each one parted gzip member (docs/storage-protocol.md,
 // "Upload format"), so the server keeps every chunk's bytes as sent. The whole file is cut into
 // parts once, as for a one-request upload (a BOM dropped at its start, blank lines at its end),
 // and neighbouring parts are grouped into chunks: every chunk but the last ends at a record end,

@@ -1,5 +1,5 @@
 // Finds record ends in CSV bytes without validating them, so a producer of the parted gzip
-// format (src/storage/README.md, "Upload format") cuts its parts where the server's scanner
+// format (docs/storage-protocol.md, "Upload format") cuts its parts where the server's scanner
 // will see a record end. The quoting rules are the scanner's (SPEC B2); a blank line is not a
 // record end, since the scanner drops blank lines at the very end of the content.
 

@@ -1,6 +1,6 @@
 // Picks the ingest path for one chunk of a resumable upload (upload-chunks.ts), as
 // ingest-dataset.ts does for a one-request upload. A chunk of a gzip upload that is one parted
-// gzip member (src/storage/README.md, "Upload format") and starts where a record starts (nothing
+// gzip member (docs/storage-protocol.md, "Upload format") and starts where a record starts (nothing
 // carried from the chunk before) is validated and kept as sent (ingest-parted.ts); any other
 // chunk, or one that breaks the format's promises, is inflated, validated and compressed again,
 // with the bytes carried from the chunk before in front (ingest.ts).

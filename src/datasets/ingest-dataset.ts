@@ -1,4 +1,4 @@
-// Picks the ingest path for a `dataset` part (SPEC B2, src/storage/README.md "Upload format"):
+// Picks the ingest path for a `dataset` part (SPEC B2, docs/storage-protocol.md "Upload format"):
 // CSV → validate and compress (ingest.ts); a parted gzip → validate and keep its bytes
 // (ingest-parted.ts), or, when it breaks the format's promises, recompress the staged copy;
 // any other gzip → inflate, validate and compress.

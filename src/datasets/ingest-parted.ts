@@ -1,4 +1,4 @@
-// Zero-recompression ingest of a parted gzip (src/storage/README.md, "Upload format"): each
+// Zero-recompression ingest of a parted gzip (docs/storage-protocol.md, "Upload format"): each
 // part is inflated on its own (PartInflater) into the same CsvScanner as every upload, and its
 // compressed bytes go to R2 as they are. A broken promise of the format turns the object into
 // a staged copy for the recompression path (ingest-dataset.ts), never a segment; a trailer

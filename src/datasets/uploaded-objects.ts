@@ -1,5 +1,5 @@
 // The R2 objects one write uploads, each recorded in the intent log before its first byte
-// (src/storage/README.md), so an object no commit claims is collected later and never deleted
+// (docs/storage-protocol.md), so an object no commit claims is collected later and never deleted
 // inline: after an ambiguous D1 error an inline delete could remove what a committed version uses.
 import { compressSegment } from "../wire/deflate-segment.ts";
 import { recordUploadIntents } from "../storage/pending-objects-db.ts";

@@ -1,6 +1,6 @@
 // Turning derived content into committed versions: the next version of the chain, and the
 // commit that reads its version back when D1 fails without saying whether the batch applied
-// (src/storage/README.md, invariant 7). Used by writeVersion and by the append sequencer.
+// (docs/storage-protocol.md, invariant 7). Used by writeVersion and by the append sequencer.
 import { ApiError } from "../model/errors.ts";
 import { commitVersions, versionExists, type CommitOutcome, type VersionCommit } from "../storage/datasets-db.ts";
 import { completeIdempotencyStatement, type StoredResponse } from "../storage/idempotency-db.ts";

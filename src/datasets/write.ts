@@ -1,4 +1,4 @@
-// The one owner of the write protocol (src/storage/README.md): create, update (PUT) and append
+// The one owner of the write protocol (docs/storage-protocol.md): create, update (PUT) and append
 // run the same steps. Routes only parse the request, call `writeVersion` and send its answer.
 //
 //   read the dataset and its latest version (one round trip); refuse If-Match before any byte

@@ -1,4 +1,4 @@
-// Deletes the R2 objects that the intent log says nothing needs any more (src/storage/README.md):
+// Deletes the R2 objects that the intent log says nothing needs any more (docs/storage-protocol.md):
 // uploads no commit claimed, runs a compaction replaced, segments of deleted datasets. The
 // only place that deletes content objects. It reads the log, never a bucket listing, so its
 // cost follows what was written since the last run, not what is stored.

@@ -105,7 +105,7 @@ export function multipartBody(required: Array<"collection" | "dataset">, descrip
               contentMediaType: "text/csv",
               description:
                 "The CSV file, with a file name: `text/csv`, or gzip-compressed CSV as `application/gzip` (or a `.gz` file name). " +
-                "A gzip in the parted format (a `PS` extra subfield listing parts that each inflate alone and end at a record end; src/storage/README.md, \"Upload format\") is stored without recompressing.",
+                "A gzip in the parted format (a `PS` extra subfield listing parts that each inflate alone and end at a record end; docs/storage-protocol.md, \"Upload format\") is stored without recompressing.",
             },
           },
         },

@@ -1,4 +1,4 @@
-// The intent log of R2 objects (migrations/0007, src/storage/README.md): what a write uploads is
+// The intent log of R2 objects (migrations/0007, docs/storage-protocol.md): what a write uploads is
 // recorded before it is written, so an object no commit claims is always found again by the
 // clean-up without listing the bucket. The statements a commit needs to claim its objects live
 // here too, so the whole life of a row reads in one file.

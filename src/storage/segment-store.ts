@@ -1,6 +1,6 @@
 // R2 behind a small interface. Key layout: `datasets/{datasetId}/segments/{uuid}` holds one
 // segment (raw DEFLATE ended by a sync flush, SPEC B7). Objects become reachable only when a
-// D1 commit references them; only the scheduled clean-up deletes them (src/storage/README.md).
+// D1 commit references them; only the scheduled clean-up deletes them (docs/storage-protocol.md).
 
 /** R2 multipart parts must be at least 5 MiB and equal in size but the last. */
 export const PART_SIZE = 5 * 1024 * 1024;
@@ -86,7 +86,7 @@ export class SegmentUpload {
 
   /**
    * Abandons an unfinished object: aborts its multipart upload. A completed object stays; its
-   * intent row lets the scheduled clean-up, the only deleter, remove it (src/storage/README.md).
+   * intent row lets the scheduled clean-up, the only deleter, remove it (docs/storage-protocol.md).
    */
   async abort(): Promise<void> {
     try {

@@ -1,4 +1,4 @@
-// How long the storage protocol waits before it may delete an object (src/storage/README.md).
+// How long the storage protocol waits before it may delete an object (docs/storage-protocol.md).
 // Both bounds are operator settings (wrangler.toml [vars]) read in src/config.ts.
 
 export interface StorageTimings {

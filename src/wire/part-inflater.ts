@@ -1,4 +1,4 @@
-// Inflates one part of a parted gzip (src/storage/README.md, "Upload format") with a fresh
+// Inflates one part of a parted gzip (docs/storage-protocol.md, "Upload format") with a fresh
 // native raw inflater, which proves the part references nothing before it (RFC 1951 §3.2.5:
 // a distance reaching before the part fails as "too far back"). After the part come a stored
 // block of 16 random bytes and the empty final block `03 00` (§3.2.4, §3.2.3): the random

@@ -1,4 +1,4 @@
-// The "parted gzip" upload format (src/storage/README.md, "Upload format"): a single-member gzip
+// The "parted gzip" upload format (docs/storage-protocol.md, "Upload format"): a single-member gzip
 // whose DEFLATE stream is already cut into independently compressed parts, each part's lengths
 // listed in one gzip extra subfield (RFC 1952 §2.3.1.1), as dictzip and BGZF list their blocks.
 // This module writes and reads that header; it is pure so the client and the server share it.

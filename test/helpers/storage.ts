@@ -1,4 +1,4 @@
-// Test tools for the storage protocol (src/storage/README.md): requests through the worker with
+// Test tools for the storage protocol (docs/storage-protocol.md): requests through the worker with
 // a chosen env whose background work is awaited, wrappers around the real D1 and R2 bindings
 // that count or fail calls, and look-ups of the intent log.
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";

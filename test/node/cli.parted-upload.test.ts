@@ -1,4 +1,4 @@
-// What `pubset create` sends is stored as it was sent (src/storage/README.md, "Upload format"):
+// What `pubset create` sends is stored as it was sent (docs/storage-protocol.md, "Upload format"):
 // against a real `npm start`, the version's `.gz` is the client's parted gzip byte for byte,
 // its 10-byte standard header in place of the one that lists the parts.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -95,7 +95,7 @@ describe("prepareMultipart", () => {
   });
 });
 
-describe("the client's gzip is the parted format (src/storage/README.md)", () => {
+describe("the client's gzip is the parted format (docs/storage-protocol.md)", () => {
   const quoted = (rows: number) => {
     let out = "id,note\n";
     for (let i = 0; i < rows; i++) out += `${i},"a note, with a line\nbreak ${i % 101}"\n`;
