@@ -1,24 +1,25 @@
-// The README's worked signing example, read from README.md itself: the request it describes
-// is signed by our signer, which must give the signature base and the headers printed there,
-// and our verifier accepts it. Editing either the README or the code alone fails this test.
-import readme from "../README.md?raw";
+// The worked signing example of docs/api.md ("Signing requests"), read from the page itself: the
+// request it describes is signed by our signer, which must give the signature base and the
+// headers printed there, and our verifier accepts it. Editing either the page or the code alone
+// fails this test.
+import page from "../docs/api.md?raw";
 import { describe, expect, it } from "vitest";
 import { signRequest } from "../src/wire/sign.ts";
 import { signatureBase } from "../src/wire/signature-base.ts";
 import { parseDictionary, type InnerList } from "../src/wire/structured-fields.ts";
 import { verifyRequestSignature } from "../src/wire/verify.ts";
 
-/** The text of the README's "Signing requests" section. */
+/** The text of the "Signing requests" section of docs/api.md. */
 function signingSection(): string {
-  const start = readme.indexOf("\n## Signing requests\n");
-  const end = readme.indexOf("\n## ", start + 1);
-  expect(start, "README has a 'Signing requests' section").toBeGreaterThan(0);
-  return readme.slice(start, end < 0 ? undefined : end);
+  const start = page.indexOf("\n## Signing requests\n");
+  const end = page.indexOf("\n## ", start + 1);
+  expect(start, "docs/api.md has a 'Signing requests' section").toBeGreaterThan(0);
+  return page.slice(start, end < 0 ? undefined : end);
 }
 
 function match(text: string, pattern: RegExp, what: string): RegExpExecArray {
   const found = pattern.exec(text);
-  if (found === null) throw new Error(`README's worked example: no ${what} (${pattern})`);
+  if (found === null) throw new Error(`the worked example: no ${what} (${pattern})`);
   return found;
 }
 
@@ -39,7 +40,7 @@ function workedExample(): WorkedExample {
   const blocks = [...section.matchAll(/```\n([\s\S]*?)\n```/g)].map((m) => m[1] ?? "");
   const base = blocks.find((b) => b.includes('"@signature-params"'));
   const headerBlock = blocks.find((b) => b.startsWith("Content-Digest:") || b.includes("\nSignature:"));
-  if (base === undefined || headerBlock === undefined) throw new Error("README's worked example: missing the signature base or header block");
+  if (base === undefined || headerBlock === undefined) throw new Error("the worked example: missing the signature base or header block");
   const headers = new Map(
     headerBlock.split("\n").map((line) => {
       const colon = line.indexOf(": ");
@@ -50,21 +51,21 @@ function workedExample(): WorkedExample {
   return { method: method!, url: `https://${host}${path}`, body: body!, secret: secret!, base, headers };
 }
 
-describe("README worked example", () => {
+describe("the worked signing example of docs/api.md", () => {
   it("is what our signer produces for the request it describes, and verifies", async () => {
     const example = workedExample();
     const signatureInput = example.headers.get("signature-input") ?? "";
     const parsed = parseDictionary(signatureInput);
-    if (!parsed.ok) throw new Error(`README's Signature-Input does not parse: ${parsed.error}`);
+    if (!parsed.ok) throw new Error(`the worked example's Signature-Input does not parse: ${parsed.error}`);
     const [label, member] = [...parsed.value][0] ?? [];
-    if (member?.kind !== "inner-list") throw new Error("README's Signature-Input has no inner list");
+    if (member?.kind !== "inner-list") throw new Error("the worked example's Signature-Input has no inner list");
     const covered: InnerList = member;
     const param = (name: string) => covered.params.get(name)?.value;
     const created = param("created");
     const keyid = param("keyid");
     const nonce = param("nonce");
     if (typeof created !== "number" || typeof keyid !== "string" || typeof nonce !== "string") {
-      throw new Error("README's Signature-Input lacks created, keyid or nonce");
+      throw new Error("the worked example's Signature-Input lacks created, keyid or nonce");
     }
 
     const body = new TextEncoder().encode(example.body);

@@ -8,7 +8,7 @@ declare namespace Cloudflare {
   }
 }
 
-/** Vite's `?raw` import: a file's text (test/auth.readme-example.test.ts reads README.md). */
+/** Vite's `?raw` import: a file's text (test/auth.readme-example.test.ts reads docs/api.md). */
 declare module "*.md?raw" {
   const text: string;
   export default text;

@@ -1,6 +1,7 @@
-// Every command of the README's quick start and CLI sections, run as printed against `npm start`
-// (issue 13): the shell blocks are read from README.md, the port and each `<id>` (the dataset the
-// commands before printed) put in, and each line run by `sh` in a scratch directory that sees the
+// Every command of the README's quick start and CLI sections, and of the shell blocks in docs/
+// not marked illustrative, run as printed against `npm start`: the blocks are read from the
+// files, the port, each `<id>` (the dataset the commands before printed) and each `<upload>` (the
+// upload resource) put in, and each line run by `sh` in a scratch directory that sees the
 // checkout's package.json, scripts and examples. A command that fails fails the test.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -9,33 +10,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAllBytes } from "../../src/client/byte-streams.ts";
 import { PubsetClient } from "../../src/client/index.ts";
+import { documentationFiles, readDoc, runnableCommands, section } from "./helpers/markdown.ts";
 import { PROJECT_ROOT } from "./helpers/run-script.ts";
 import { startServer, type RunningServer } from "./helpers/server.ts";
 
-const README = readFileSync(join(PROJECT_ROOT, "README.md"), "utf8");
+const README = readDoc("README.md");
 const PRINTED_ORIGIN = "http://127.0.0.1:8787";
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
-
-/** The text of a `## Title` section, up to the next `## `. */
-function section(title: string): string {
-  const start = README.indexOf(`\n## ${title}\n`);
-  if (start === -1) throw new Error(`README has no "## ${title}" section`);
-  const end = README.indexOf("\n## ", start + 1);
-  return README.slice(start, end === -1 ? undefined : end);
-}
-
-/** The commands of a section's ```sh blocks: one per line, `\`-continued lines joined. */
-function shellCommands(text: string): string[] {
-  const commands: string[] = [];
-  for (const block of text.matchAll(/```sh\n([\s\S]*?)```/g)) {
-    const joined = (block[1] ?? "").replace(/\\\n\s*/g, "");
-    for (const line of joined.split("\n")) {
-      const command = line.trim();
-      if (command !== "" && !command.startsWith("#")) commands.push(command);
-    }
-  }
-  return commands;
-}
 
 interface Ran {
   command: string;
@@ -94,29 +75,42 @@ afterAll(async () => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
 });
 
-async function runAll(commands: string[]): Promise<Ran[]> {
+/** Runs commands in order, putting in the port and the `<id>` and `<upload>` printed before. */
+async function runAll(commands: string[], lineEnvFor: (command: string) => NodeJS.ProcessEnv = envFor): Promise<Ran[]> {
   const ran: Ran[] = [];
   let id: string | null = null;
+  let upload: string | null = null;
   for (const printed of commands) {
     if (printed.includes("<id>") && id === null) throw new Error(`no dataset id printed before: ${printed}`);
-    const command: string = printed.replaceAll(PRINTED_ORIGIN, server.url).replaceAll("<id>", id ?? "");
-    // `pubset login` on a terminal asks; here (no terminal) it takes the demo key from the environment.
-    const lineEnv = /pubset login\b/.test(command)
-      ? { ...env, PUBSET_URL: server.url, PUBSET_KEY_ID: server.demoKey.key_id, PUBSET_SECRET: server.demoKey.secret }
-      : env;
-    const result = await sh(command, work, lineEnv);
+    if (printed.includes("<upload>") && upload === null) throw new Error(`no upload location printed before: ${printed}`);
+    const command: string = printed.replaceAll(PRINTED_ORIGIN, server.url).replaceAll("<id>", id ?? "").replaceAll("<upload>", upload ?? "");
+    const result = await sh(command, work, lineEnvFor(command));
     ran.push(result);
     if (result.code !== 0 || answeredProblem(result.stdout)) {
-      throw new Error(`README command failed (exit ${result.code}): ${printed}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
+      throw new Error(`printed command failed (exit ${result.code}): ${printed}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
     }
     id = createdId(command, result.stdout) ?? id;
+    upload = new RegExp(`location: (/v1/uploads/${UUID})`).exec(result.stderr)?.[1] ?? upload;
   }
   return ran;
 }
 
+/** `pubset login` on a terminal asks; here (no terminal) it takes the demo key from the environment. */
+function envFor(command: string): NodeJS.ProcessEnv {
+  return /pubset login\b/.test(command) ? loggedIn() : env;
+}
+
+/** The environment of a reader who ran `pubset login` with the demo key. */
+function loggedIn(): NodeJS.ProcessEnv {
+  return { ...env, PUBSET_URL: server.url, PUBSET_KEY_ID: server.demoKey.key_id, PUBSET_SECRET: server.demoKey.secret };
+}
+
+/** What the harness stands for: the server is started by the test, and `npm test` is the suite. */
+const HARNESS = /^npm (ci|start|test)\b/;
+
 describe("README commands, run as printed", () => {
   it("the quick start: npm run sign, curl, then the CLI after `pubset login`", async () => {
-    const commands = shellCommands(section("Quick start")).filter((c) => !/^npm (ci|start)\b/.test(c));
+    const commands = runnableCommands(section(README, "Quick start")).filter((c) => !HARNESS.test(c));
     expect(commands.some((c) => c.startsWith("npm run sign -- POST"))).toBe(true);
     expect(commands.some((c) => c.startsWith("npx pubset create"))).toBe(true);
     // The prose before the CLI block: `npx pubset login` with the demo key.
@@ -127,27 +121,19 @@ describe("README commands, run as printed", () => {
   });
 
   it("the CLI section", async () => {
-    const commands = shellCommands(section("CLI"));
+    const commands = runnableCommands(section(README, "CLI"));
     expect(commands[0]).toMatch(/^npx pubset login\b/);
     expect(commands.length).toBeGreaterThanOrEqual(10);
     const ran = await runAll(commands);
     expect(ran.find((r) => r.command.includes(" rm "))?.stdout).toContain("deleted");
     expect(readFileSync(join(work, "cities.csv"), "utf8")).toContain("city,country,population");
   });
+});
 
-  it("the resumable upload example: create, two chunks cut inside a record, HEAD between", async () => {
-    const commands = shellCommands(section("Resumable uploads"));
-    expect(commands.filter((c) => c.includes("PATCH"))).toHaveLength(2);
-    let upload: string | null = null;
-    const ran: Ran[] = [];
-    for (const printed of commands) {
-      if (printed.includes("<upload>") && upload === null) throw new Error(`no upload location printed before: ${printed}`);
-      const command = printed.replaceAll(PRINTED_ORIGIN, server.url).replaceAll("<upload>", upload ?? "");
-      const result = await sh(command, work, env);
-      ran.push(result);
-      if (result.code !== 0) throw new Error(`README command failed (exit ${result.code}): ${printed}\n${result.stdout}\n${result.stderr}`);
-      upload = new RegExp(`location: (/v1/uploads/${UUID})`).exec(result.stderr)?.[1] ?? upload;
-    }
+/** What a docs page's commands must have shown, beyond each one succeeding. */
+const DOCS_CHECKS: Record<string, (ran: Ran[]) => Promise<void> | void> = {
+  "docs/resumable-uploads.md": async (ran) => {
+    expect(ran.filter((r) => r.command.includes("PATCH"))).toHaveLength(2);
     // The first chunk is min-append-size (64 KiB), cut inside a record.
     expect(ran.find((r) => r.command.includes(" HEAD "))?.stderr).toContain("upload-offset: 65536");
     const printedJson = ran.at(-1)!.stdout.split("\n").find((line) => line.startsWith("{")) ?? "";
@@ -157,5 +143,33 @@ describe("README commands, run as printed", () => {
     const csv = new TextDecoder().decode(await readAllBytes((await client.download({ source: created.source }, { format: "csv" })).stream));
     expect(csv).toBe(readFileSync("/tmp/nordic.csv", "utf8"));
     expect(csv.split("\n")).toHaveLength(4002);
+  },
+  "docs/column-types.md": (ran) => {
+    const rows = JSON.parse(ran.at(-1)!.stdout) as { rows: unknown[][] };
+    expect(rows.rows).toEqual([
+      ["007", 1234.5, true],
+      ["012", null, false],
+    ]);
+  },
+  "docs/cli.md": (ran) => {
+    expect(ran[0]?.stdout).toContain("download");
+  },
+  "docs/deploy.md": (ran) => {
+    expect(ran.at(-1)?.stdout).toContain("pk_");
+  },
+};
+
+/** docs/ pages with shell blocks not marked illustrative. */
+const RUNNABLE_DOCS = documentationFiles().filter((file) => file.startsWith("docs/") && runnableCommands(readDoc(file)).length > 0);
+
+describe("docs/ commands, run as printed", () => {
+  it("every page whose commands run has its own checks", () => {
+    expect(RUNNABLE_DOCS).toEqual(Object.keys(DOCS_CHECKS).sort());
+  });
+
+  // A reader of docs/ has run the quick start, `pubset login` included.
+  it.each(RUNNABLE_DOCS)("%s", async (file) => {
+    const ran = await runAll(runnableCommands(readDoc(file)), () => loggedIn());
+    await DOCS_CHECKS[file]?.(ran);
   });
 });

@@ -1,28 +1,30 @@
-// The README's examples append rows to examples/cities.csv. Issue 13 found the quick start's
-// appended row one field short, so a newcomer's second command failed with
-// column_count_mismatch. Every row the README appends must fit the file it appends to.
+// The README's and docs' examples append rows to examples/cities.csv. A quick start whose
+// appended row is one field short fails a newcomer's second command with column_count_mismatch,
+// so every row they append must fit the file it appends to.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCsvRecords } from "../../src/csv/index.ts";
+import { documentationFiles, readDoc } from "./helpers/markdown.ts";
 import { PROJECT_ROOT } from "./helpers/run-script.ts";
 
-const readme = readFileSync(join(PROJECT_ROOT, "README.md"), "utf8");
+const readme = readDoc("README.md");
+const everything = documentationFiles().map(readDoc).join("\n");
 const [header] = parseCsvRecords(readFileSync(join(PROJECT_ROOT, "examples/cities.csv"), "utf8"));
 
-/** Rows the README appends: `printf '…' > FILE` lines and `client.append(id, "…")` calls. */
+/** Rows the README and docs/ append: `printf '…' > FILE` lines and `client.append(id, "…")` calls. */
 function appendedRows(): Array<{ where: string; rows: string[][] }> {
   const found: Array<{ where: string; rows: string[][] }> = [];
-  for (const match of readme.matchAll(/printf '([^']*)' > \S+/g)) {
+  for (const match of everything.matchAll(/printf '([^']*)' > \S+/g)) {
     found.push({ where: match[0], rows: parseCsvRecords(match[1]!.replaceAll("\\n", "\n")) });
   }
-  for (const match of readme.matchAll(/client\.append\([^,]+, "((?:[^"\\]|\\.)*)"/g)) {
+  for (const match of everything.matchAll(/client\.append\([^,]+, "((?:[^"\\]|\\.)*)"/g)) {
     found.push({ where: match[0], rows: parseCsvRecords(JSON.parse(`"${match[1]!}"`) as string) });
   }
   return found;
 }
 
-describe("README examples", () => {
+describe("README and docs examples", () => {
   it("create from examples/cities.csv", () => {
     expect(readme).toContain("--dataset examples/cities.csv");
     expect(readme).toContain('{ path: "examples/cities.csv" }');
