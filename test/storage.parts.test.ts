@@ -1,4 +1,4 @@
-// Segments as sequences of independently decodable parts (README "Storage layout"): ingest cuts
+// Segments as sequences of independently decodable parts (docs/storage-layout.md): ingest cuts
 // parts only at record ends, each part inflates alone from its byte range, the rows endpoint
 // reads only the part holding an offset, compaction keeps the parts, and older segments
 // without part rows still read.

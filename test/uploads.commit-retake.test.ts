@@ -1,4 +1,4 @@
-// The last chunk's commit when its worker never finishes it (README "Resumable uploads", "The
+// The last chunk's commit when its worker never finishes it (docs/resumable-uploads.md, "The
 // commit"): the commit settles the upload in its own batch, so an upload still "being
 // committed" after the lease was never committed; the last chunk sent again takes the commit
 // over, and should the first worker only have been slow, its commit is refused as a whole.

@@ -1,5 +1,5 @@
-// A resumable upload's length (draft-ietf-httpbis-resumable-upload-15 §4.1.3, README "Resumable
-// uploads"): `Upload-Length` on the creation or any chunk, or `Content-Length` on the last one.
+// A resumable upload's length (draft-ietf-httpbis-resumable-upload-15 §4.1.3, docs/resumable-uploads.md):
+// `Upload-Length` on the creation or any chunk, or `Content-Length` on the last one.
 // Indications must agree; the offset may not pass a known length, nor the upload end short of
 // it. And OPTIONS tells a client where uploads can be created, and their limits.
 import { exports } from "cloudflare:workers";

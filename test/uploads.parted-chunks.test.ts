@@ -1,4 +1,4 @@
-// Resumable gzip uploads in the parted format (issue 12, README "Resumable uploads"): each chunk
+// Resumable gzip uploads in the parted format (issue 12, docs/resumable-uploads.md): each chunk
 // that is a parted gzip member starting at a record start is validated and stored as sent, one
 // segment per chunk; a chunk that breaks the format, or follows a carried partial record, goes
 // through the recompression path, and the content ends the same either way.

@@ -1,5 +1,5 @@
-// The resumable-upload protocol (draft-ietf-httpbis-resumable-upload-15 §4, README "Resumable
-// uploads"): offsets, concurrent appends, a chunk dropped mid-body, a CSV error in a later
+// The resumable-upload protocol (draft-ietf-httpbis-resumable-upload-15 §4, docs/resumable-uploads.md):
+// offsets, concurrent appends, a chunk dropped mid-body, a CSV error in a later
 // chunk, cancellation, expiry by the scheduled clean-up, and who may touch an upload.
 import { createScheduledController } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";

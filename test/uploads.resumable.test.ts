@@ -1,4 +1,4 @@
-// Resumable uploads (draft-ietf-httpbis-resumable-upload-15 subset, README "Resumable uploads"):
+// Resumable uploads (draft-ietf-httpbis-resumable-upload-15 subset, docs/resumable-uploads.md):
 // content sent in chunks cut anywhere (inside records, quoted fields, UTF-8 sequences, a BOM)
 // ends byte-identical to the same content sent in one request; nothing is visible before the
 // last chunk; creates, PUTs and appends; gzip uploads as whole members per chunk.

@@ -1,5 +1,5 @@
 // Resumable uploads through the worker's fetch handler, signed as a client signs them: create
-// the upload resource, PATCH chunks, HEAD its offset (README "Resumable uploads").
+// the upload resource, PATCH chunks, HEAD its offset (docs/resumable-uploads.md).
 import { expect } from "vitest";
 import { signRequest } from "../../src/wire/sign.ts";
 import type { TestKey } from "./keys.ts";

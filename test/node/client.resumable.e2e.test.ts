@@ -1,4 +1,4 @@
-// Resumable uploads end to end against a real `npm start` (README "Resumable uploads"): the
+// Resumable uploads end to end against a real `npm start` (docs/resumable-uploads.md): the
 // client and the CLI cut a file into chunks, and a proxy in front of the worker breaks some of
 // them — a connection dropped part-way through a PATCH body, an answer lost after the chunk
 // landed, the last chunk's answer lost — and the write still ends with exactly the file.
