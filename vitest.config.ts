@@ -25,7 +25,7 @@ export default defineConfig({
                 MIN_UPLOAD_CHUNK_BYTES: "1",
                 // The origin test requests are sent to (test/helpers/http.ts ORIGIN), as npm start sets its own.
                 PUBLIC_ORIGIN: "https://pubset.test",
-                // Workers Cache does not exist in workerd; the in-worker stand-in does (README).
+                // Workers Cache does not exist in workerd; the in-worker stand-in does (docs/edge-and-caching.md).
                 EDGE_CACHE: "in-worker",
                 // Matches the raised limits below; test/rate-limit.test.ts uses the low ones.
                 RATE_LIMIT_SIGNED: "100000/60",

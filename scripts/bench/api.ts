@@ -1,5 +1,5 @@
 // The pubset calls the bench times, each one signed, bounded by a timeout that grows with the
-// bytes it moves, and checked for the status the API promises (README: API).
+// bytes it moves, and checked for the status the API promises (docs/api.md).
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import type { SigningKey } from "../../src/wire/sign.ts";

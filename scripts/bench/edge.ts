@@ -1,4 +1,4 @@
-// The read path at the edge (README "Reading at the edge"): D1 round trips per request type, as
+// The read path at the edge (docs/edge-and-caching.md): D1 round trips per request type, as
 // the bench entry counts them around the real binding (X-Bench-D1); anonymous GET requests a
 // second through the local in-worker cache against a bare route of the same worker, and the
 // same GET with no cache at all; the worker's bundle and the time a fresh `wrangler dev` takes

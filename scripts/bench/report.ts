@@ -1,5 +1,5 @@
 // Renders a bench run as the markdown printed to stdout, written to bench/out/latest.md and
-// pasted into the README's Performance section. Failed steps show their error in place.
+// pasted into docs/performance.md. Failed steps show their error in place.
 import type { LevelResult } from "./levels.ts";
 import type { AppendResult, BenchResults, IngestResult, MemoryResult, Outcome, RowsResult, Timing, WorkerdLevel } from "./results.ts";
 import { MB, MIB, mbPerSecond, median, mib } from "./stats.ts";

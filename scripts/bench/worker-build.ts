@@ -22,7 +22,7 @@ export interface WorkerBuild {
   bundleGzipBytes: number;
 }
 
-/** The bench measures throughput, so its copy of wrangler.toml lifts the rate limits (README). */
+/** The bench measures throughput, so its copy of wrangler.toml lifts the rate limits (docs/edge-and-caching.md). */
 export const BENCH_RATE_LIMIT = 1_000_000;
 
 function liftRateLimits(file: string): void {
