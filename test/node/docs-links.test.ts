@@ -1,6 +1,7 @@
 // The README stays a few screens long and every page links where it says: each relative link in
 // README.md and docs/*.md names a file of the checkout and, with a #anchor into a Markdown file,
-// one of its headings (as GitHub writes anchors). Reference lives in docs/, indexed by
+// one of its headings (as GitHub writes anchors), and every path under src/, scripts/, test/,
+// migrations/ or examples/ that a page names exists. Reference lives in docs/, indexed by
 // docs/README.md; the README's shell blocks outside the sections that run are marked.
 import { existsSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
@@ -9,6 +10,8 @@ import { anchors, documentationFiles, readDoc, relativeLinks, section, shellBloc
 import { PROJECT_ROOT } from "./helpers/run-script.ts";
 
 const README_MAX_LINES = 300;
+/** Paths the docs name that exist only once something ran. */
+const RUNTIME_PATHS = ["test/browser/screenshots"];
 
 describe("README and docs/", () => {
   it(`README.md is at most ${README_MAX_LINES} lines`, () => {
@@ -35,6 +38,11 @@ describe("README and docs/", () => {
   it.each(documentationFiles())("every code block in %s is closed", (file) => {
     const fences = readDoc(file).split("\n").filter((line) => line.startsWith("```")).length;
     expect(fences % 2).toBe(0);
+  });
+
+  it.each(documentationFiles())("every path of the checkout %s names exists", (file) => {
+    const paths = [...readDoc(file).matchAll(/(?<![\w./-])((?:src|scripts|test|migrations|examples)\/[\w./-]*\w)/g)].map((m) => m[1] ?? "");
+    expect(paths.filter((path) => !RUNTIME_PATHS.includes(path) && !existsSync(join(PROJECT_ROOT, path)))).toEqual([]);
   });
 
   it("docs/README.md links every page of docs/", () => {
