@@ -1,5 +1,5 @@
-// The bounds on a resumable upload's chunks (outside review, issue 27 item 4; README "Resumable
-// uploads", "Chunk bounds"): a chunk before the last carries at least MIN_UPLOAD_CHUNK_BYTES, an
+// The bounds on a resumable upload's chunks (outside review, issue 27 item 4; docs/resumable-uploads.md,
+// "Chunk bounds"): a chunk before the last carries at least MIN_UPLOAD_CHUNK_BYTES, an
 // upload takes at most MAX_UPLOAD_CHUNKS, both refused with 413 and changing nothing; and a
 // version committed from many small chunks has the segments of a one-request upload, while the
 // upload's row stays the same size however many chunks land. The test config lowers the minimum

@@ -72,7 +72,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 /**
  * Whether `needle` occurs in `hay` byte for byte. The chunks of a small upload are merged into
- * one segment at its commit, by concatenation (src/storage/README.md, invariant 6), so a chunk
+ * one segment at its commit, by concatenation (docs/storage-protocol.md, invariant 6), so a chunk
  * stored as sent is a run of the version's bytes.
  */
 function holds(hay: Uint8Array, needle: Uint8Array): boolean {

@@ -1,5 +1,5 @@
 // An append sent as a resumable upload while a schema-only PUT changes the dataset's types
-// (outside review, issue 27; README "Resumable uploads"): the upload goes on with the types the
+// (outside review, issue 27; docs/resumable-uploads.md): the upload goes on with the types the
 // dataset has now. Rows already stored are checked again under them, so widening lets the
 // upload commit, and narrowing refuses what no longer fits instead of committing it.
 import { describe, expect, it } from "vitest";

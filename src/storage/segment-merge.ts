@@ -1,4 +1,4 @@
-// Merging a run of segments into one object, byte for byte (src/storage/README.md, invariant 6):
+// Merging a run of segments into one object, byte for byte (docs/storage-protocol.md, invariant 6):
 // shared by compaction (src/maintenance/compaction.ts) and by resumable uploads, which merge their
 // chunks' segments as they arrive (src/datasets/upload-segments.ts). Each segment is DEFLATE parts
 // that reference nothing before them and end byte-aligned, so their concatenation is one valid
