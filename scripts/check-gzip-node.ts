@@ -1,4 +1,4 @@
-// Checks outside workerd that the worker's own joined gzip (SPEC B7: segments compressed
+// Checks outside workerd that the worker's own joined gzip (docs/storage-protocol.md: segments compressed
 // separately by src/storage/deflate-segment.ts, concatenated by compaction, closed by
 // src/storage/gzip-join.ts, never recompressed) is read whole by Node's zlib (gunzipSync and a
 // createGunzip stream) and, when installed, the gunzip CLI and Python. No copy of the

@@ -1,4 +1,4 @@
-// `npm run keys -- create|list|revoke`: manage API keys (SPEC B4) in the local D1 (default) or
+// `npm run keys -- create|list|revoke`: manage API keys (docs/api.md#signing-requests) in the local D1 (default) or
 // the deployed one (--remote). Results go to stdout; wrangler's output and errors to stderr.
 import { parseArgs } from "node:util";
 import { createKey, isValidId, isValidKeyId, listKeys, revokeKey, type KeyListing } from "./lib/api-keys.ts";

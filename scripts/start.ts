@@ -64,7 +64,7 @@ More keys: npm run keys -- create --team T --user U
 /** Runs `wrangler dev` in the foreground, forwarding signals; resolves with its exit code. */
 function runDevServer(stateDir: string | undefined, port: number, extra: string[]): Promise<number> {
   const args = ["dev", "--local", "--ip", "127.0.0.1", "--port", String(port), "--show-interactive-dev-session=false"];
-  // SPEC B6 "One origin": absolute URLs in pages and /openapi.json name this server.
+  // docs/edge-and-caching.md "One origin": absolute URLs in pages and /openapi.json name this server.
   args.push("--var", `PUBLIC_ORIGIN:http://127.0.0.1:${port}`);
   // Workers Cache does not run under wrangler dev; the Worker's own cache stands in for it.
   args.push("--var", "EDGE_CACHE:in-worker");

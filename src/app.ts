@@ -1,5 +1,5 @@
 // Builds the Hono app: middleware order (CORS → signature), route mounting, and the one
-// error handler that turns every failure into problem details (SPEC B1, B6).
+// error handler that turns every failure into problem details (docs/api.md#errors, docs/edge-and-caching.md).
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { cors } from "hono/cors";
 import { methodNotAllowed } from "hono/method-not-allowed";
@@ -78,7 +78,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.use("*", d1SessionMiddleware);
   app.use("*", cachePolicyMiddleware);
   app.use("*", rateLimitFieldsMiddleware);
-  // A path that exists with other methods: 405 with Allow, as problem details (SPEC B1).
+  // A path that exists with other methods: 405 with Allow, as problem details (docs/api.md#errors).
   app.use(
     "*",
     methodNotAllowed({

@@ -147,7 +147,7 @@ export function storageTimingsFrom(limits: Limits): StorageTimings {
 export const FALLBACK_PUBLIC_ORIGIN = "http://localhost:8787";
 
 /**
- * The one public origin (SPEC B6), from the PUBLIC_ORIGIN var: the only source of absolute URLs
+ * The one public origin (docs/edge-and-caching.md), from the PUBLIC_ORIGIN var: the only source of absolute URLs
  * in responses. A trailing slash or path is dropped; anything that is not http(s) falls back.
  */
 export function publicOrigin(env: object): string {

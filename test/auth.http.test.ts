@@ -1,4 +1,4 @@
-// Every 401 of SPEC B1 through the worker's real fetch handler, plus the rule that a failed
+// Every 401 of docs/api.md#errors through the worker's real fetch handler, plus the rule that a failed
 // signature is never served as anonymous.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

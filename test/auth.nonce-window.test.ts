@@ -1,4 +1,4 @@
-// SPEC B4: a write's nonce stays recorded until `created` + window + 1 s, whatever
+// docs/api.md#signing-requests: a write's nonce stays recorded until `created` + window + 1 s, whatever
 // SIGNATURE_WINDOW_SECONDS says, so a signature can never be replayed while it still verifies.
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";

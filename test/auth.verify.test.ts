@@ -1,4 +1,4 @@
-// verifyRequestSignature against SPEC B4: a signed round trip, then every failure code.
+// verifyRequestSignature against docs/api.md#signing-requests: a signed round trip, then every failure code.
 import { describe, expect, it } from "vitest";
 import { utf8 } from "../src/wire/bytes.ts";
 import { signComponents, signRequest, type SignOptions } from "../src/wire/sign.ts";

@@ -1,4 +1,4 @@
-// SPEC B6 "Browser safety" and B2's download names, from the reproductions of issue 17:
+// docs/edge-and-caching.md "Browser safety" and the download names of docs/api.md#writes, from the reproductions of issue 17:
 // nosniff on every response, a CSP on every HTML page, /docs pinned by SRI with no inline
 // handler, downloads that never run, publisher text isolated for direction, and the exact
 // header sets of /docs, a download, an error and /openapi.json.
@@ -80,7 +80,7 @@ describe("a Content-Security-Policy on every HTML page", () => {
       expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
       const html = await response.text();
       // No inline event handler and no inline script anywhere. A JSON-LD block (a dataset page's
-      // schema.org Dataset, SPEC C2) is data the browser never runs; it must parse as JSON.
+      // schema.org Dataset, docs/column-types.md) is data the browser never runs; it must parse as JSON.
       expect(html).not.toMatch(/<[^>]+\son[a-z]+=/i);
       for (const script of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
         if (script[1] === ' type="application/ld+json"') expect(() => JSON.parse(script[2] ?? "")).not.toThrow();
@@ -186,7 +186,7 @@ describe("exact header sets", () => {
   });
 });
 
-describe("downloads never run (SPEC B2)", () => {
+describe("downloads never run (docs/api.md#writes)", () => {
   const names: Array<[string, string]> = [
     ["page.html", "page.html.csv"],
     ["evil.svg", "evil.svg.csv"],
@@ -251,7 +251,7 @@ describe("publisher text is isolated for direction", () => {
   });
 });
 
-describe("one origin (SPEC B6)", () => {
+describe("one origin (docs/edge-and-caching.md)", () => {
   const foreign: Array<[string, { url: string; headers: Record<string, string> }]> = [
     ["a foreign Host", { url: "https://evil.example", headers: {} }],
     ["X-Forwarded-Host", { url: "https://pubset.test", headers: { "X-Forwarded-Host": "evil.example", Forwarded: "host=evil.example;proto=http" } }],

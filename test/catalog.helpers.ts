@@ -18,7 +18,7 @@ export async function page(path: string, options: SendOptions = {}): Promise<Pag
   return { status: response.status, headers: response.headers, html, bytes: new TextEncoder().encode(html).length };
 }
 
-/** Error pages are `no-store` (SPEC B6: an edge must not keep a 404 after a dataset turns public). */
+/** Error pages are `no-store` (docs/edge-and-caching.md: an edge must not keep a 404 after a dataset turns public). */
 export function expectCatalogHeaders(headers: Headers, status = 200): void {
   expect(headers.get("content-type")).toBe("text/html; charset=utf-8");
   expect(headers.get("cache-control")).toBe(status >= 400 ? "no-store" : "public, max-age=60");

@@ -1,4 +1,4 @@
-// A dataset page's machine-readable head (SPEC C2): one schema.org Dataset JSON-LD block that
+// A dataset page's machine-readable head (docs/catalog.md#catalog-metadata): one schema.org Dataset JSON-LD block that
 // reads offline into a graph naming the page's downloads and columns, that publisher text cannot
 // break out of, and `<link rel="alternate">` to the version's three documents.
 import { beforeAll, describe, expect, it } from "vitest";

@@ -33,7 +33,7 @@ function markup(html: string): { elements: string[]; attributes: string[] } {
   return { elements, attributes };
 }
 
-/** A dataset page's one script element: its schema.org JSON-LD, data the browser never runs (SPEC C2). */
+/** A dataset page's one script element: its schema.org JSON-LD, data the browser never runs (docs/catalog.md#catalog-metadata). */
 const JSON_LD_OPEN = '<script type="application/ld+json">';
 
 function expectNoInjection(html: string): void {

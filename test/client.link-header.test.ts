@@ -1,4 +1,4 @@
-// RFC 8288 Link parsing in the client: next-page links (SPEC B5) and a record's content link.
+// RFC 8288 Link parsing in the client: next-page links (docs/api.md#lists) and a record's content link.
 import { describe, expect, it } from "vitest";
 import { linkTarget, nextLinkTarget } from "../src/client/link-header.ts";
 

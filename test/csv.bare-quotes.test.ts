@@ -1,4 +1,4 @@
-// SPEC B2: a `"` inside an unquoted field is a literal character, as every common reader takes
+// docs/api.md#writes: a `"` inside an unquoted field is a literal character, as every common reader takes
 // it. The expected cells are what Python 3.11's csv module (`csv.reader(f, strict=True)`) and
 // pandas 1.5.3 (`read_csv(f, dtype=str, keep_default_na=False)`) return for the same text;
 // the upload validator, the stored-content decoder and the record skipper must all agree.

@@ -43,7 +43,7 @@ function encodeCell(value: string, random: Random, forceQuotes: boolean): string
 
 /**
  * In a one-column table an unquoted empty value is a blank line, refused as the header and
- * dropped at the end; an unquoted header holding a tab would look tab-separated (SPEC B2).
+ * dropped at the end; an unquoted header holding a tab would look tab-separated (docs/api.md#writes).
  */
 function mustQuote(value: string, columns: number, r: number, last: number): boolean {
   if (columns !== 1) return false;

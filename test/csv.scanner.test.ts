@@ -1,4 +1,4 @@
-// Rules of SPEC B2 for the streaming CSV scanner, each checked under several chunkings so a
+// Rules of docs/api.md#writes for the streaming CSV scanner, each checked under several chunkings so a
 // quote, CRLF or UTF-8 sequence split across chunks behaves exactly like an unsplit one.
 import { describe, expect, it } from "vitest";
 import {

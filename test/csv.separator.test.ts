@@ -1,4 +1,4 @@
-// SPEC B2: a file that looks separated by `;` or tab is refused with a hint that names the
+// docs/api.md#writes: a file that looks separated by `;` or tab is refused with a hint that names the
 // separator (`separator` member), while a genuine one-column CSV is still accepted.
 import { describe, expect, it } from "vitest";
 import { CsvError, CsvScanner, type CsvMode } from "../src/csv/index.ts";

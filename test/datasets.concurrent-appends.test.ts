@@ -1,4 +1,4 @@
-// SPEC B3 and issue 11: many writers appending to one dataset at once all land, none gets 409,
+// docs/api.md#who-sees-what and issue 11: many writers appending to one dataset at once all land, none gets 409,
 // and the versions form one linear chain, each acknowledged append its own version, through the
 // dataset's append sequencer (group commit).
 import { env } from "cloudflare:workers";

@@ -1,4 +1,4 @@
-// DELETE /v1/dataset/:id (SPEC C): 204, then every path of the dataset answers 404, its D1 rows
+// DELETE /v1/dataset/:id (docs/api.md): 204, then every path of the dataset answers 404, its D1 rows
 // and R2 objects are gone; only the owning team may delete, and only with a signature.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";

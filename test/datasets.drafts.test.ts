@@ -1,4 +1,4 @@
-// SPEC B3 drafts: versions written while a dataset is private stay its team's after it is made
+// docs/api.md#who-sees-what drafts: versions written while a dataset is private stay its team's after it is made
 // public. The matrix: every read path × {anonymous, same team, other team} × three histories,
 // once directly and once twice through the local cache with `Accept-Encoding: gzip`.
 import { beforeAll, describe, expect, it } from "vitest";

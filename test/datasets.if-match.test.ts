@@ -1,4 +1,4 @@
-// SPEC B6: a record's ETag is accepted by If-Match, so the standard GET-then-conditional-PUT
+// docs/edge-and-caching.md: a record's ETag is accepted by If-Match, so the standard GET-then-conditional-PUT
 // works; a stale one still gets 412.
 import { describe, expect, it } from "vitest";
 import { createKey } from "./helpers/keys.ts";

@@ -1,4 +1,4 @@
-// Shapes of CSV met in real files, through the API (SPEC B2): a bare `"` inside an unquoted
+// Shapes of CSV met in real files, through the API (docs/api.md#writes): a bare `"` inside an unquoted
 // field is accepted by validation, the rows endpoint and the catalog preview, and stored byte
 // for byte; `;`- and tab-separated files, blank lines inside a table and lone-CR line ends get
 // a 422 that says what to change, and change nothing.

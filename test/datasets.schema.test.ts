@@ -1,4 +1,4 @@
-// SPEC C2 through the write paths: inferred schemas, declared types refused with row and column
+// docs/column-types.md through the write paths: inferred schemas, declared types refused with row and column
 // before anything is committed, appends held to the stored schema, a schema-only PUT that
 // re-types the stored content without writing to R2, and declarations kept across replacements.
 import { env } from "cloudflare:workers";

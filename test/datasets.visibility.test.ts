@@ -1,4 +1,4 @@
-// The visibility matrix (SPEC A, B1): anonymous / same team / other team × public / private
+// The visibility matrix (docs/api.md, docs/api.md#errors): anonymous / same team / other team × public / private
 // × every endpoint. What a caller may not see is indistinguishable from what does not exist.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createKey, type TestKey } from "./helpers/keys.ts";

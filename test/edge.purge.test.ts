@@ -1,4 +1,4 @@
-// SPEC B6 edge cache purges: a dataset leaving public view enqueues its tag (and `catalog`) in
+// docs/edge-and-caching.md edge cache purges: a dataset leaving public view enqueues its tag (and `catalog`) in
 // a D1 outbox, in the same transaction; the scheduled drain empties it through the purge
 // interface within the platform's budget (≤ 5 requests a run, ≤ 100 tags each), coalescing and
 // never dropping. The calls are asserted at the interface: Workers Cache's `ctx.cache.purge`

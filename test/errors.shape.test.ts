@@ -1,4 +1,4 @@
-// One error shape across every failure kind (SPEC B1, RFC 9457): problem+json with exactly
+// One error shape across every failure kind (docs/api.md#errors, RFC 9457): problem+json with exactly
 // type/title/status/detail/code plus documented extensions; no stack, SQL or paths.
 import { describe, expect, it } from "vitest";
 import { createKey } from "./helpers/keys.ts";

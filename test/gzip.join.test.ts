@@ -1,4 +1,4 @@
-// Joined downloads (SPEC B7, RFC 1952): separately compressed segments served as one
+// Joined downloads (docs/storage-protocol.md, RFC 1952): separately compressed segments served as one
 // single-member gzip that fflate and the runtime's DecompressionStream read whole.
 import { gunzipSync } from "fflate";
 import { describe, expect, it } from "vitest";

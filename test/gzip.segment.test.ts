@@ -1,4 +1,4 @@
-// Segments (SPEC B7): raw DEFLATE ending in a sync flush, no final block, self-contained;
+// Segments (docs/storage-protocol.md): raw DEFLATE ending in a sync flush, no final block, self-contained;
 // checked by decoding with fflate and with the runtime's DecompressionStream.
 import { inflateSync } from "fflate";
 import { describe, expect, it } from "vitest";

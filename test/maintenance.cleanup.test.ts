@@ -1,4 +1,4 @@
-// The scheduled clean-up (SPEC B7, docs/storage-protocol.md): it deletes exactly what the intent
+// The scheduled clean-up (docs/storage-protocol.md, docs/storage-protocol.md): it deletes exactly what the intent
 // log says nothing needs — unclaimed uploads after the write grace, replaced and deleted objects
 // after the read grace — never anything a version references, never by listing the bucket; a
 // commit that comes after its upload was collected fails cleanly; expired nonces and idempotency

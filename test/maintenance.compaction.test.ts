@@ -1,4 +1,4 @@
-// SPEC B7 tiered compaction: after each append the list is in the merge policy's shape, a merge
+// docs/storage-protocol.md tiered compaction: after each append the list is in the merge policy's shape, a merge
 // copies only the trailing run of small segments and is shared by every version that holds that
 // run, the content, CRC and `.gz` bytes never change, and running it twice, at once, beside
 // appends, beside a delete or with R2 failing is safe.

@@ -1,4 +1,4 @@
-// How a download leads to its metadata (SPEC C2): `Link: rel="describedby"` on every download
+// How a download leads to its metadata (docs/catalog.md#catalog-metadata): `Link: rel="describedby"` on every download
 // names the version's Data Package, and no stored file name can take the path of a document.
 import { describe, expect, it, beforeAll } from "vitest";
 import { sanitizeFileName } from "../src/datasets/file-name.ts";
@@ -65,7 +65,7 @@ describe("stored file names never shadow a version's documents", () => {
     }
   });
 
-  it("keeps every other name as SPEC B2 stores it", () => {
+  it("keeps every other name as docs/api.md#writes stores it", () => {
     expect(sanitizeFileName("schema", false)).toBe("schema.csv");
     expect(sanitizeFileName("rows", false)).toBe("rows.csv");
     expect(sanitizeFileName("datapackage.json", false)).toBe("datapackage.json.csv");

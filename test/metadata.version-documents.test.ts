@@ -1,4 +1,4 @@
-// A version's `schema`, `datapackage.json` and `croissant.jsonld` through the worker (SPEC C2):
+// A version's `schema`, `datapackage.json` and `croissant.jsonld` through the worker (docs/catalog.md#catalog-metadata):
 // read as a Frictionless reader and a Croissant loader would (following the URLs inside to the
 // bytes), cached as B6 says, and never describing what the caller may not read.
 import { beforeAll, describe, expect, it } from "vitest";
@@ -124,7 +124,7 @@ describe("GET /v1/dataset/:id/:version/croissant.jsonld", () => {
   });
 });
 
-describe("caching (SPEC B6)", () => {
+describe("caching (docs/edge-and-caching.md)", () => {
   it("is immutable for a version id, a minute for latest, tagged with the dataset, and answers 304", async () => {
     for (const document of DOCUMENTS) {
       const pinned = await send("GET", `/v1/dataset/${cities.id}/${cities.version}/${document}`);

@@ -1,4 +1,4 @@
-// SPEC B6 rate limits, through the real local Rate Limiting binding: per verified key when
+// docs/edge-and-caching.md rate limits, through the real local Rate Limiting binding: per verified key when
 // signed, per client address otherwise; draft-ietf-httpapi-ratelimit-headers-11 fields on every
 // response; 429 rate_limited with Retry-After past the limit, and nothing changed.
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";

@@ -1,4 +1,4 @@
-// SPEC B6 immutable vs mutable: what each response tells Workers Cache (and any cache) to keep,
+// docs/edge-and-caching.md immutable vs mutable: what each response tells Workers Cache (and any cache) to keep,
 // under which purge tags, varying on what; errors and signed or bookmarked reads keep nothing.
 import { describe, expect, it } from "vitest";
 import { createKey } from "./helpers/keys.ts";

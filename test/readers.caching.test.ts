@@ -1,4 +1,4 @@
-// SPEC B6: ETag/304 on every GET, public vs private Cache-Control, the shared edge cache for
+// docs/edge-and-caching.md: ETag/304 on every GET, public vs private Cache-Control, the shared edge cache for
 // unsigned public reads dropped on every write, and signed requests kept out of it.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// `latest` in place of `:version` (SPEC C) in every version path — record, both downloads and
+// `latest` in place of `:version` (docs/api.md) in every version path — record, both downloads and
 // rows — always names the newest version, moves with each write, and obeys visibility.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createKey, type TestKey } from "./helpers/keys.ts";

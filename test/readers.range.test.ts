@@ -1,4 +1,4 @@
-// SPEC C `Range` on downloads (RFC 9110 §14): a `.gz` answers one byte range with 206 and
+// docs/api.md `Range` on downloads (RFC 9110 §14): a `.gz` answers one byte range with 206 and
 // Content-Range, from the segments the range covers; past the end is 416; If-Range guards a
 // resumed download; the result of a resume is the file, byte for byte.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// GET /v1/dataset/:id/:version/rows (SPEC C): JSON rows read from only the segments that hold
+// GET /v1/dataset/:id/:version/rows (docs/api.md): JSON rows read from only the segments that hold
 // them — offsets across segment boundaries, decoded RFC 4180 cells, bounds, visibility, `latest`.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +19,7 @@ interface RowsBody {
 }
 
 /**
- * The window as text, for the tests of which rows come back: typed cells (SPEC C2, tested in
+ * The window as text, for the tests of which rows come back: typed cells (docs/column-types.md, tested in
  * readers.typed-rows.test.ts) are read back as the text they came from.
  */
 async function rows(path: string, key?: TestKey): Promise<RowsBody> {
@@ -69,7 +69,7 @@ describe("GET /v1/dataset/:id/:version/rows", () => {
     const response = await send("GET", `/v1/dataset/${multi.id}/${multiLatest}/rows`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-    // An explicit version id: immutable (SPEC B6).
+    // An explicit version id: immutable (docs/edge-and-caching.md).
     expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     const body = (await response.json()) as RowsBody & { schema: unknown };
     expect(Object.keys(body)).toEqual(["columns", "schema", "rows", "offset", "total"]);

@@ -1,4 +1,4 @@
-// SPEC B6 "strict queries": record, download and rows paths take no unknown query parameters,
+// docs/edge-and-caching.md "strict queries": record, download and rows paths take no unknown query parameters,
 // so `?x=<random>` cannot skip the cache and cost a full R2 read.
 import { describe, expect, it } from "vitest";
 import { createKey } from "./helpers/keys.ts";

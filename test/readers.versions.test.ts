@@ -1,4 +1,4 @@
-// GET /v1/dataset/:id/versions (SPEC C, B5): the version chain newest first, each entry's exact
+// GET /v1/dataset/:id/versions (docs/api.md, docs/api.md#lists): the version chain newest first, each entry's exact
 // fields, keyset pagination with Link, and the dataset's visibility rules.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createKey, type TestKey } from "./helpers/keys.ts";

@@ -1,4 +1,4 @@
-// SPEC B6 "Replicas": one D1 session per request; reads start unconstrained, writes on the
+// docs/edge-and-caching.md "Replicas": one D1 session per request; reads start unconstrained, writes on the
 // primary; writes answer X-D1-Bookmark; a request that sends one reads at least that fresh.
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";

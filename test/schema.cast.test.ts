@@ -1,4 +1,4 @@
-// SPEC C2 casting: typed values for /rows and the check declared types hold cells to, with
+// docs/column-types.md casting: typed values for /rows and the check declared types hold cells to, with
 // Table Schema's decimalChar, groupChar, trueValues/falseValues, missingValues and required.
 import { describe, expect, it } from "vitest";
 import { castCell } from "../src/schema/cast.ts";

@@ -1,4 +1,4 @@
-// SPEC C2 inference at the edges: every row counts, missing values never decide, leading zeros
+// docs/column-types.md inference at the edges: every row counts, missing values never decide, leading zeros
 // keep a column text, and dates and datetimes are checked as calendar values.
 import { describe, expect, it } from "vitest";
 import { TypeInference } from "../src/schema/infer.ts";

@@ -1,4 +1,4 @@
-// Pattern formats of declared dates and datetimes (SPEC C2), held to what Python's strptime (and
+// Pattern formats of declared dates and datetimes (docs/column-types.md), held to what Python's strptime (and
 // so Frictionless) answers for the same pattern and text: the expected values below are
 // Python 3's `datetime.strptime(text, format)`, written as ISO 8601.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Column typing inside the CSV scan (SPEC C2): the byte classifier reads cells as the string
+// Column typing inside the CSV scan (docs/column-types.md): the byte classifier reads cells as the string
 // predicates do, the typer's schema does not depend on where chunks split cells, declared types
 // are held per cell with the right row and column, and appends are held to a stored schema.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Full-text search `GET /v1/dataset?q=` (SPEC C): the four indexed fields of the latest
+// Full-text search `GET /v1/dataset?q=` (docs/api.md): the four indexed fields of the latest
 // version, accents, prefixes, bm25 ranking, the list's filters, visibility and shapes, paging,
 // and user input that must never reach FTS5 as syntax.
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The tiered merge policy (SPEC B7) on simulated append histories: each byte is copied about
+// The tiered merge policy (docs/storage-protocol.md) on simulated append histories: each byte is copied about
 // log(n) times, lists stay short, big segments are left alone, the size cap holds.
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MERGE_POLICY, planMerge, type MergePolicy } from "../src/storage/compaction-plan.ts";

@@ -1,4 +1,4 @@
-// SPEC B7: a version names its header and its properties, stored once per distinct value, so
+// docs/storage-protocol.md: a version names its header and its properties, stored once per distinct value, so
 // the D1 bytes of a version do not grow with the header's width; a header too wide for D1 is
 // refused with 413 as soon as it is read, and every read answers what it answered before.
 import { env } from "cloudflare:workers";

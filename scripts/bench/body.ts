@@ -25,7 +25,7 @@ function pieceLength(piece: BodyPiece): number {
 }
 
 /**
- * multipart/form-data with an optional `collection` part and the `dataset` part (SPEC A),
+ * multipart/form-data with an optional `collection` part and the `dataset` part (docs/api.md),
  * the CSV given as a file path or as bytes.
  */
 export function datasetMultipart(collection: object | null, csv: { path: string } | { bytes: Uint8Array; fileName: string }): RequestBody {

@@ -42,7 +42,7 @@ export function measureScanner(path: string, runs = 5): ScannerResult {
 }
 
 /**
- * CPU seconds of the scan alone and of the scan with every column's type inferred (SPEC C2),
+ * CPU seconds of the scan alone and of the scan with every column's type inferred (docs/column-types.md),
  * runs alternated, fastest of each: what inference adds to the scan, per byte.
  */
 export function measureInferenceCpu(path: string, runs = 5): { bytes: number; plain: number; typed: number } {

@@ -3,7 +3,7 @@
 import { newNonce, signComponents, type SigningKey } from "../../src/wire/sign.ts";
 import { requiredComponents } from "../../src/wire/verify.ts";
 
-/** Headers for one signed request (RFC 9421 `hmac-sha256`, SPEC B4); a fresh nonce each time. */
+/** Headers for one signed request (RFC 9421 `hmac-sha256`, docs/api.md#signing-requests); a fresh nonce each time. */
 export async function signedHeaders(
   method: string,
   url: string,

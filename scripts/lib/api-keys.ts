@@ -1,4 +1,4 @@
-// API key records in D1 (SPEC B4): create with a sealed secret, list, revoke. The worker reads
+// API key records in D1 (docs/api.md#signing-requests): create with a sealed secret, list, revoke. The worker reads
 // the same rows (src/storage/keys-db.ts); the secret itself is only ever returned to the caller.
 import { newKeyMaterial, openSecret, sealSecret } from "../../src/auth/key-secrets.ts";
 import type { D1Target } from "./d1.ts";

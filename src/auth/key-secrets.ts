@@ -53,7 +53,7 @@ export async function sealSecret(masterKeyBase64: string, keyId: string, secret:
   return { iv: toBase64(iv), ciphertext: toBase64(new Uint8Array(ciphertext)) };
 }
 
-/** The HMAC key bytes (the secret's ASCII bytes, SPEC B4), or null when the record does not open. */
+/** The HMAC key bytes (the secret's ASCII bytes, docs/api.md#signing-requests), or null when the record does not open. */
 export async function openSecret(masterKeyBase64: string, keyId: string, sealed: SealedSecret): Promise<Uint8Array | null> {
   const key = await importMasterKey(masterKeyBase64);
   try {

@@ -87,7 +87,7 @@ async function deflatedSize(body: ReadableStream<Uint8Array>, level: number): Pr
 
 /**
  * The body through the real ingest (scan, type, compress, R2) into a throw-away object, with
- * column types inferred (`infer`) or not looked at (`off`, the path before SPEC C2): what
+ * column types inferred (`infer`) or not looked at (`off`, the path before docs/column-types.md): what
  * inference costs, measured in the same workerd. The object is deleted afterwards.
  */
 async function ingestedSize(env: Env, body: ReadableStream<Uint8Array>, typing: "infer" | "off"): Promise<ByteCounts & { seconds: number; columns: string[] }> {

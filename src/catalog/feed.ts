@@ -1,4 +1,4 @@
-// `GET /catalog.jsonld`: the public catalog as a DCAT 3 feed for harvesters (SPEC C2), one Hydra
+// `GET /catalog.jsonld`: the public catalog as a DCAT 3 feed for harvesters (docs/catalog.md#catalog-metadata), one Hydra
 // page at a time, newest dataset first, in the anonymous scope whatever the request carries (as
 // the HTML catalog): a private dataset or a draft version is never in it.
 import { ApiError } from "../model/errors.ts";
@@ -17,7 +17,7 @@ export interface FeedQuery {
   cursor: string | null;
 }
 
-/** `limit` (1-100) and `cursor` only; anything else is a 400, as on the API's lists (SPEC B6). */
+/** `limit` (1-100) and `cursor` only; anything else is a 400, as on the API's lists (docs/edge-and-caching.md). */
 export function feedQuery(url: URL): FeedQuery {
   for (const name of url.searchParams.keys()) {
     if (name !== "limit" && name !== "cursor") throw new ApiError("invalid_query", `Unknown query parameter ${name}; this feed takes limit and cursor.`);

@@ -1,5 +1,5 @@
 // How the catalog words values for people: dates, sizes, counts, and the known dataset
-// properties read defensively (properties are free-form JSON, SPEC A).
+// properties read defensively (properties are free-form JSON, docs/api.md).
 
 export interface KnownProperties {
   description: string;

@@ -1,4 +1,4 @@
-// The public catalog (SPEC C `GET /`): server-rendered HTML pages over the same domain
+// The public catalog (docs/catalog.md `GET /`): server-rendered HTML pages over the same domain
 // functions as the API, always in the anonymous scope — the catalog ignores signatures, so a
 // private dataset never shows, whoever asks. Failures become HTML pages, not problem+json.
 import { Hono } from "hono";

@@ -1,4 +1,4 @@
-// The CLI's memory of D1 bookmarks between invocations (SPEC B6 "Replicas"): the newest
+// The CLI's memory of D1 bookmarks between invocations (docs/edge-and-caching.md "Replicas"): the newest
 // X-D1-Bookmark seen per server, beside the config file, so `pubset append` followed by
 // `pubset get` reads the appended version even from a lagging read replica. A bookmark is kept
 // for a day: replicas lag by seconds, and D1 refuses bookmarks older than 30 days.

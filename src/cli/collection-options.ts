@@ -1,4 +1,4 @@
-// The metadata flags shared by `create` and `update`, turned into a `collection` part (SPEC B2).
+// The metadata flags shared by `create` and `update`, turned into a `collection` part (docs/api.md#writes).
 import type { ParseArgsOptionsConfig } from "node:util";
 import { readFileSync } from "node:fs";
 import type { Collection, DeclaredSchema, Properties, Visibility } from "../client/index.ts";
@@ -45,7 +45,7 @@ export function propertyChanges(values: OptionValues): Properties | undefined {
 }
 
 /**
- * `--schema FILE`: the declared types (SPEC C2), read as JSON. The file may also be a whole
+ * `--schema FILE`: the declared types (docs/column-types.md), read as JSON. The file may also be a whole
  * Table Schema as `pubset schema ID --json` prints it. The server checks the fields.
  */
 export function declaredSchemaOption(values: OptionValues): DeclaredSchema | undefined {

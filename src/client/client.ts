@@ -1,4 +1,4 @@
-// PubsetClient: every endpoint of the v1 dataset API (SPEC A, C) as typed methods. Signs with
+// PubsetClient: every endpoint of the v1 dataset API (docs/api.md) as typed methods. Signs with
 // RFC 9421 when given a key, gzips uploads client-side, retries safely. fetch + WebCrypto only,
 // so it runs in Node ≥ 22, browsers and Workers.
 import { linkTarget } from "./link-header.ts";
@@ -85,7 +85,7 @@ export class PubsetClient {
     return paginate(this.transport, this.url("", query), options.signal);
   }
 
-  /** Full-text search over name, description, key words and contact (SPEC C); best match
+  /** Full-text search over name, description, key words and contact (docs/api.md); best match
    * first. With a team too, use `list({ team, q })`. */
   search(q: string, filter: { owner?: string; limit?: number } = {}, options?: CallOptions): AsyncGenerator<DatasetListItem, void, undefined> {
     return this.list({ ...filter, q }, options);

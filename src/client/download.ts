@@ -1,4 +1,4 @@
-// Downloads a version's content: always fetches the `.gz` form (SPEC C) so progress counts the
+// Downloads a version's content: always fetches the `.gz` form (docs/api.md) so progress counts the
 // bytes that cross the wire against Content-Length, and inflates it locally when CSV is wanted.
 // A download can resume where an earlier one stopped: `Range` from that offset, guarded by
 // `If-Range` with the ETag it had (RFC 9110 §13.1.5, §14.2); a 200 means start over.

@@ -1,5 +1,5 @@
 // What a client call throws: PubsetError for an answer the API gave (RFC 9457 problem details,
-// SPEC B1), PubsetNetworkError when no answer came after every retry, UploadSourceError when
+// docs/api.md#errors), PubsetNetworkError when no answer came after every retry, UploadSourceError when
 // the data to upload could not be read consistently.
 import type { Problem } from "./types.ts";
 

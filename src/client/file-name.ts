@@ -1,7 +1,7 @@
 // The name a download is saved under when the caller names none. It comes from a path the
 // server chose, so it is cut down to a safe base name: percent-decoded first (so `..%2F` is
 // seen as a directory step), then only the part after the last slash or backslash, with the
-// characters SPEC B2 allows in stored names, no leading dots, and a fallback when nothing is left.
+// characters docs/api.md#writes allows in stored names, no leading dots, and a fallback when nothing is left.
 
 const MAX_LENGTH = 200;
 

@@ -1,7 +1,7 @@
 // Client-side gzip of uploads in the parted format (docs/storage-protocol.md, "Upload format"),
 // which the server stores without recompressing: parts of about PART_RAW_BYTES cut at record
 // ends, each compressed on its own and ended by a sync flush. The content is first made what
-// the server keeps (a leading BOM and blank lines at the very end dropped, SPEC B2), so the
+// the server keeps (a leading BOM and blank lines at the very end dropped, docs/api.md#writes), so the
 // server's checks pass. The same input always gives the same bytes (hashed, then sent).
 import { RecordEnds } from "../csv/record-ends.ts";
 import { MAX_PART_RAW_BYTES, mergeParts, partedGzipHeader, type PartLengths, PART_RAW_BYTES } from "../wire/parted-gzip-header.ts";

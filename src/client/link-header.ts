@@ -1,4 +1,4 @@
-// RFC 8288 Link header: the `rel="next"` target lists and version lists paginate with (SPEC B5),
+// RFC 8288 Link header: the `rel="next"` target lists and version lists paginate with (docs/api.md#lists),
 // and the `rel="enclosure"` a record points at its content with.
 
 const LINK = /<([^>]*)>((?:\s*;\s*[^;,]*)*)/g;

@@ -1,4 +1,4 @@
-// The multipart/form-data body of a write (SPEC A: `collection` JSON + `dataset` file) as a
+// The multipart/form-data body of a write (docs/api.md: `collection` JSON + `dataset` file) as a
 // stream whose length and Content-Digest are known before it is sent: a first pass gzips the
 // file (parted gzip, gzip-stream.ts), a second hashes the whole body; each send then replays
 // the same bytes (see spool.ts).

@@ -1,5 +1,5 @@
 // Async iteration over a paginated list: one page per request, following `Link: rel="next"`
-// (SPEC B5) until there is none, so callers never see a cursor.
+// (docs/api.md#lists) until there is none, so callers never see a cursor.
 import { nextLinkTarget } from "./link-header.ts";
 import type { Transport } from "./transport.ts";
 

@@ -1,4 +1,4 @@
-// Signs one attempt of a request (RFC 9421, SPEC B4) when the body is a stream: the
+// Signs one attempt of a request (RFC 9421, docs/api.md#signing-requests) when the body is a stream: the
 // Content-Digest is known in advance, so the headers are signed without holding the body.
 import { newNonce, signComponents, type SigningKey } from "../wire/sign.ts";
 import { requiredComponents } from "../wire/verify.ts";

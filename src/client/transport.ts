@@ -39,7 +39,7 @@ export interface SendSpec {
   url: string;
   headers?: Record<string, string>;
   body?: RequestBody;
-  /** Sent on every attempt, so the server can replay rather than repeat a write (SPEC C). */
+  /** Sent on every attempt, so the server can replay rather than repeat a write (docs/api.md). */
   idempotencyKey?: string;
   signal?: AbortSignal;
   onProgress?: ProgressCallback;
@@ -54,7 +54,7 @@ export class Transport {
   private readonly policy: RetryPolicy;
   private readonly streamUploads: boolean;
   /** The newest X-D1-Bookmark any response carried; sent on every request, so this client
-   * reads its own writes even from a lagging read replica (SPEC B6). */
+   * reads its own writes even from a lagging read replica (docs/edge-and-caching.md). */
   bookmark: string | undefined;
 
   constructor(options: TransportOptions = {}) {

@@ -1,5 +1,5 @@
-// The wire shapes of the v1 dataset API (SPEC A, C) as the client returns them, and the
-// inputs its methods take. Field sets follow SPEC A's per-response table exactly.
+// The wire shapes of the v1 dataset API (docs/api.md) as the client returns them, and the
+// inputs its methods take. Field sets follow the per-response table of docs/api.md exactly.
 import type { DeclaredSchema } from "../schema/declared.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
 
@@ -89,7 +89,7 @@ export interface RowsPage {
   total: number;
 }
 
-/** RFC 9457 problem details as the service sends them (SPEC B1). */
+/** RFC 9457 problem details as the service sends them (docs/api.md#errors). */
 export interface Problem {
   type: string;
   title: string;
@@ -99,15 +99,15 @@ export interface Problem {
   [extension: string]: unknown;
 }
 
-/** The writable part of a dataset (the multipart `collection` part, SPEC B2). */
+/** The writable part of a dataset (the multipart `collection` part, docs/api.md#writes). */
 export interface Collection {
   name?: string;
   visibility?: Visibility;
   properties?: Properties;
-  /** Beside `visibility: "public"` on update/append: publish the drafts too (SPEC B3). */
+  /** Beside `visibility: "public"` on update/append: publish the drafts too (docs/api.md#who-sees-what). */
   history?: "public";
   /**
-   * Column types (SPEC C2) on create and update: declared fields are checked on every row, the
+   * Column types (docs/column-types.md) on create and update: declared fields are checked on every row, the
    * rest inferred. Sent alone on an update, it re-types the current content without re-uploading.
    */
   schema?: DeclaredSchema;
@@ -116,7 +116,7 @@ export interface Collection {
 export interface ListFilter {
   owner?: string;
   team?: string;
-  /** Full-text search words (SPEC C). */
+  /** Full-text search words (docs/api.md). */
   q?: string;
   /** Page size, 1-1000; the iterator still follows every page. */
   limit?: number;

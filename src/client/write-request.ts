@@ -10,7 +10,7 @@ import type { Collection, ProgressCallback } from "./types.ts";
 import { sourceReader, type UploadInput } from "./upload-source.ts";
 
 export interface WriteOptions {
-  /** `If-Match: "<version>"`: fail with 412 unless that is still the latest version (SPEC B3). */
+  /** `If-Match: "<version>"`: fail with 412 unless that is still the latest version (docs/api.md#who-sees-what). */
   ifMatch?: string;
   /** Defaults to a fresh random key per call, reused by that call's retries. */
   idempotencyKey?: string;

@@ -1,5 +1,5 @@
 // Blank lines are held back until we know whether a record follows them (then they are rows)
-// or the input ends (then they are dropped, SPEC B2). They are kept as run lengths of LF and
+// or the input ends (then they are dropped, docs/api.md#writes). They are kept as run lengths of LF and
 // CRLF; a run that must be passed on is bounded (MAX_BLANK_RUN_*), so memory stays bounded.
 
 import { CsvError } from "./csv-error.ts";

@@ -1,4 +1,4 @@
-// A UTF-8 byte order mark at the very start of an upload is dropped (SPEC B2). It may arrive
+// A UTF-8 byte order mark at the very start of an upload is dropped (docs/api.md#writes). It may arrive
 // split across the first chunks, so up to two bytes are held until the decision can be made.
 
 import { concat, EMPTY } from "./bytes.ts";

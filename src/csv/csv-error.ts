@@ -1,4 +1,4 @@
-// Typed failures of CSV validation (the 422 rows of SPEC B1, plus size limits). Errors carry
+// Typed failures of CSV validation (the 422 rows of docs/api.md#errors, plus size limits). Errors carry
 // plain data only, so the HTTP layer can map `code` to a status and copy row/expected/found
 // into the problem+json body without reading the message.
 import { separatorName, type Separator } from "./separator-hint.ts";
@@ -22,7 +22,7 @@ export interface CsvErrorDetails {
   limit?: CsvLimitName;
   /** The value of the limit that was exceeded. */
   max?: number;
-  /** The separator the content looks split by instead of commas (SPEC B2). */
+  /** The separator the content looks split by instead of commas (docs/api.md#writes). */
   separator?: Separator;
 }
 

@@ -1,4 +1,4 @@
-// The "header row in append" rule of SPEC B1: an appended part whose first row repeats the
+// The "header row in append" rule of docs/api.md#errors: an appended part whose first row repeats the
 // dataset's header (a common mistake when exporting with headers) is rejected.
 
 const normalize = (cell: string): string => cell.trim().toLowerCase();

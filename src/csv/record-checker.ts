@@ -1,4 +1,4 @@
-// The record-level rules of SPEC B2 — column counts, size limits, the header and the "header
+// The record-level rules of docs/api.md#writes — column counts, size limits, the header and the "header
 // row in append" check — applied at field and record boundaries, never per byte.
 
 import { CellBuffer } from "./cell-buffer.ts";
@@ -99,7 +99,7 @@ export class RecordChecker {
 
   /**
    * `n` blank lines were followed by a record. In a one-column table each is a record of one
-   * empty field; anywhere else, and before a header, a blank line is refused (SPEC B2).
+   * empty field; anywhere else, and before a header, a blank line is refused (docs/api.md#writes).
    */
   blankLines(n: number, pos: number): void {
     if (n === 0) return;

@@ -1,6 +1,6 @@
 // Finds record ends in CSV bytes without validating them, so a producer of the parted gzip
 // format (docs/storage-protocol.md, "Upload format") cuts its parts where the server's scanner
-// will see a record end. The quoting rules are the scanner's (SPEC B2); a blank line is not a
+// will see a record end. The quoting rules are the scanner's (docs/api.md#writes); a blank line is not a
 // record end, since the scanner drops blank lines at the very end of the content.
 
 const LF = 0x0a;

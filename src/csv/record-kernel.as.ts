@@ -6,8 +6,8 @@
 // JavaScript.
 //
 // It does one narrow job: from a record start after the first record, take whole data records
-// (RFC 4180 §2 with the SPEC B2 rules, as src/csv/scanner.ts reads them) and type their cells
-// (SPEC C2, as src/schema/cell-classes.ts and infer.ts do), and stop before the first record it
+// (RFC 4180 §2 with the docs/api.md#writes rules, as src/csv/scanner.ts reads them) and type their cells
+// (docs/column-types.md, as src/schema/cell-classes.ts and infer.ts do), and stop before the first record it
 // cannot take exactly as the scanner would: a blank line, a NUL, invalid UTF-8, a wrong field
 // count, a field over the size limit, a cell a checked column refuses, anything after a closing
 // quote, a lone CR, or a record the buffer ends inside. The scanner then reads that record

@@ -9,7 +9,7 @@ const COMMA = 0x2c;
 /**
  * Counts record ends (LF outside quotes; a CRLF ends at its LF) across chunks. Valid for
  * content the scanner accepted: a quote opens a quoted field only as the field's first byte
- * (elsewhere in an unquoted field it is a literal, SPEC B2), after a closing quote comes a
+ * (elsewhere in an unquoted field it is a literal, docs/api.md#writes), after a closing quote comes a
  * delimiter or the second quote of `""` (which reopens the field), a lone CR never occurs, and
  * a blank line is a record (scanner.ts), all of which this count agrees with.
  */

@@ -15,7 +15,7 @@ const AFTER_CR = 5;
  * Streaming decoder over text (decode bytes with a streaming TextDecoder first). A leading
  * U+FEFF is dropped; CRLF and LF end records; a quote opens a quoted field only as its first
  * character and is a literal one elsewhere in an unquoted field; a blank line is a record of
- * one empty field, except blank lines at the end, which are dropped (SPEC B2).
+ * one empty field, except blank lines at the end, which are dropped (docs/api.md#writes).
  */
 export class CsvRecordDecoder {
   private state = START;
@@ -68,7 +68,7 @@ export class CsvRecordDecoder {
           break;
         case UNQUOTED: {
           let j = i;
-          // A quote inside an unquoted field is a literal character (SPEC B2).
+          // A quote inside an unquoted field is a literal character (docs/api.md#writes).
           while (j < n) {
             const d = text.charCodeAt(j);
             if (d === 44 || d === 10 || d === 13) break;

@@ -1,4 +1,4 @@
-// Streaming CSV validator (RFC 4180 §2 with the SPEC B2 rules): upload bytes go in, the same
+// Streaming CSV validator (RFC 4180 §2 with the docs/api.md#writes rules): upload bytes go in, the same
 // bytes minus a leading BOM and trailing blank lines come out, in one pass over arbitrary
 // chunk boundaries, with memory bounded by the limits rather than by the input.
 
@@ -33,7 +33,7 @@ const LONE_CR =
 
 /**
  * Bytes that end a run of field content; non-ASCII bytes stop it for the UTF-8 check. A quote
- * does not end unquoted content: there it is a literal character (SPEC B2).
+ * does not end unquoted content: there it is a literal character (docs/api.md#writes).
  */
 const UNQUOTED_STOP = stopTable([0, LF, CR, COMMA]);
 const QUOTED_STOP = stopTable([0, QUOTE]);
@@ -56,12 +56,12 @@ const QUOTED_STOP = stopTable([0, QUOTE]);
  * never before the header (RecordChecker.blankLines).
  *
  * A header read as one unquoted field that holds `;` or tab is refused with the separator
- * named (SPEC B2), as is a `;` or tab right after a closing quote in the first record.
+ * named (docs/api.md#writes), as is a `;` or tab right after a closing quote in the first record.
  *
  * Memory held between chunks: the first record's cells (bounded by maxHeaderBytes), up to
  * two bytes of a possible BOM, and a run of blank lines (bounded, see BlankRun).
  *
- * A `CellSink`, when given, receives every data cell as it is scanned (column types, SPEC C2);
+ * A `CellSink`, when given, receives every data cell as it is scanned (column types, docs/column-types.md);
  * whatever it throws fails the scan like a CSV error.
  *
  * `push` returns the bytes to pass on, often a subarray of its argument (use it before the

@@ -1,4 +1,4 @@
-// SPEC B2: a file that looks separated by `;` or tab is refused with a hint that names the
+// docs/api.md#writes: a file that looks separated by `;` or tab is refused with a hint that names the
 // separator, rather than read as one wide column or failing with a bare field count.
 
 export type Separator = ";" | "\t";

@@ -1,4 +1,4 @@
-// Who may see and change a dataset and each of its versions (SPEC A, B1, B3). Access follows
+// Who may see and change a dataset and each of its versions (docs/api.md, docs/api.md#errors, docs/api.md#who-sees-what). Access follows
 // the dataset's current visibility, and outside the team only published versions exist: a
 // version written while private is a draft until `"history": "public"` publishes it. What the
 // caller may not see is indistinguishable from what does not exist.
@@ -21,7 +21,7 @@ export function isPublished(version: Pick<StoredVersionRow, "visibility" | "hist
   return version.visibility === "public" || version.historyPublic;
 }
 
-/** SPEC B3: the team reads every version; anyone else only published ones of a public dataset. */
+/** docs/api.md#who-sees-what: the team reads every version; anyone else only published ones of a public dataset. */
 export function canReadVersion(dataset: DatasetRow, version: StoredVersionRow, caller: Caller | null): boolean {
   return isTeamMember(dataset, caller) || (dataset.visibility === "public" && isPublished(version));
 }

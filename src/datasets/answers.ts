@@ -1,4 +1,4 @@
-// The answer of each write (SPEC A's exact field sets, B1's status and Location), built in one
+// The answer of each write (docs/api.md: the exact field sets, the status and Location), built in one
 // place: the route sends it, and the commit stores the same bytes for Idempotency-Key replays,
 // also when the commit happens in the append sequencer. Each is called before the commit, so
 // a body that cannot be serialised fails a write that changed nothing.

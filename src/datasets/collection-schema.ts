@@ -1,4 +1,4 @@
-// The `collection` multipart part (SPEC B2): a strict object, so typos such as `visiblity`
+// The `collection` multipart part (docs/api.md#writes): a strict object, so typos such as `visiblity`
 // are rejected instead of silently ignored. One schema validates, types and documents it.
 import { z } from "@hono/zod-openapi";
 import { MAX_KEY_WORDS, MAX_NAME_LENGTH, MAX_PROPERTIES_BYTES } from "../config.ts";
@@ -67,7 +67,7 @@ export const DeclaredFieldSchema = z
     message: "trueValues and falseValues apply to boolean fields",
   })
   .refine((f) => f.groupChar === undefined || f.groupChar !== (f.decimalChar ?? "."), { message: "groupChar must differ from decimalChar", path: ["groupChar"] })
-  .openapi("DeclaredField", { description: "A Frictionless Table Schema field, named by its header name (SPEC C2)." });
+  .openapi("DeclaredField", { description: "A Frictionless Table Schema field, named by its header name (docs/column-types.md)." });
 
 export const DeclaredSchemaSchema = z
   .strictObject({

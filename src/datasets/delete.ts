@@ -1,4 +1,4 @@
-// Deleting a dataset (SPEC C): one D1 batch removes every row of it, so every path of it answers
+// Deleting a dataset (docs/api.md): one D1 batch removes every row of it, so every path of it answers
 // 404 from then on, and records each of its objects in the intent log in the same batch. The
 // scheduled clean-up deletes the objects once downloads already under way have had time to end
 // (READ_GRACE_SECONDS); nothing here deletes from R2 (docs/storage-protocol.md).

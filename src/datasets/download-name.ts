@@ -1,4 +1,4 @@
-// The name a browser saves a download under (SPEC B2): the stored name, ending in `.csv` (or
+// The name a browser saves a download under (docs/api.md#writes): the stored name, ending in `.csv` (or
 // `.csv.gz` for gzip) whatever the uploader called it, so `page.html` is saved as
 // `page.html.csv` and never opens as a page. `source` and the download paths keep the stored name.
 

@@ -1,4 +1,4 @@
-// The stored file name (SPEC B2): base name only, unsafe characters replaced, bounded length,
+// The stored file name (docs/api.md#writes): base name only, unsafe characters replaced, bounded length,
 // `.csv` added when there is no extension or when the name is a version's reserved path. The
 // `.gz` of a client-compressed upload is dropped: it names the transfer encoding, not the content.
 import { MAX_FILE_NAME_LENGTH } from "../config.ts";
@@ -7,7 +7,7 @@ export const DEFAULT_FILE_NAME = "dataset.csv";
 
 /**
  * The paths beside a version's file (`/v1/dataset/:id/:version/<name>`) that are not its file:
- * the rows and the metadata documents (SPEC C, C2). They win over a stored name, so a stored
+ * the rows and the metadata documents (docs/api.md, docs/column-types.md). They win over a stored name, so a stored
  * name never takes one: an upload called `datapackage.json` is stored as `datapackage.json.csv`.
  */
 export const RESERVED_VERSION_PATHS: ReadonlySet<string> = new Set(["rows", "schema", "datapackage.json", "croissant.jsonld"]);

@@ -1,4 +1,4 @@
-// The recompression path's input (SPEC B2): a gzip `dataset` part (or a staged copy of one)
+// The recompression path's input (docs/api.md#writes): a gzip `dataset` part (or a staged copy of one)
 // decompressed as it streams and bounded by MAX_CONTENT_BYTES, so a bomb gets 413, not an OOM.
 import type { Limits } from "../config.ts";
 import { ApiError } from "../model/errors.ts";

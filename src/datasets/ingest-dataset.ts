@@ -1,4 +1,4 @@
-// Picks the ingest path for a `dataset` part (SPEC B2, docs/storage-protocol.md "Upload format"):
+// Picks the ingest path for a `dataset` part (docs/api.md#writes, docs/storage-protocol.md "Upload format"):
 // CSV → validate and compress (ingest.ts); a parted gzip → validate and keep its bytes
 // (ingest-parted.ts), or, when it breaks the format's promises, recompress the staged copy;
 // any other gzip → inflate, validate and compress.
@@ -15,7 +15,7 @@ import type { DatasetPart } from "./upload.ts";
 
 export interface IngestOptions {
   mode: CsvMode;
-  /** How cells are typed (SPEC C2); the same on every path. */
+  /** How cells are typed (docs/column-types.md); the same on every path. */
   typing: TypingPlan | null;
   limits: Limits;
   bucket: R2Bucket;

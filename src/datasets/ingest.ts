@@ -1,6 +1,6 @@
 // One CSV upload into one segment, as it streams: validate (CsvScanner) → compress
 // (PartedCompressor, a new part at a record end every PART_RAW_BYTES) → R2 (SegmentUpload).
-// Memory stays bounded by one R2 part; any failure aborts the R2 object (SPEC B1, B7). A chunk
+// Memory stays bounded by one R2 part; any failure aborts the R2 object (docs/api.md#errors, docs/storage-protocol.md). A chunk
 // of a resumable upload takes the same path and stops at its last record end (ingestChunk).
 import { RecordKernel } from "../csv/record-kernel.ts";
 import { CsvScanner, type CsvCheckpoint, type CsvMode, type CsvStats } from "../csv/scanner.ts";
@@ -40,7 +40,7 @@ export interface IngestedSegment {
   segment: SegmentRow;
   crc: number;
   stats: CsvStats;
-  /** The content's Table Schema (SPEC C2): inferred and declared, or the one appends were held to. */
+  /** The content's Table Schema (docs/column-types.md): inferred and declared, or the one appends were held to. */
   schema: TableSchema;
   /** The declaration in force for this content (carried fields whose columns are gone dropped). */
   declared: DeclaredSchema | null;

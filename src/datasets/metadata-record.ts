@@ -1,5 +1,5 @@
 // What the metadata documents (src/metadata/) describe of one readable version: its record and
-// its content's sizes, read with the same visibility rules as the record itself (SPEC C2: `404`
+// its content's sizes, read with the same visibility rules as the record itself (docs/catalog.md#catalog-metadata: `404`
 // wherever the record would be `404`, drafts the team's alone).
 import type { MetadataRecord } from "../metadata/record.ts";
 import { getVersionSegments } from "../storage/datasets-db.ts";

@@ -1,4 +1,4 @@
-// Typing content that is already stored (SPEC C2): a PUT with only `collection.schema`, a
+// Typing content that is already stored (docs/column-types.md): a PUT with only `collection.schema`, a
 // declaration that arrived after the content it types, or an append upload's stored rows after
 // such a PUT changed the types they were checked against. The segments are inflated one at a time
 // and scanned with the declared types checked on every row; nothing is written to R2.

@@ -1,4 +1,4 @@
-// Reads a window of data rows from a version's segments (SPEC C, rows endpoint) touching only
+// Reads a window of data rows from a version's segments (docs/api.md, rows endpoint) touching only
 // the parts that hold it: cumulative part row counts from D1 find the first one, an R2 range
 // read fetches it alone, a byte-level skip reaches the offset, and reading stops once full.
 import { CsvRecordDecoder } from "../csv/index.ts";

@@ -1,4 +1,4 @@
-// SPEC C2's 422s as problem+json: invalid_schema and schema_mismatch carry row, column, value and
+// The column types' 422s (docs/column-types.md) as problem+json: invalid_schema and schema_mismatch carry row, column, value and
 // expected, and the detail names the PUT that would widen the column's type.
 import { ApiError, type ProblemExtensions } from "../model/errors.ts";
 import { cellClasses, NUMBER, PADDED_NUMBER } from "../schema/cell-classes.ts";

@@ -1,4 +1,4 @@
-// Search over the catalog (SPEC C, `GET /v1/dataset?q=`): turns the user's words into an FTS5
+// Search over the catalog (docs/api.md, `GET /v1/dataset?q=`): turns the user's words into an FTS5
 // query that cannot carry FTS5 syntax, and pages ranked results with an offset cursor.
 import { ApiError } from "../model/errors.ts";
 import { decodeSearchCursor, encodeSearchCursor } from "../http/search-cursor.ts";

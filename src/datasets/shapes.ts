@@ -1,4 +1,4 @@
-// The exact field set of every dataset response (SPEC A): no more, no fewer keys. Each function
+// The exact field set of every dataset response (docs/api.md): no more, no fewer keys. Each function
 // builds its object from scratch so a new column in D1 can never leak into a response.
 import type { ListRow } from "../storage/dataset-lists-db.ts";
 import type { VersionSummaryRow } from "../storage/versions-db.ts";
@@ -50,12 +50,12 @@ export function versionSummary(row: VersionSummaryRow) {
 }
 
 /** RFC 8288 `Link` to a version's content, sent with its record: GET's body has no `source`
- * (SPEC A's exact field set), yet a client holding only an id must find the file to download. */
+ * (the exact field set of docs/api.md), yet a client holding only an id must find the file to download. */
 export function contentLink(dataset: DatasetRow, version: VersionRow): string {
   return `<${sourcePath(dataset.id, version.id, version.fileName)}>; rel="enclosure"; type="application/gzip"`;
 }
 
-/** RFC 8288 `Link` from a version's content to its Data Package (SPEC C2): a harvester holding only
+/** RFC 8288 `Link` from a version's content to its Data Package (docs/column-types.md): a harvester holding only
  * the download URL finds the column types and the rest of the metadata. A path, like every `Link`. */
 export function describedByLink(datasetId: string, versionId: string): string {
   return `</v1/dataset/${datasetId}/${versionId}/datapackage.json>; rel="describedby"; type="application/json"`;

@@ -1,5 +1,5 @@
 // Errors raised inside the upload pipeline come from pure modules that know nothing of HTTP;
-// this is the one place that maps them to problem codes (SPEC B1).
+// this is the one place that maps them to problem codes (docs/api.md#errors).
 import { DigestMismatchError } from "../wire/content-digest.ts";
 import { CsvError, type CsvLimitName } from "../csv/index.ts";
 import { ApiError, type ProblemExtensions } from "../model/errors.ts";

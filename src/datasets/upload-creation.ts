@@ -32,7 +32,7 @@ export interface UploadPlan {
   gzip: boolean;
   /** Append: the parent's header when the upload began; rows are validated against it. */
   appendTo: string[] | null;
-  /** How the cells are typed (SPEC C2), fixed when the upload began, as a one-request write would. */
+  /** How the cells are typed (docs/column-types.md), fixed when the upload began, as a one-request write would. */
   typing: TypingPlan;
 }
 

@@ -1,4 +1,4 @@
-// The types an append sent as a resumable upload is held to (SPEC C2, README "Resumable
+// The types an append sent as a resumable upload is held to (docs/column-types.md, README "Resumable
 // uploads"). Its rows are checked against the dataset's types as each chunk lands; a schema-only
 // PUT may change those types while the upload runs. The upload then goes on with the types the
 // dataset has now: the rows it already stored are checked again under them (one read of what it

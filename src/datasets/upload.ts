@@ -1,4 +1,4 @@
-// Reads a write request's multipart body part by part as it streams (SPEC B2): `collection`
+// Reads a write request's multipart body part by part as it streams (docs/api.md#writes): `collection`
 // (JSON, validated by CollectionSchema) and `dataset` (CSV or gzip, handed to ingest-dataset.ts
 // as it streams), so no part is ever held whole in memory.
 import type { Limits } from "../config.ts";
@@ -80,7 +80,7 @@ async function readCollection(part: MultipartPart): Promise<Collection> {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? `collection.${issue.path.join(".")}: ` : "collection: ";
-    // A malformed declaration is the schema's problem (SPEC C2), not the request's.
+    // A malformed declaration is the schema's problem (docs/column-types.md), not the request's.
     throw new ApiError(issue?.path[0] === "schema" ? "invalid_schema" : "invalid_request", where + (issue?.message ?? "invalid"));
   }
   return parsed.data;

@@ -57,7 +57,7 @@ export interface PlannedCommit {
   /** The resumable upload this commit completes, if any. */
   settles?: UploadSettlement | null;
   answer: WriteAnswer;
-  /** SPEC B3 `"history": "public"`: the commit also publishes every earlier version (drafts). */
+  /** docs/api.md#who-sees-what `"history": "public"`: the commit also publishes every earlier version (drafts). */
   publishHistory?: boolean;
 }
 

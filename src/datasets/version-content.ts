@@ -1,4 +1,4 @@
-// What a write makes of its parent's content (SPEC B2, B7): a replacement is exactly the new
+// What a write makes of its parent's content (docs/api.md#writes, docs/storage-protocol.md): a replacement is exactly the new
 // segment; an append is the parent's segments, a one-line-break segment when the parent does not
 // end in one, then the appended segment, with the CRC continued (crc32Combine) so nothing stored
 // is read again; a metadata-only PUT keeps the parent's content as it is.

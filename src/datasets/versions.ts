@@ -1,5 +1,5 @@
-// Resolves `:version` (an id or `latest`) of a dataset the caller may read (SPEC A row 6, C).
-// A draft resolves for the dataset's team only (SPEC B3); to anyone else it does not exist.
+// Resolves `:version` (an id or `latest`) of a dataset the caller may read (docs/api.md).
+// A draft resolves for the dataset's team only (docs/api.md#who-sees-what); to anyone else it does not exist.
 // Each read asks D1 once: the dataset, the version and (for content) its segments in one batch.
 import { ApiError } from "../model/errors.ts";
 import { getVersionContent } from "../storage/version-content-db.ts";
@@ -37,7 +37,7 @@ async function readable(db: D1Database, datasetId: string, versionRef: string, c
 export const PUBLIC_CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=300";
 export const PRIVATE_CACHE_CONTROL = "private, no-store";
 
-/** SPEC B6: public data read anonymously may be cached by anyone; everything else by no one. */
+/** docs/edge-and-caching.md: public data read anonymously may be cached by anyone; everything else by no one. */
 export function cacheControlFor(dataset: DatasetRow, caller: Caller | null): string {
   return caller === null && dataset.visibility === "public" ? PUBLIC_CACHE_CONTROL : PRIVATE_CACHE_CONTROL;
 }

@@ -183,7 +183,7 @@ export function checkIfMatch(ifMatch: string | null, latest: VersionRow): void {
 }
 
 /**
- * How the upload's cells are typed (SPEC C2): an append is held to the stored schema; a create
+ * How the upload's cells are typed (docs/column-types.md): an append is held to the stored schema; a create
  * or replacement infers what its declaration (else the parent's, for the columns it still has)
  * does not declare.
  */
@@ -224,7 +224,7 @@ export function checkCollection(kind: WriteKind, collection: Collection): void {
     throw new ApiError("invalid_request", "collection.schema: an append is held to the dataset's schema; change the types with a PUT that sends only the collection.");
   }
   if (kind === "create" && collection.name === undefined) throw new ApiError("invalid_request", "collection.name is required to create a dataset.");
-  // SPEC B3: publishing the drafts is for a write that publishes; a create has none.
+  // docs/api.md#who-sees-what: publishing the drafts is for a write that publishes; a create has none.
   if (kind === "create" && collection.history !== undefined) throw new ApiError("invalid_request", "collection.history: a new dataset has no earlier versions to publish.");
 }
 

@@ -1,4 +1,4 @@
-// D1 read replication through the Sessions API (SPEC B6 "Replicas"): one session per request.
+// D1 read replication through the Sessions API (docs/edge-and-caching.md "Replicas"): one session per request.
 // Reads start anywhere (the nearest replica); writes start on the primary; a request that sends
 // `X-D1-Bookmark` reads at least that fresh, so a writer reads its own writes from any replica.
 // https://developers.cloudflare.com/d1/best-practices/read-replication/

@@ -1,4 +1,4 @@
-// Rate limits (SPEC B6): per key for signed requests, per client address otherwise, enforced by
+// Rate limits (docs/edge-and-caching.md): per key for signed requests, per client address otherwise, enforced by
 // the Workers Rate Limiting binding and reported in the fields of
 // draft-ietf-httpapi-ratelimit-headers-11 (`RateLimit-Policy`, `RateLimit`, §4-§5).
 // The binding answers only "allowed or not" and counts per Cloudflare location, so the reported

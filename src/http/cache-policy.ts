@@ -1,4 +1,4 @@
-// Which responses a shared cache may keep, for how long, and under which purge tags (SPEC B6).
+// Which responses a shared cache may keep, for how long, and under which purge tags (docs/edge-and-caching.md).
 // Routes say only "public" or "private"; this one table turns that into the wire policy, so
 // Workers Cache (checked before the Worker runs) and the local in-worker cache agree.
 

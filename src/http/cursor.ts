@@ -1,4 +1,4 @@
-// Opaque keyset cursors for lists (SPEC B5): the position of the last item returned, encoded
+// Opaque keyset cursors for lists (docs/api.md#lists): the position of the last item returned, encoded
 // so clients treat it as a token, and a `Link: rel="next"` header that carries it. Dataset
 // lists key on (created, id); version lists on the version's sequence number.
 import { ApiError } from "../model/errors.ts";

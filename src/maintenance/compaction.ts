@@ -1,4 +1,4 @@
-// Tiered compaction (SPEC B7, docs/storage-protocol.md): after an append, the trailing run of small
+// Tiered compaction (docs/storage-protocol.md, docs/storage-protocol.md): after an append, the trailing run of small
 // segments that the merge policy picks (src/storage/compaction-plan.ts) is copied into one new
 // object, byte for byte with its parts kept, and swapped in for that run in every version that
 // holds it. Nothing is recompressed, so every version's `.gz` stays identical. Safe to run twice,

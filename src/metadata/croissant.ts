@@ -1,4 +1,4 @@
-// A version as Croissant 1.1 JSON-LD (SPEC C2), the metadata machine-learning hosts and loaders
+// A version as Croissant 1.1 JSON-LD (docs/catalog.md#catalog-metadata), the metadata machine-learning hosts and loaders
 // (mlcroissant, TFDS, Hugging Face, Kaggle, OpenML) read: the files and one record set whose
 // fields mirror the Table Schema. The context is inline, so reading it needs no network.
 // http://mlcommons.org/croissant/1.1 (Croissant Format Specification 1.1)

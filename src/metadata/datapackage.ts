@@ -1,4 +1,4 @@
-// A version as a Frictionless Tabular Data Package (SPEC C2), so Frictionless tools, CKAN and
+// A version as a Frictionless Tabular Data Package (docs/catalog.md#catalog-metadata), so Frictionless tools, CKAN and
 // pandas readers load the CSV with its column types without guessing.
 // https://specs.frictionlessdata.io/data-package/ · https://specs.frictionlessdata.io/tabular-data-resource/
 import type { TableSchema } from "../schema/table-schema.ts";
@@ -15,7 +15,7 @@ export function packageName(text: string, fallback: string): string {
   return slug === "" ? fallback : slug;
 }
 
-/** CSV Dialect (https://specs.frictionlessdata.io/csv-dialect/) of every stored version (SPEC B2). */
+/** CSV Dialect (https://specs.frictionlessdata.io/csv-dialect/) of every stored version (docs/api.md#writes). */
 export function csvDialect(eol: "\n" | "\r\n") {
   return { delimiter: ",", lineTerminator: eol, quoteChar: '"', doubleQuote: true, skipInitialSpace: false, header: true };
 }

@@ -1,4 +1,4 @@
-// One page of the public catalog as DCAT 3 (DCAT-AP 3 profile) JSON-LD (SPEC C2): what CKAN's
+// One page of the public catalog as DCAT 3 (DCAT-AP 3 profile) JSON-LD (docs/catalog.md#catalog-metadata): what CKAN's
 // DCAT harvester and the EU data portals read. Pages are Hydra PartialCollectionViews, so a
 // harvester follows `hydra:next` to the end. The context is inline: no network to read it.
 // https://www.w3.org/TR/vocab-dcat-3/ · https://semiceu.github.io/DCAT-AP/releases/3.0.0/ · https://www.hydra-cg.com/spec/latest/core/#collections

@@ -1,4 +1,4 @@
-// The one mapping from a dataset record to catalog terms (SPEC C2), shared by the Data Package,
+// The one mapping from a dataset record to catalog terms (docs/catalog.md#catalog-metadata), shared by the Data Package,
 // Croissant, DCAT and schema.org builders so every document names the same title, keywords,
 // licence, publisher, version and dates. Pure: no Hono, no bindings.
 import { fieldNames } from "../schema/field-names.ts";

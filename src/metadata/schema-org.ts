@@ -1,4 +1,4 @@
-// A dataset page's schema.org `Dataset` (SPEC C2): the JSON-LD block Google Dataset Search reads
+// A dataset page's schema.org `Dataset` (docs/catalog.md#catalog-metadata): the JSON-LD block Google Dataset Search reads
 // from the page, naming the downloads and the columns. Its context is the `https://schema.org`
 // string Google expects. https://developers.google.com/search/docs/appearance/structured-data/dataset
 import type { TableSchema } from "../schema/table-schema.ts";

@@ -1,4 +1,4 @@
-// The absolute URLs the metadata documents name, all from the one public origin (SPEC B6) and
+// The absolute URLs the metadata documents name, all from the one public origin (docs/edge-and-caching.md) and
 // all naming a version by its id, so a harvested link downloads exactly the bytes described.
 // Pure. The paths match the routes in src/routes/ and src/catalog/.
 

@@ -1,4 +1,4 @@
-// SPEC B6 "Browser safety": every response the worker sends (API, downloads, pages, errors,
+// docs/edge-and-caching.md "Browser safety": every response the worker sends (API, downloads, pages, errors,
 // 404s, CORS preflights, cache hits) carries `X-Content-Type-Options: nosniff`, so no browser
 // ever guesses a type and runs what was served as data. Registered first, it wraps them all.
 import { createMiddleware } from "hono/factory";

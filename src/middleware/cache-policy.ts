@@ -1,4 +1,4 @@
-// The last word on every response's caching headers (SPEC B6, src/http/cache-policy.ts):
+// The last word on every response's caching headers (docs/edge-and-caching.md, src/http/cache-policy.ts):
 // immutable or mutable Cache-Control, Cache-Tag for purges, Vary, and no-store for errors.
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";

@@ -1,4 +1,4 @@
-// Conditional GETs and the local stand-in for Workers Cache (SPEC B6). Every 200 GET gets a
+// Conditional GETs and the local stand-in for Workers Cache (docs/edge-and-caching.md). Every 200 GET gets a
 // strong ETag and answers a matching If-None-Match with 304.
 //
 // In production Workers Cache sits in front of the Worker and is purged by tag (src/edge/), so

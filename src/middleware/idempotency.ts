@@ -1,4 +1,4 @@
-// Idempotency-Key on signed writes (SPEC part C; draft-ietf-httpapi-idempotency-key-header):
+// Idempotency-Key on signed writes (docs/api.md#idempotent-writes; draft-ietf-httpapi-idempotency-key-header):
 // the first 2xx answer is stored and replayed for the same request, per API key; a second
 // request while the first runs gets 409, so a retried write never makes two versions.
 import type { Context } from "hono";

@@ -1,4 +1,4 @@
-// Authenticates requests with RFC 9421 HTTP Message Signatures (SPEC B4). Any request may be
+// Authenticates requests with RFC 9421 HTTP Message Signatures (docs/api.md#signing-requests). Any request may be
 // signed; a signature that fails is always a 401 (a 429 once its address is over budget), never
 // served as anonymous.
 // A body is handed on through the RFC 9530 digest check, which fails the stream at its end.

@@ -39,7 +39,7 @@ export interface VersionRow {
    */
   headerId?: string;
   propertiesId?: string;
-  /** The columns' types (SPEC C2); a version written before types were kept has text columns. */
+  /** The columns' types (docs/column-types.md); a version written before types were kept has text columns. */
   schema: TableSchema;
   /** The publisher's own declaration, which replacements of the content keep. */
   declared: DeclaredSchema | null;
@@ -48,7 +48,7 @@ export interface VersionRow {
   declaredId?: string | null;
 }
 
-/** A stored version with what decides who may read it besides its team (SPEC B3, drafts). */
+/** A stored version with what decides who may read it besides its team (docs/api.md#who-sees-what, drafts). */
 export interface StoredVersionRow extends VersionRow {
   /** A version written while private, published by a later `"history": "public"` write. */
   historyPublic: boolean;

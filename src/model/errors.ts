@@ -1,5 +1,5 @@
 // The one error model: every failure leaves the API as RFC 9457 problem details with a stable
-// `code` (SPEC B1). Routes and middleware throw ApiError; `problemResponse` shapes it; the app's
+// `code` (docs/api.md#errors). Routes and middleware throw ApiError; `problemResponse` shapes it; the app's
 // error handler turns anything else into a bare 500 without internals.
 
 export const PROBLEMS = {

@@ -31,7 +31,7 @@ const responseHeaders = {
     schema: { type: "string" },
   },
   "Link (download)": {
-    description: 'The version\'s Data Package, which describes the file (SPEC C2): `</v1/dataset/{id}/{version}/datapackage.json>; rel="describedby"; type="application/json"`.',
+    description: 'The version\'s Data Package, which describes the file (docs/column-types.md): `</v1/dataset/{id}/{version}/datapackage.json>; rel="describedby"; type="application/json"`.',
     schema: { type: "string" },
   },
   Location: { description: "The created dataset or version (or the upload resource, after `Upload-Complete: ?0`).", schema: { type: "string" } },

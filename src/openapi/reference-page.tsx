@@ -2,7 +2,7 @@
 // the same OpenAPI document as /openapi.json, with Scalar's interactive reference loaded over it
 // from a CDN. Without JavaScript, or with the CDN out of reach (a laptop offline running
 // `npm start`), the plain reference is what people read; once Scalar has mounted, a CSS rule
-// hides the plain one, so the page needs no inline script and its policy allows none (SPEC B6).
+// hides the plain one, so the page needs no inline script and its policy allows none (docs/edge-and-caching.md).
 import type { Child } from "hono/jsx";
 import { Layout } from "../catalog/pages/layout.tsx";
 import { API_TITLE } from "./info.ts";

@@ -1,4 +1,4 @@
-// POST /v1/dataset/:id — append data rows as a new version (SPEC A row 5, B2, B7): one new
+// POST /v1/dataset/:id — append data rows as a new version (docs/api.md, docs/api.md#writes, docs/storage-protocol.md): one new
 // segment plus the parent's list, so the cost depends on the appended bytes only.
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";

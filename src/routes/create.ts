@@ -1,4 +1,4 @@
-// POST /v1/dataset — create a dataset from `collection` + `dataset` parts (SPEC A row 3, B2).
+// POST /v1/dataset — create a dataset from `collection` + `dataset` parts (docs/api.md, docs/api.md#writes).
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { createAnswer } from "../datasets/answers.ts";

@@ -1,4 +1,4 @@
-// DELETE /v1/dataset/:id — removes a dataset with every version and its content (SPEC C).
+// DELETE /v1/dataset/:id — removes a dataset with every version and its content (docs/api.md).
 // Signed, owning team only; afterwards every path of the dataset answers 404.
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";

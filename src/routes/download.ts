@@ -1,4 +1,4 @@
-// GET /v1/dataset/:id/:version/:file[.gz] — a version's content (SPEC A `source`, B7, C).
+// GET /v1/dataset/:id/:version/:file[.gz] — a version's content (docs/api.md `source`, B7, C).
 // The `.gz` form is one single-member gzip joined from the stored segments, never recompressed;
 // the plain form passes that gzip through when the client accepts it, else inflates it.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";

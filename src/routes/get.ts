@@ -1,4 +1,4 @@
-// GET /v1/dataset/:id[/:version] — one version's record (SPEC A row 6), with a `Link` to its
+// GET /v1/dataset/:id[/:version] — one version's record (docs/api.md), with a `Link` to its
 // content, the one way to find the file name from an id alone.
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -35,7 +35,7 @@ async function respond(c: Context<AppEnv>, id: string, versionRef: string) {
   const { dataset, version } = await readableVersion(c.env.DB, id, versionRef, caller);
   c.header("Cache-Control", cacheControlFor(dataset, caller));
   c.header("Link", contentLink(dataset, version));
-  // The version id itself, so the standard GET-then-`If-Match` PUT works (SPEC B6).
+  // The version id itself, so the standard GET-then-`If-Match` PUT works (docs/edge-and-caching.md).
   c.header("ETag", `"${version.id}"`);
   return c.json(versionRecord(dataset, version), 200);
 }

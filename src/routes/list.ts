@@ -1,4 +1,4 @@
-// GET /v1/dataset — lists (SPEC A rows 1-2, B5): scope follows the signature, `owner` and
+// GET /v1/dataset — lists (docs/api.md rows 1-2, B5): scope follows the signature, `owner` and
 // `team` filter, and the response shape depends on the filter.
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";

@@ -1,5 +1,5 @@
 // GET /v1/dataset/:id/:version/{schema, datapackage.json, croissant.jsonld} — a version's Table
-// Schema and its catalog metadata documents (SPEC C2). Readable exactly where the record is (drafts
+// Schema and its catalog metadata documents (docs/catalog.md#catalog-metadata). Readable exactly where the record is (drafts
 // by the team only) and cached like it (B6). Registered before the download route, whose
 // `{file}` would otherwise take these paths; no stored file name can be one of them (file-name.ts).
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";

@@ -1,5 +1,5 @@
 // Request and response schemas of the read-only endpoints beyond the original interface:
-// a dataset's version list and a version's rows as JSON (SPEC C).
+// a dataset's version list and a version's rows as JSON (docs/api.md).
 import { z } from "@hono/zod-openapi";
 import { LIST_MAX_LIMIT, ROWS_MAX_LIMIT } from "../config.ts";
 import { FIELD_TYPES } from "../schema/table-schema.ts";
@@ -56,7 +56,7 @@ export const TableSchemaSchema = z
     missingValues: z.array(z.string()).openapi({ description: "Cells that mean \"no value\"; by default only the empty cell." }),
   })
   .openapi("TableSchema", {
-    description: "A Frictionless Table Schema (v1) of a version's columns: inferred over every row, or declared by the publisher (SPEC C2).",
+    description: "A Frictionless Table Schema (v1) of a version's columns: inferred over every row, or declared by the publisher (docs/column-types.md).",
   });
 
 export const CellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]).openapi("Cell", {

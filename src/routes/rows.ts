@@ -1,5 +1,5 @@
 // GET /v1/dataset/:id/:version/rows — a window of a version's data rows as JSON, without
-// downloading the file (SPEC C): only the segments holding the window are read from R2.
+// downloading the file (docs/api.md): only the segments holding the window are read from R2.
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { ROWS_DEFAULT_LIMIT, ROWS_MAX_RESPONSE_CHARS } from "../config.ts";

@@ -24,7 +24,7 @@ export const FileParamsSchema = z.object({
   file: z.string().min(1).openapi({ param: { name: "file", in: "path" }, description: "The stored file name; `.gz` for the gzip form." }),
 });
 
-/** Routes that take no query parameters refuse any (SPEC B6: `?x=<random>` must not bust caches). */
+/** Routes that take no query parameters refuse any (docs/edge-and-caching.md: `?x=<random>` must not bust caches). */
 export const NoQuerySchema = z.strictObject({});
 
 const UserOrTeamIdSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 characters of A-Z a-z 0-9 . _ -");
@@ -80,7 +80,7 @@ export const problemResponse = (description: string) => ({
 });
 
 /**
- * The multipart body of the writes, named part by part with each part's media type (SPEC A, B2):
+ * The multipart body of the writes, named part by part with each part's media type (docs/api.md, docs/api.md#writes):
  * `collection` (application/json, the Collection schema) and `dataset` (text/csv, or
  * application/gzip). A plain OpenAPI object, not zod: the body is streamed by the route, never
  * parsed by a validator. `required` lists the parts the operation needs.

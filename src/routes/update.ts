@@ -1,4 +1,4 @@
-// PUT /v1/dataset/:id — new version with replaced metadata and/or content (SPEC A row 4, B2).
+// PUT /v1/dataset/:id — new version with replaced metadata and/or content (docs/api.md, docs/api.md#writes).
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { updateAnswer } from "../datasets/answers.ts";

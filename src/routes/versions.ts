@@ -1,5 +1,5 @@
 // GET /v1/dataset/:id/versions — a dataset's versions, newest first, paginated like every list
-// (SPEC C, B5). Visible exactly when the dataset is; outside its team, drafts are left out (SPEC B3).
+// (docs/api.md, docs/api.md#lists). Visible exactly when the dataset is; outside its team, drafts are left out (docs/api.md#who-sees-what).
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { LIST_DEFAULT_LIMIT } from "../config.ts";

@@ -1,5 +1,5 @@
 // What every write route hands the write protocol (src/datasets/write.ts): the verified caller,
-// the `If-Match` precondition (SPEC B3), the body, the Idempotency-Key this request holds, and
+// the `If-Match` precondition (docs/api.md#who-sees-what), the body, the Idempotency-Key this request holds, and
 // a way to run work after the response.
 import type { Context, TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";

@@ -1,4 +1,4 @@
-// Reading one cell as its field's type (SPEC C2): the check a declared type holds every cell to,
+// Reading one cell as its field's type (docs/column-types.md): the check a declared type holds every cell to,
 // and the typed value `/rows` answers. Integers past ±(2^53−1) and NaN/INF stay their exact
 // text, as JSON has no other way to carry them. A field reads a cell as Frictionless does:
 // `01234` in an integer field is 1234 (only inference keeps such a column text), and a date in
@@ -51,7 +51,7 @@ export function castCell(field: Field, text: string, missingValues: ReadonlySet<
       const falseValues = field.falseValues ?? DEFAULT_FALSE_VALUES;
       if (trueValues.includes(text)) return { ok: true, value: true };
       if (falseValues.includes(text)) return { ok: true, value: false };
-      // Inferred booleans accept any case (SPEC C2); declared lists are exact, as Table Schema says.
+      // Inferred booleans accept any case (docs/column-types.md); declared lists are exact, as Table Schema says.
       if (!field.trueValues && !field.falseValues && isBoolean(text)) return { ok: true, value: text.toLowerCase() === "true" };
       return { ok: false, expected: "boolean" };
     }

@@ -1,4 +1,4 @@
-// Which SPEC C2 types a cell's bytes satisfy, read straight from the upload's bytes so inference
+// Which docs/column-types.md types a cell's bytes satisfy, read straight from the upload's bytes so inference
 // keeps pace with the CSV scan: every type is decided byte by byte, without making a string.
 // Pure; reads a cell exactly as the string predicates of lexical.ts do (a test holds the two
 // together).
@@ -117,7 +117,7 @@ function isDateBytes(buf: Uint8Array, at: number): boolean {
 }
 
 /**
- * RFC 3339 as SPEC C2 reads it: `YYYY-MM-DD[T ]hh:mm:ss[.fraction][Z|±hh:mm]`, `T` and `Z` in
+ * RFC 3339 as docs/column-types.md reads it: `YYYY-MM-DD[T ]hh:mm:ss[.fraction][Z|±hh:mm]`, `T` and `Z` in
  * either case; DEFAULT_DATETIME too when in Table Schema's default form (`T`, `Z`, upper case).
  */
 function datetimeClasses(buf: Uint8Array, from: number, to: number): number {

@@ -1,4 +1,4 @@
-// The CSV scanner's cell sink for SPEC C2: while an upload streams, each cell of a typed column
+// The CSV scanner's cell sink for docs/column-types.md: while an upload streams, each cell of a typed column
 // is inferred (TypeInference) or checked against its declared or stored field, from the bytes
 // the scanner already holds. Columns already known to be text cost nothing. Pure.
 import type { KernelColumns, KernelTyping } from "../csv/record-kernel.ts";

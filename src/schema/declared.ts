@@ -1,4 +1,4 @@
-// A publisher's declared types (SPEC C2 `collection.schema`): a partial Table Schema whose
+// A publisher's declared types (docs/column-types.md `collection.schema`): a partial Table Schema whose
 // fields are named by header name (by field name where the header repeats a name or leaves one
 // blank: field-names.ts). Declared fields are used as given, the rest inferred; a declared name
 // that is not a field is refused before any row is read. Pure.

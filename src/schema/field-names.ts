@@ -1,4 +1,4 @@
-// Table Schema field names for a header (SPEC C2): Frictionless readers refuse a schema whose
+// Table Schema field names for a header (docs/column-types.md): Frictionless readers refuse a schema whose
 // names repeat or are empty, so `a,a,a` and `,,` get names made unique here, the way
 // Frictionless names such columns itself. The CSV keeps its header as written; every document
 // that names fields (the schema, Data Package, Croissant, schema.org, DCAT's summary) uses these. Pure.

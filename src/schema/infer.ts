@@ -1,4 +1,4 @@
-// Column types inferred over every row while the content streams in (SPEC C2): for each column,
+// Column types inferred over every row while the content streams in (docs/column-types.md): for each column,
 // the narrowest of integer → number → boolean → date → datetime → string that every
 // non-missing cell satisfies. State is a few numbers per column, so memory stays flat in the
 // file's size, and it has a JSON form so a resumable upload can carry it between chunks. Pure.

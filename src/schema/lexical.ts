@@ -1,4 +1,4 @@
-// The lexical forms of SPEC C2's types, one predicate each, so inference (infer.ts) and casting
+// The lexical forms of the column types (docs/column-types.md), one predicate each, so inference (infer.ts) and casting
 // (cast.ts) read a cell the same way. Where they differ (leading zeros), each has its own. Pure.
 
 const INTEGER = /^[+-]?\d+$/;

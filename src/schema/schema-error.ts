@@ -1,4 +1,4 @@
-// Typed failures of SPEC C2: a declared schema that does not fit the header (invalid_schema) and
+// Typed failures of docs/column-types.md: a declared schema that does not fit the header (invalid_schema) and
 // a cell that breaks its field's type (schema_mismatch). Plain data only; the write module maps
 // them to problem+json and names the PUT that would widen the type.
 

@@ -1,4 +1,4 @@
-// Pattern formats of declared dates, datetimes and times (SPEC C2): Table Schema lets `format` be a
+// Pattern formats of declared dates, datetimes and times (docs/column-types.md): Table Schema lets `format` be a
 // Python strptime pattern (`%b %d %Y`), and Frictionless reads cells with Python's strptime, so
 // this reads them the same way, for a documented subset of directives. Pure, no dependency.
 // https://docs.python.org/3/library/datetime.html#strftime-and-strptime-format-codes

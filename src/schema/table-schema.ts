@@ -1,4 +1,4 @@
-// Frictionless Table Schema v1 as pubset uses it (SPEC C2): the field types we infer and accept,
+// Frictionless Table Schema v1 as pubset uses it (docs/column-types.md): the field types we infer and accept,
 // and the declared options that change how a cell is read. Pure: no Hono, no bindings.
 // https://specs.frictionlessdata.io/table-schema/
 import { fieldNames } from "./field-names.ts";

@@ -1,4 +1,4 @@
-// What a cached public response depends on (SPEC B6): the catalog's write generation for
+// What a cached public response depends on (docs/edge-and-caching.md): the catalog's write generation for
 // lists, a dataset's visibility and latest version for its own paths.
 
 export async function catalogGeneration(db: D1Database): Promise<number> {

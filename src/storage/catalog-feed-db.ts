@@ -44,7 +44,7 @@ export interface PublishedVersion {
 }
 
 /**
- * The newest `perDataset` published versions of each dataset (SPEC B3: written while public, or
+ * The newest `perDataset` published versions of each dataset (docs/api.md#who-sees-what: written while public, or
  * published later by `"history": "public"`), newest first; drafts are never among them. One
  * statement per dataset in one batch: each walks the (dataset_id, seq) index from the newest and
  * stops after `perDataset`, however long the dataset's history.

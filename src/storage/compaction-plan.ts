@@ -1,4 +1,4 @@
-// Which trailing run of a version's segments to merge next (SPEC B7): size-tiered, the shape of
+// Which trailing run of a version's segments to merge next (docs/storage-protocol.md): size-tiered, the shape of
 // an LSM size-tiered merge or of Delta Lake's OPTIMIZE. Pure: sizes in, a run out.
 //
 // A segment's tier is floor(log_fanIn(compressed bytes)). The run considered at tier t is the

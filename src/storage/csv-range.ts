@@ -1,5 +1,5 @@
 // A byte range of a version's uncompressed CSV, inflating only the parts it covers: every
-// part of a segment starts at a block boundary with nothing referenced before it (SPEC B7), so
+// part of a segment starts at a block boundary with nothing referenced before it (docs/storage-protocol.md), so
 // it inflates alone from its R2 byte range. A resumed `.csv` download then costs what it
 // still needs, not the whole file again.
 import { inflateSegment } from "./segment-inflate.ts";

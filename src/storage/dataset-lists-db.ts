@@ -1,6 +1,6 @@
 // D1 queries behind `GET /v1/dataset`: filtered, keyset-paginated lists, newest dataset first
 import type { Visibility } from "../model/dataset.ts";
-// with the id as tie-break (SPEC B5). Keyset, not offset, so pages stay stable under inserts.
+// with the id as tie-break (docs/api.md#lists). Keyset, not offset, so pages stay stable under inserts.
 
 /** Which datasets the caller may see at all. */
 export type ListAccess =

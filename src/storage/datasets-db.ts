@@ -1,6 +1,6 @@
 // D1 access for datasets, their immutable versions and the segment lists behind each version.
 // Writes go through `commitVersion`, one D1 batch (a transaction): the single point that makes
-// a version and its R2 segments reachable (SPEC B7).
+// a version and its R2 segments reachable (docs/storage-protocol.md).
 import type { DeclaredSchema } from "../schema/declared.ts";
 import type { DatasetRow, SegmentRow, StoredVersionRow, VersionRow, Visibility } from "../model/dataset.ts";
 import { textSchema, type TableSchema } from "../schema/table-schema.ts";
@@ -159,13 +159,13 @@ export interface VersionCommit {
   alongside: D1PreparedStatement[];
   /** False when name and properties are the parent's: the search row already says the same. */
   reindex: boolean;
-  /** SPEC B3 `"history": "public"`: publish every earlier version in the same transaction. */
+  /** docs/api.md#who-sees-what `"history": "public"`: publish every earlier version in the same transaction. */
   publishHistory?: boolean;
 }
 
 /**
  * A header or property set is stored once per distinct value, under the SHA-256 of its JSON;
- * a version row names it (SPEC B7). The insert is part of the commit batch and a no-op when the
+ * a version row names it (docs/storage-protocol.md). The insert is part of the commit batch and a no-op when the
  * value is already stored.
  */
 async function storedOnce(
@@ -189,7 +189,7 @@ export type CommitOutcome = "committed" | "conflict" | "gone" | "unclaimable";
 /**
  * Commits a version in one transaction. The UNIQUE (dataset_id, seq) constraint is the
  * compare-and-swap: when another writer already committed seq, nothing is written and the
- * caller retries on the new latest version (SPEC B3).
+ * caller retries on the new latest version (docs/api.md#who-sees-what).
  */
 export async function commitVersion(db: D1Database, commit: VersionCommit): Promise<CommitOutcome> {
   return commitVersions(db, [commit]);
@@ -310,7 +310,7 @@ async function versionStatements(db: D1Database, commit: VersionCommit): Promise
   return statements;
 }
 
-/** Publishes the drafts before `seq` (SPEC B3): they become readable whenever the dataset is public. */
+/** Publishes the drafts before `seq` (docs/api.md#who-sees-what): they become readable whenever the dataset is public. */
 function publishHistoryStatement(db: D1Database, datasetId: string, seq: number): D1PreparedStatement {
   return db
     .prepare("UPDATE versions SET history_public = 1 WHERE dataset_id = ? AND seq < ? AND visibility = 'private'")

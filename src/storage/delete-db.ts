@@ -1,4 +1,4 @@
-// Deleting a dataset from D1 (SPEC C, `DELETE /v1/dataset/:id`): every row of it in one batch
+// Deleting a dataset from D1 (docs/api.md, `DELETE /v1/dataset/:id`): every row of it in one batch
 // (a transaction), children before parents so foreign keys hold at each statement. Its R2
 // objects are recorded in the intent log first, for the scheduled clean-up to delete.
 import { recordDatasetObjectsStatement } from "./pending-objects-db.ts";

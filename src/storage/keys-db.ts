@@ -35,13 +35,13 @@ export async function findKey(db: D1Database, keyId: string): Promise<StoredKey 
 
 /**
  * When a nonce may be forgotten: one second after the last second its signature verifies
- * (`created` + window, SPEC B4), so no setting can open a replay gap.
+ * (`created` + window, docs/api.md#signing-requests), so no setting can open a replay gap.
  */
 export function nonceExpiry(createdSeconds: number, windowSeconds: number): number {
   return createdSeconds + windowSeconds + 1;
 }
 
-/** Records a nonce until `expiresSeconds`; false when the key already used it and it has not expired (SPEC B4). */
+/** Records a nonce until `expiresSeconds`; false when the key already used it and it has not expired (docs/api.md#signing-requests). */
 export async function recordNonce(db: D1Database, keyId: string, nonce: string, nowSeconds: number, expiresSeconds: number): Promise<boolean> {
   const result = await db
     .prepare(

@@ -1,4 +1,4 @@
-// D1 queries of compaction (SPEC B7): the guarded swap of a run of segments for the one merged
+// D1 queries of compaction (docs/storage-protocol.md): the guarded swap of a run of segments for the one merged
 // segment in every version that holds it, and the look-up of lists the appends left too long.
 import { claimableCondition, claimStatement } from "./pending-objects-db.ts";
 import { insertPartsStatement } from "./segment-parts-db.ts";

@@ -1,4 +1,4 @@
-// D1 FTS5 index behind `GET /v1/dataset?q=` (SPEC C): one row per dataset holding its latest
+// D1 FTS5 index behind `GET /v1/dataset?q=` (docs/api.md): one row per dataset holding its latest
 // version's name, description, key_words and contact_name (migrations/0003_search.sql).
 // Rows are written inside the commit batch, so the index moves with the latest version.
 import { listFilter, toListRow, type ListFilter, type ListRecord, type ListRow } from "./dataset-lists-db.ts";

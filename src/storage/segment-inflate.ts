@@ -1,5 +1,5 @@
 // Reads one stored segment back as its uncompressed bytes, without touching any other segment
-// (SPEC B7). A segment is raw DEFLATE ended by a sync flush with no final block; followed by
+// (docs/storage-protocol.md). A segment is raw DEFLATE ended by a sync flush with no final block; followed by
 // the empty final block `03 00` (RFC 1951 §3.2.3, §3.2.6) it is a complete DEFLATE stream.
 
 const EMPTY_FINAL_BLOCK = Uint8Array.of(0x03, 0x00);

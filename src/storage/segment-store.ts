@@ -1,5 +1,5 @@
 // R2 behind a small interface. Key layout: `datasets/{datasetId}/segments/{uuid}` holds one
-// segment (raw DEFLATE ended by a sync flush, SPEC B7). Objects become reachable only when a
+// segment (raw DEFLATE ended by a sync flush, docs/storage-protocol.md). Objects become reachable only when a
 // D1 commit references them; only the scheduled clean-up deletes them (docs/storage-protocol.md).
 
 /** R2 multipart parts must be at least 5 MiB and equal in size but the last. */

@@ -21,7 +21,7 @@ export interface UploadProgress {
   crc: number;
   /** The scan's state at the last record end; null before the first one. */
   checkpoint: CsvCheckpoint | null;
-  /** The column typing's state to go on from (SPEC C2), with `checkpoint`. */
+  /** The column typing's state to go on from (docs/column-types.md), with `checkpoint`. */
   typing: TypingCheckpoint | null;
   /**
    * The whole file's scan, stored with the last chunk (state 'completing') so that a commit cut

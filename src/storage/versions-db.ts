@@ -27,7 +27,7 @@ const PUBLISHED = "(visibility = 'public' OR history_public = 1)";
 
 /**
  * Versions of one dataset with `seq` below `beforeSeq` (all when absent), highest `seq` first.
- * `publishedOnly` leaves the drafts out (SPEC B3): what anyone outside the team may see.
+ * `publishedOnly` leaves the drafts out (docs/api.md#who-sees-what): what anyone outside the team may see.
  */
 export async function listVersions(
   db: D1Database,

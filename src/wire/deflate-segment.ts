@@ -1,4 +1,4 @@
-// Compresses one storage segment (SPEC B7): raw DEFLATE (RFC 1951) ending in a sync flush,
+// Compresses one storage segment (docs/storage-protocol.md): raw DEFLATE (RFC 1951) ending in a sync flush,
 // an empty stored block (§3.2.4) that leaves the stream byte-aligned with no final block, so
 // segments from separate compressors concatenate and gzip-join can close them later.
 import { Deflate } from "fflate";

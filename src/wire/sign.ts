@@ -1,4 +1,4 @@
-// The client half of SPEC B4: signs a request with RFC 9421 `hmac-sha256` so that
+// The client half of docs/api.md#signing-requests: signs a request with RFC 9421 `hmac-sha256` so that
 // verifyRequestSignature accepts it. Used by tests, the CLI and the client; WebCrypto only.
 
 import { toBase64Url, utf8 } from "./bytes.ts";

@@ -1,4 +1,4 @@
-// Checks a request's RFC 9421 HTTP message signature against the service policy (SPEC B4):
+// Checks a request's RFC 9421 HTTP message signature against the service policy (docs/api.md#signing-requests):
 // one `hmac-sha256` signature covering the required components, within the clock window.
 // The caller then checks the body against the returned digest and records the nonce.
 
@@ -67,7 +67,7 @@ export function requiredComponents(url: URL, hasBody: boolean, headers: Headers)
   return required;
 }
 
-/** RFC 9421 §3.2 verification, narrowed by the policy of SPEC B4. Never throws on bad input. */
+/** RFC 9421 §3.2 verification, narrowed by the policy of docs/api.md#signing-requests. Never throws on bad input. */
 export async function verifyRequestSignature(request: SignableRequest, policy: VerifyPolicy): Promise<VerifyResult> {
   const inputField = request.headers.get("signature-input");
   const signatureField = request.headers.get("signature");
@@ -154,7 +154,7 @@ interface SignatureParameters {
   nonce: string | null;
 }
 
-/** RFC 9421 §2.3 signature parameters, with SPEC B4's requirements on each. */
+/** RFC 9421 §2.3 signature parameters, with the requirements of docs/api.md#signing-requests on each. */
 function readParameters(params: Parameters, requireNonce: boolean): Checked<SignatureParameters> {
   const created = params.get("created");
   if (created?.type !== "integer") return { ok: false, error: "created must be present as an integer" };

@@ -1,4 +1,4 @@
-// A dataset page's JSON-LD in a real browser against `npm start` (SPEC C2): Chromium parses the
+// A dataset page's JSON-LD in a real browser against `npm start` (docs/catalog.md#catalog-metadata): Chromium parses the
 // page, the one `application/ld+json` block reads as JSON naming the page's downloads (which
 // download the content) and columns, and a publisher's `</script>` stays inside it: JavaScript
 // is on, so an escape would run, and the catalog's CSP would report it as a console error.

@@ -36,7 +36,7 @@ export function randomField(random: Random): string {
 
 /**
  * RFC 4180 encoding of one field: quoted when it needs to be (or at random). A quote that is
- * not the first character may stay bare, as a literal (SPEC B2: `5'11"`).
+ * not the first character may stay bare, as a literal (docs/api.md#writes: `5'11"`).
  */
 export function encodeField(value: string, random: Random): string {
   const bareQuote = value.includes('"') && !value.startsWith('"') && random() < 0.5;

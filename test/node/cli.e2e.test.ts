@@ -106,7 +106,7 @@ describe("pubset against a running server", () => {
     expect((await pubset(["get", id], signedEnv)).code).toBe(2);
   });
 
-  it("update --public names the drafts that stay private; --with-history publishes them (SPEC B3)", async () => {
+  it("update --public names the drafts that stay private; --with-history publishes them (docs/api.md#who-sees-what)", async () => {
     writeFileSync(join(dir, "draft.csv"), "word\nEARLYSECRETROW\n");
     writeFileSync(join(dir, "draft-rows.csv"), "DRAFTAPPENDROW\n");
     const created = json<{ id: string; version: string }>(await ok(["create", join(dir, "draft.csv"), "--name", "CLI draft", "--json"]));

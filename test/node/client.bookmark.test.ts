@@ -1,5 +1,5 @@
 // The client and the CLI keep the newest X-D1-Bookmark they saw (bookmarks sort as strings)
-// and send it on every later request (SPEC B6 "Replicas"), across CLI invocations too.
+// and send it on every later request (docs/edge-and-caching.md "Replicas"), across CLI invocations too.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

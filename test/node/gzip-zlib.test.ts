@@ -1,5 +1,5 @@
 // Node's zlib (sync and streaming) and the gunzip CLI read the joined single-member gzip whole
-// (SPEC B7): segments made by separate compressors, joined by gzip-join, never recompressed.
+// (docs/storage-protocol.md): segments made by separate compressors, joined by gzip-join, never recompressed.
 import { execFileSync } from "node:child_process";
 import { Readable } from "node:stream";
 import { createGunzip, gunzipSync, inflateRawSync } from "node:zlib";

@@ -1,5 +1,5 @@
 // `npm run keys` against a throw-away local state directory: output contract, list/revoke,
-// argument validation, and that secrets never reach the SQLite files in plaintext (SPEC B4).
+// argument validation, and that secrets never reach the SQLite files in plaintext (docs/api.md#signing-requests).
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

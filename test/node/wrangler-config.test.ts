@@ -1,6 +1,6 @@
 // wrangler.toml states each rate limit twice: the binding enforces it, the var reports it in the
 // RateLimit fields (the binding cannot be read back). They must agree; Workers Cache must be on
-// with cross_version_cache off (SPEC B6).
+// with cross_version_cache off (docs/edge-and-caching.md).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

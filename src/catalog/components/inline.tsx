@@ -1,6 +1,6 @@
 // Small inline pieces several catalog views share: a timestamp people can read (with the
 // exact ISO 8601 value for machines) and a dataset's key words as search links. Publisher text
-// in the catalog is direction-isolated (`dir="auto"`, SPEC B6) so no bidi override escapes it.
+// in the catalog is direction-isolated (`dir="auto"`, docs/edge-and-caching.md) so no bidi override escapes it.
 import { formatDate } from "../format.ts";
 import { homeHref } from "../links.ts";
 

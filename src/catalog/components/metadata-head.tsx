@@ -1,4 +1,4 @@
-// What a dataset page tells machines in its <head> (SPEC C2): the schema.org Dataset JSON-LD that
+// What a dataset page tells machines in its <head> (docs/catalog.md#catalog-metadata): the schema.org Dataset JSON-LD that
 // Google Dataset Search reads, and `<link rel="alternate">` to the version's Table Schema, Data
 // Package and Croissant documents. Describes the same latest version the page shows.
 import { metadataRecord } from "../../datasets/metadata-record.ts";

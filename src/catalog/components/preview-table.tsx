@@ -1,6 +1,6 @@
 // The first rows of the latest version as a table that scrolls inside its own box, header
 // row kept in view (focusable, so keyboard users can scroll it too); long cells are cut. Each
-// heading names its column's type (SPEC C2), and numbers are right-aligned.
+// heading names its column's type (docs/catalog.md#catalog-metadata), and numbers are right-aligned.
 import { PREVIEW_CELL_CHARS, PREVIEW_COLUMNS } from "../catalog-limits.ts";
 import type { TableSchema } from "../../schema/table-schema.ts";
 import { formatCount, truncate } from "../format.ts";

@@ -22,7 +22,7 @@ export function HomePage({ data }: { data: HomeData }) {
     <Layout
       title=""
       description="Public CSV datasets: search, preview and download."
-      // Where catalog harvesters find the whole catalog as DCAT (SPEC C2).
+      // Where catalog harvesters find the whole catalog as DCAT (docs/catalog.md#catalog-metadata).
       head={<link rel="alternate" type="application/ld+json" href="/catalog.jsonld" title="DCAT catalog" />}
     >
       <h1>Public datasets</h1>

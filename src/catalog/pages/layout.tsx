@@ -19,7 +19,7 @@ export function Layout({ title, description, head, after, children }: LayoutProp
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        {/* FSI … PDI isolate the publisher's name in the one place no element can (SPEC B6). */}
+        {/* FSI … PDI isolate the publisher's name in the one place no element can (docs/edge-and-caching.md). */}
         <title>{title === "" ? "pubset" : `\u2068${title}\u2069 · pubset`}</title>
         {description ? <meta name="description" content={description} /> : null}
         <link rel="icon" href="data:," />

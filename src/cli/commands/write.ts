@@ -96,7 +96,7 @@ export const append: Command = {
 };
 
 /**
- * SPEC B3: after a publishing update, the versions a stranger still cannot read are the drafts,
+ * docs/api.md#who-sees-what: after a publishing update, the versions a stranger still cannot read are the drafts,
  * written while the dataset was private. Found by listing the versions signed and unsigned.
  */
 async function draftsLeftPrivate(context: CommandContext, id: string): Promise<string[]> {
@@ -134,7 +134,7 @@ export const update: Command = {
     const client = context.client();
     let ifMatch: string | undefined;
     if (changes !== undefined) {
-      // PUT replaces `properties` as a whole (SPEC B2): merge into the current ones, and make
+      // PUT replaces `properties` as a whole (docs/api.md#writes): merge into the current ones, and make
       // the write conditional on that version so a concurrent change is not lost.
       const current = await client.get(id, undefined, { signal: context.signal });
       collection.properties = { ...current.properties, ...changes };
