@@ -1,7 +1,7 @@
 // A real `npm start` (node scripts/start.ts → wrangler dev → workerd) on a free port with its
 // own temp state directory, for end-to-end tests over HTTP. Always call stop().
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -83,7 +83,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     try {
       return await startServerOnce(options);
     } catch (error: unknown) {
-      if (attempt >= 3 || !String(error).includes("Address already in use")) throw error;
+      if (attempt >= 3 || !/Address already in use|is already in use/.test(String(error))) throw error;
     }
   }
 }
@@ -116,6 +116,7 @@ async function startServerOnce(options: StartOptions): Promise<RunningServer> {
     if (configDir) rmSync(configDir, { recursive: true, force: true });
   };
 
+  const demoKeyFile = join(stateDir, "demo-key.json");
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
   for (;;) {
     if (exited) {
@@ -129,13 +130,15 @@ async function startServerOnce(options: StartOptions): Promise<RunningServer> {
     try {
       const response = await fetch(`${url}/v1/dataset`, { signal: AbortSignal.timeout(2_000) });
       await response.body?.cancel();
-      break;
+      // Ours writes its demo key before it serves: an answer without it came from another
+      // test's server that took the port first, and ours will exit "Address already in use".
+      if (existsSync(demoKeyFile)) break;
+      await sleep(250);
     } catch {
       await sleep(250);
     }
   }
 
-  const demoKeyFile = join(stateDir, "demo-key.json");
   const demoKey = JSON.parse(readFileSync(demoKeyFile, "utf8")) as DemoKey;
   return { url, pid, demoKey, stateDir, demoKeyFile, stdout: () => out, stderr: () => err, stop };
 }
