@@ -1,5 +1,5 @@
 // `npm run bench` (fifth part; alone: `npm run bench:appends`): appends right after a large
-// resumable upload (issue 27, item 6). A generated CSV (300 MiB; BENCH_APPEND_MIB for a quicker
+// resumable upload. A generated CSV (300 MiB; BENCH_APPEND_MIB for a quicker
 // run) is created as a resumable upload, then 10 small appends follow it, each timed from the
 // client; the same 10 appends on a small dataset are the baseline. Goal: p95 after the upload
 // ≤ 1.5 × p95 on the small dataset, so work after a commit never lands on an append's answer.
@@ -53,7 +53,7 @@ function render(mebibytes: number, uploadSeconds: number, afterUpload: number[],
   const p95Small = percentile(small, 95);
   const ratio = p95After / p95Small;
   return [
-    `### Appends after a ${mebibytes} MiB resumable upload (issue 27, item 6): ${APPENDS} appends of ${ROWS_PER_APPEND} rows each`,
+    `### Appends after a ${mebibytes} MiB resumable upload: ${APPENDS} appends of ${ROWS_PER_APPEND} rows each`,
     "",
     `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; \`npm run bench:appends\` (BENCH_APPEND_MIB=${mebibytes}). Times from the client, request to answer.`,
     "",

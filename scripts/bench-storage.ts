@@ -1,4 +1,4 @@
-// `npm run bench` (second part; alone: `npm run bench:storage`): the storage figures of issue 11
+// `npm run bench` (second part; alone: `npm run bench:storage`): the storage figures
 // from a local worker — write amplification and segments per version over one-row appends to a
 // 100 MB dataset, D1 bytes per version for a narrow and a wide header, one-row append latency
 // on 1 MB and 100 MB datasets. BENCH_APPENDS (default 1000) sets the number of appends.
@@ -27,7 +27,7 @@ function renderConcurrency(c: ConcurrencyFigures): string {
   const ms = (s: number) => `${(s * 1000).toFixed(0)} ms`;
   const refused = Object.entries(c.refused).map(([status, n]) => `${n} × ${status}`).join(", ") || "none";
   return [
-    `### Concurrent appends (issue 11): ${c.writers} writers × ${c.appendsEach} one-row appends to one dataset, all at once`,
+    `### Concurrent appends: ${c.writers} writers × ${c.appendsEach} one-row appends to one dataset, all at once`,
     "",
     "| figure | measured | goal |",
     "|---|---|---|",
@@ -44,7 +44,7 @@ function render(f: StorageFigures, machine: string): string {
   const ms = (s: number) => `${(s * 1000).toFixed(0)} ms`;
   const ratio = p50(f.latency.large) / p50(f.latency.small);
   return [
-    `### Storage (issue 11): ${f.appends} one-row appends to the 100 MB dataset`,
+    `### Storage: ${f.appends} one-row appends to the 100 MB dataset`,
     "",
     `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; \`npm run bench:storage\`.`,
     "",

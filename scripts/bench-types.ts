@@ -1,4 +1,4 @@
-// `npm run bench` (third part; alone: `npm run bench:types`): the column-type figures of issue 15
+// `npm run bench` (third part; alone: `npm run bench:types`): the column-type figures
 // from a local worker — ingest throughput of a mixed-type CSV with inference against the same
 // run's ingest without it, one-row append latency on typed 1 MB and 100 MB datasets, and a
 // schema-only PUT on the 100 MB dataset: its time and the R2 bytes it wrote. BENCH_TYPES_MB
@@ -69,7 +69,7 @@ function render(f: TypesFigures, machine: string): string {
   const ratio = p50(f.appends.large) / p50(f.appends.small);
   const cpuMs = (seconds: number) => `${((seconds / (f.cpu.bytes / MB)) * 1000).toFixed(2)} ms`;
   return [
-    `### Column types (issue 15): a ${f.megabytes} MB mixed-type CSV`,
+    `### Column types: a ${f.megabytes} MB mixed-type CSV`,
     "",
     `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; \`npm run bench:types\`. Inferred: ${f.columns.join(", ")}.`,
     "",

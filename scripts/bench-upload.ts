@@ -1,4 +1,4 @@
-// `npm run bench` (fourth part; alone: `npm run bench:upload`): resumable uploads (issue 12) from
+// `npm run bench` (fourth part; alone: `npm run bench:upload`): resumable uploads from
 // a local worker — a generated CSV (1 GiB; BENCH_UPLOAD_MIB for a quicker run) sent by the
 // client as a resumable upload, each chunk a parted gzip member: wall time, server MB/s (raw bytes
 // over the time the PATCH requests took), the isolate's live memory during it (forced-GC
@@ -108,7 +108,7 @@ function render(size: number, clean: Run, interrupted: Run, compressedBytes: num
   // first was sent again.
   const resent = interrupted.sentBytes - compressedBytes;
   return [
-    `### Resumable upload (issue 12): a ${(size / MIB).toFixed(0)} MiB (${mb(size)}) generated CSV, sent in chunks of at most ${DEFAULT_CHUNK_BYTES / MIB} MiB of CSV, each a parted gzip member the server stores as sent`,
+    `### Resumable upload: a ${(size / MIB).toFixed(0)} MiB (${mb(size)}) generated CSV, sent in chunks of at most ${DEFAULT_CHUNK_BYTES / MIB} MiB of CSV, each a parted gzip member the server stores as sent`,
     "",
     `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; \`npm run bench:upload\` (BENCH_UPLOAD_MIB=${Math.round(size / MIB)}). MB = 10⁶ bytes.`,
     "",

@@ -1,4 +1,4 @@
-// The storage figures of issue 11, measured against a running worker: one-row appends to the
+// The storage figures, measured against a running worker: one-row appends to the
 // large dataset with their R2 bytes (every object in the local bucket's blob store, compactions
 // included), the segments per version after them, the D1 bytes each version row takes, and
 // one-row append latency on the small and the large dataset, taken in turns.

@@ -1,8 +1,8 @@
-// API keys looked up once a minute per isolate, not once a request (README "Signing requests"):
-// a signed read then costs no D1 query for its key. The price is the revocation delay the README
+// API keys looked up once a minute per isolate, not once a request (docs/api.md#signing-requests):
+// a signed read then costs no D1 query for its key. The price is the revocation delay docs/api.md
 // states: a revoked key keeps working for at most KEY_CACHE_MS in an isolate that looked it up.
 // Key ids that name no key are remembered apart, in a bounded map of their own, so a stream of
-// made-up ids costs one query each and can never push a real key out of the cache (issue 27).
+// made-up ids costs one query each and can never push a real key out of the cache.
 import type { StoredKey } from "../storage/keys-db.ts";
 
 export const KEY_CACHE_MS = 60_000;

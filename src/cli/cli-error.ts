@@ -1,4 +1,4 @@
-// Exit codes of `pubset` (documented in `pubset --help` and the README) and the one place an
+// Exit codes of `pubset` (documented in `pubset --help` and docs/cli.md) and the one place an
 // error becomes a message on stderr and a code.
 import { PubsetError, PubsetNetworkError } from "../client/index.ts";
 import { EXIT_INTERRUPTED } from "./interrupt.ts";

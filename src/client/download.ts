@@ -61,7 +61,7 @@ function numberHeader(response: Response, name: string): number | undefined {
 }
 
 /**
- * The server's ETag of a version's CSV bytes (README "Downloads": `"<version>.csv"` beside the
+ * The server's ETag of a version's CSV bytes (docs/api.md#endpoints: `"<version>.csv"` beside the
  * `.gz` file's `"<version>.gz"`): a CSV saved from the `.gz` resumes from the CSV's own bytes.
  */
 function csvEtag(gzEtag: string | null): string | null {
@@ -88,7 +88,7 @@ export async function download(transport: Transport, url: string, options: Downl
 async function resume(transport: Transport, url: string, options: DownloadOptions): Promise<Download | null> {
   const { offset, etag } = options.resume as { offset: number; etag: string };
   const csv = options.format === "csv";
-  // A Range on the CSV path is answered in the CSV's own bytes (README "Downloads").
+  // A Range on the CSV path is answered in the CSV's own bytes (docs/api.md#endpoints).
   const rangeUrl = csv ? url.replace(/\.gz$/, "") : url;
   let response: Response;
   try {

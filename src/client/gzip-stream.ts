@@ -9,7 +9,7 @@ import { crc32Combine } from "../wire/crc32.ts";
 import { compressSegment, concatBytes } from "../wire/deflate-segment.ts";
 import { gzipTrailer } from "../wire/gzip-join.ts";
 
-/** 1 is fastest, 9 smallest; 3 costs ~1.6× less CPU than 6 for a few % more bytes (README). 0 is read as 1. */
+/** 1 is fastest, 9 smallest; 3 costs ~1.6× less CPU than 6 for a few % more bytes (docs/performance.md). 0 is read as 1. */
 export type GzipLevel = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 export const DEFAULT_GZIP_LEVEL: GzipLevel = 3;
 

@@ -1,5 +1,5 @@
-// Large writes as resumable uploads (draft-ietf-httpbis-resumable-upload-15; README "Resumable
-// uploads"): create the upload resource, PATCH the content in chunks no larger than the
+// Large writes as resumable uploads (draft-ietf-httpbis-resumable-upload-15; docs/resumable-uploads.md):
+// create the upload resource, PATCH the content in chunks no larger than the
 // server's `max-append-size`, retry a failed chunk, and after a dropped connection ask HEAD
 // where the server is and go on from there. Each chunk of a gzip upload is its own parted gzip
 // member (parted-chunks.ts), which the server validates and stores without recompressing, and

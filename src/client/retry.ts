@@ -13,7 +13,7 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY: RetryPolicy = { retries: 4, baseDelayMs: 500, maxDelayMs: 30_000 };
 
 /**
- * 409 is the service's "lost the race to concurrent writers, retry" (README, Errors); 429 and
+ * 409 is the service's "lost the race to concurrent writers, retry" (docs/api.md#errors); 429 and
  * 503 say "later". Every retried write carries the same Idempotency-Key, so none lands twice.
  */
 const RETRYABLE_STATUSES = new Set([409, 429, 503]);
@@ -22,7 +22,7 @@ export function isRetryableStatus(status: number): boolean {
   return RETRYABLE_STATUSES.has(status);
 }
 
-/** 503s that waiting does not cure: a server whose operator must set it up (README, Errors). */
+/** 503s that waiting does not cure: a server whose operator must set it up (docs/api.md#errors). */
 const SETUP_CODES = new Set(["not_initialized", "not_configured"]);
 
 /** Whether a retryable-status answer is in fact final: a problem whose code says so. */

@@ -1,6 +1,6 @@
 // AssemblyScript source of src/csv/record-kernel.wasm (`npm run build:kernel`; `npm test` checks
 // the committed binary is this file's build). It exists because the CSV scan and the column
-// typing are most of a stored-as-sent ingest's time (README, Performance). Here content is
+// typing are most of a stored-as-sent ingest's time (docs/performance.md). Here content is
 // scanned 16 bytes at a time (WebAssembly SIMD) and cells are typed in the same pass: in
 // workerd, 25 MB of the bench CSV took 40 ms, against 130 ms for the scanner and typer in
 // JavaScript.

@@ -1,7 +1,7 @@
 // The scanner's RecordRun in WebAssembly: record-kernel.wasm (built from record-kernel.as.ts)
 // takes runs of whole records and types their cells about three times as fast as the scanner
 // and column typer in JavaScript, which matters most where little else is left to do: a parted
-// gzip upload stored as sent (README, Performance). Everything it cannot take exactly as the
+// gzip upload stored as sent (docs/performance.md). Everything it cannot take exactly as the
 // scanner would, it leaves to the scanner, so behaviour has one definition (scanner.ts, held
 // to the kernel by test/csv.record-kernel.test.ts).
 import kernelModule from "./record-kernel.wasm";

@@ -74,7 +74,7 @@ export interface RecordRun {
 
 /**
  * The scanner's state just after a record end: all a later scan needs to go on from there
- * (a resumable upload's chunks, README "Resumable uploads"). Plain data, kept as JSON.
+ * (a resumable upload's chunks, docs/resumable-uploads.md). Plain data, kept as JSON.
  */
 export interface CsvCheckpoint {
   /** Completed records, header included: later row numbers go on from here. */

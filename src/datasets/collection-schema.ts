@@ -40,7 +40,7 @@ export const DeclaredFieldSchema = z
     name: z.string().min(1),
     type: z.enum(FIELD_TYPES),
     format: z.string().min(1).optional().openapi({
-      description: "`default` or `any`; on a date, datetime or time also a Python strptime pattern such as `%d/%m/%Y` or `%Y/%m/%d %H:%M:%S` (directives: see the README, Column types).",
+      description: "`default` or `any`; on a date, datetime or time also a Python strptime pattern such as `%d/%m/%Y` or `%Y/%m/%d %H:%M:%S` (directives: see docs/column-types.md).",
     }),
     title: z.string().optional(),
     description: z.string().optional(),

@@ -1,4 +1,4 @@
-// The bounds on a resumable upload's chunks (README "Resumable uploads", "Chunk bounds"): every
+// The bounds on a resumable upload's chunks (docs/resumable-uploads.md, "Chunk bounds"): every
 // chunk but the last carries at least MIN_UPLOAD_CHUNK_BYTES as sent, and an upload takes at
 // most MAX_UPLOAD_CHUNKS, its last included. Both are refused with 413 before the chunk is
 // read when its headers tell, and change nothing: the client sends a larger chunk, or the last.

@@ -1,5 +1,5 @@
-// Creating a resumable upload (draft-ietf-httpbis-resumable-upload-15 §4.2, README "Resumable
-// uploads"): the dataset write request with `Upload-Complete: ?0` and a small JSON body that
+// Creating a resumable upload (draft-ietf-httpbis-resumable-upload-15 §4.2, docs/resumable-uploads.md):
+// the dataset write request with `Upload-Complete: ?0` and a small JSON body that
 // says what the content will be. Checks what the write would check before any byte, so a
 // doomed upload is refused up front, and records the upload resource.
 import { lengthTooLarge } from "./chunk-body.ts";

@@ -1,5 +1,5 @@
-// The types an append sent as a resumable upload is held to (docs/column-types.md, README "Resumable
-// uploads"). Its rows are checked against the dataset's types as each chunk lands; a schema-only
+// The types an append sent as a resumable upload is held to (docs/column-types.md, docs/resumable-uploads.md).
+// Its rows are checked against the dataset's types as each chunk lands; a schema-only
 // PUT may change those types while the upload runs. The upload then goes on with the types the
 // dataset has now: the rows it already stored are checked again under them (one read of what it
 // stored, once per change), so a widening the client already sent is never asked for again, and

@@ -1,5 +1,5 @@
 // Keeps a resumable upload's segments from being many and small, so a version committed from
-// many chunks reads like one sent in one request (README "Resumable uploads",
+// many chunks reads like one sent in one request (docs/resumable-uploads.md,
 // docs/storage-protocol.md). Each chunk stores one segment. A segment of UPLOAD_SEGMENT_BYTES or more is big
 // enough and never copied; the tail of smaller ones after it is merged, byte for byte, as the
 // chunks land, tiered as compaction merges (src/storage/compaction-plan.ts: a merge once fanIn

@@ -13,7 +13,7 @@ export interface WriteResult {
 /**
  * The response a route sends for a committed write; stored with the commit for replays.
  * `json` is the body already serialised, before the commit, so that sending the answer of a
- * committed write cannot fail (issue 27: no committed write answers 5xx).
+ * committed write cannot fail: no committed write answers 5xx.
  */
 export interface WriteAnswer<Body extends object = object> {
   status: 200 | 201;

@@ -1,5 +1,5 @@
 // Checks on a client's JSON right after JSON.parse, without recursion, so no later step meets
-// such a value (issue 27):
+// such a value:
 // - depth: a document 6,000 levels deep fits in a few kilobytes, and every recursive walk of it
 //   later (JSON.stringify for the answer, the stored row, the metadata documents) can overflow
 //   the stack;

@@ -1,4 +1,4 @@
-// Work that follows a commit but must never delay its answer (issue 27, item 6): a write only
+// Work that follows a commit but must never delay its answer (docs/storage-protocol.md#compaction): a write only
 // enqueues it on the AFTER_COMMIT queue, and the queue's consumer does it in an invocation of
 // its own. Today that work is compaction after an append (compaction.ts). Without the binding
 // (a test env that leaves it out) the work runs after the response, in the request's waitUntil,

@@ -27,7 +27,7 @@ export interface CleanupSummary {
 /**
  * One clean-up pass as of `now` (ms since the epoch; the cron's scheduled time). Stale
  * multipart uploads are not here: the R2 binding cannot list them, so a bucket lifecycle rule
- * aborts them (README "Maintenance").
+ * aborts them (docs/storage-layout.md#maintenance).
  */
 export async function runCleanup(env: Env, now: number): Promise<CleanupSummary> {
   const summary: CleanupSummary = { pendingChecked: 0, objectsDeleted: 0, versionsCompacted: 0, noncesPurged: 0, idempotencyRecordsPurged: 0, uploadsExpired: 0, failed: [] };

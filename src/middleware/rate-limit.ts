@@ -3,7 +3,7 @@
 // request counts against its verified key (a forged keyid cannot spend another key's quota).
 // A request whose signature fails counts against its address, like an anonymous one
 // (`chargeFailedSignature`), so a made-up key id or a garbage Signature does not escape the
-// address's budget (issue 27): past it, 429 instead of 401.
+// address's budget: past it, 429 instead of 401.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";

@@ -44,7 +44,7 @@ export const signatureMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   try {
     verified = await verifiedCaller(c, isWrite, bodyPresent);
   } catch (error: unknown) {
-    // A failed signature counts against the address, as an unsigned request would (issue 27).
+    // A failed signature counts against the address, as an unsigned request would (docs/edge-and-caching.md#rate-limits).
     if (error instanceof ApiError && error.status === 401) await chargeFailedSignature(c);
     throw error;
   }

@@ -41,7 +41,7 @@ export type ProblemCode = keyof typeof PROBLEMS;
 
 /** `signature_required` on a write: how a newcomer gets a signature, not only what is missing. */
 export const SIGNATURE_REQUIRED_DETAIL =
-  "Writes must carry an RFC 9421 HTTP message signature. With the CLI, run `pubset login` once with your key (locally, the demo key `npm start` printed) and use `pubset create`/`append`; with curl-like requests, `npm run sign -- METHOD URL …` signs them. The README's \"Signing requests\" section shows the headers.";
+  "Writes must carry an RFC 9421 HTTP message signature. With the CLI, run `pubset login` once with your key (locally, the demo key `npm start` printed) and use `pubset create`/`append`; with curl-like requests, `npm run sign -- METHOD URL …` signs them. docs/api.md, \"Signing requests\", shows the headers.";
 
 /** Extension members allowed beside the standard ones (RFC 9457 §3.2). */
 export type ProblemExtensions = Record<string, string | number | boolean | null>;

@@ -40,7 +40,7 @@ const responseHeaders = {
     schema: { type: "string" },
   },
   "RateLimit-Policy": { description: 'draft-ietf-httpapi-ratelimit-headers-11 quota policy, e.g. `"anonymous";q=300;w=60`.', schema: { type: "string" } },
-  RateLimit: { description: 'draft-ietf-httpapi-ratelimit-headers-11 remaining quota, e.g. `"anonymous";r=287;t=42` (an estimate; see README).', schema: { type: "string" } },
+  RateLimit: { description: 'draft-ietf-httpapi-ratelimit-headers-11 remaining quota, e.g. `"anonymous";r=287;t=42` (an estimate; see docs/edge-and-caching.md, "Rate limits").', schema: { type: "string" } },
 };
 
 function addParameters(operation: Json, parameters: Json[]): void {
@@ -71,7 +71,7 @@ function isDatasetWrite(path: string, method: string): boolean {
 
 /**
  * draft-ietf-httpbis-resumable-upload-15 §4.2: the same request with `Upload-Complete: ?0` and
- * a JSON description instead of the multipart body creates an upload resource (README).
+ * a JSON description instead of the multipart body creates an upload resource (docs/resumable-uploads.md).
  */
 function addUploadCreation(operation: Json, responses: Record<string, Json>): void {
   addParameters(operation, [

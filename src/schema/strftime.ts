@@ -22,7 +22,7 @@ const DIRECTIVES: Record<string, string> = {
   z: "[+-]\\d\\d:?[0-5]\\d|Z",
 };
 
-/** The directives a pattern may use, besides `%%`; documented in the README (Column types). */
+/** The directives a pattern may use, besides `%%`; documented in docs/column-types.md. */
 export const PATTERN_DIRECTIVES: readonly string[] = Object.keys(DIRECTIVES);
 
 const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];

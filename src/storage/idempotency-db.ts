@@ -1,4 +1,4 @@
-// D1 access for Idempotency-Key records (README "Idempotent writes"). The row's PRIMARY KEY
+// D1 access for Idempotency-Key records (docs/api.md#idempotent-writes). The row's PRIMARY KEY
 // (key_id, idempotency_key) is the lock; a row past `expires` is treated as absent everywhere.
 
 export interface IdempotencyScope {

@@ -1,6 +1,6 @@
 // Background copies (compaction) share their isolate with requests: an isolate runs one thing at
 // a time, so a copy that pumps a hundred megabytes without pause holds up every request beside
-// it until it ends (issue 27, item 6). This stream lets the copy use at most `share` of its
+// it until it ends. This stream lets the copy use at most `share` of its
 // isolate's time: after each slice of `sliceBytes` it rests in proportion to how long the slice
 // took, so requests run in between. Where a slice is quick (R2 in production), so is the rest.
 

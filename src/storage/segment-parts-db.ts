@@ -1,4 +1,4 @@
-// D1 access for `segment_parts` (README "Storage layout"): each segment's part list, written in
+// D1 access for `segment_parts` (docs/storage-layout.md): each segment's part list, written in
 // the same batch as its segment row and read back to let the rows endpoint find one part.
 // A segment with no part rows (written before parts existed) is one part: the whole object.
 import type { SegmentPart } from "../wire/parted-segment.ts";

@@ -93,7 +93,7 @@ export class SegmentUpload {
       await this.inFlight?.catch(() => {});
       if (!this.done && this.multipart) await this.multipart.abort();
     } catch {
-      // An upload left open is aborted by the bucket's lifecycle rule (README "Maintenance").
+      // An upload left open is aborted by the bucket's lifecycle rule (docs/storage-layout.md#maintenance).
     }
   }
 }

@@ -7,7 +7,7 @@
 // in the `.gz`). A part crafted to leave a block open would have to turn bytes it cannot know
 // into themselves. The raw bytes are collected natively through a FixedLengthStream, so a part
 // that inflates to more (or less) than declared fails without being held, and JS sees one
-// buffer per part rather than a promise per 4 KiB (README "Performance").
+// buffer per part rather than a promise per 4 KiB (docs/performance.md).
 import { MAX_PART_RAW_BYTES } from "./parted-gzip-header.ts";
 
 const PROBE_BYTES = 16;

@@ -1,4 +1,4 @@
-// One segment written as a sequence of parts (docs/storage-protocol.md, README "Storage layout"): each part has
+// One segment written as a sequence of parts (docs/storage-protocol.md, docs/storage-layout.md): each part has
 // its own compressor and ends with the sync flush, so the object is still one valid segment,
 // yet any part inflates alone from its byte range — the rows endpoint reads only the part it needs.
 import { crc32Combine } from "./crc32.ts";

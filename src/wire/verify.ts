@@ -58,7 +58,7 @@ const MAX_NONCE_LENGTH = 256;
  */
 export const DECIDING_FIELDS = ["content-type", "if-match", "idempotency-key", "upload-complete", "upload-offset", "upload-length"] as const;
 
-/** The components every signature must cover (docs: README "Signing requests"); the signer covers exactly these. */
+/** The components every signature must cover (docs/api.md#signing-requests); the signer covers exactly these. */
 export function requiredComponents(url: URL, hasBody: boolean, headers: Headers): string[] {
   const required = ["@method", "@authority", "@path"];
   if (url.search !== "") required.push("@query");
