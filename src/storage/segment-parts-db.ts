@@ -35,6 +35,26 @@ export function partsOf(segment: SegmentRow): SegmentPart[] {
   return [{ compressedOffset: 0, compressedBytes: segment.compressedBytes, rawBytes: segment.rawBytes, rowCount: segment.rowCount }];
 }
 
+/** A part row as `segment_parts` stores it. */
+export interface PartRecord {
+  segment_key: string;
+  compressed_offset: number;
+  compressed_bytes: number;
+  raw_bytes: number;
+  row_count: number;
+}
+
+/** Part rows, ordered by segment and part, grouped into each segment's list. */
+export function partsByKey(rows: readonly PartRecord[]): Map<string, SegmentPart[]> {
+  const byKey = new Map<string, SegmentPart[]>();
+  for (const r of rows) {
+    const list = byKey.get(r.segment_key) ?? [];
+    list.push({ compressedOffset: r.compressed_offset, compressedBytes: r.compressed_bytes, rawBytes: r.raw_bytes, rowCount: r.row_count });
+    byKey.set(r.segment_key, list);
+  }
+  return byKey;
+}
+
 /** The stored part lists of a version's segments, by segment key (none for older segments). */
 export async function getVersionParts(db: D1Database, versionId: string): Promise<Map<string, SegmentPart[]>> {
   const { results } = await db
@@ -45,12 +65,6 @@ export async function getVersionParts(db: D1Database, versionId: string): Promis
        ORDER BY p.segment_key, p.part`,
     )
     .bind(versionId)
-    .all<{ segment_key: string; compressed_offset: number; compressed_bytes: number; raw_bytes: number; row_count: number }>();
-  const byKey = new Map<string, SegmentPart[]>();
-  for (const r of results) {
-    const list = byKey.get(r.segment_key) ?? [];
-    list.push({ compressedOffset: r.compressed_offset, compressedBytes: r.compressed_bytes, rawBytes: r.raw_bytes, rowCount: r.row_count });
-    byKey.set(r.segment_key, list);
-  }
-  return byKey;
+    .all<PartRecord>();
+  return partsByKey(results);
 }

@@ -2,7 +2,7 @@
 // `latest`), and, for content reads, its segments and their parts, as one batch. A public read
 // that misses the edge cache then waits on D1 once (docs: edge and caching, round trips).
 import { toDataset, toVersion, type DatasetRecord, type VersionRecord } from "./datasets-db.ts";
-import type { SegmentPart } from "../wire/parted-segment.ts";
+import { partsByKey, type PartRecord } from "./segment-parts-db.ts";
 import type { DatasetRow, SegmentRow, StoredVersionRow } from "../model/dataset.ts";
 
 export interface VersionContent {
@@ -15,14 +15,6 @@ export interface VersionContent {
 
 interface SegmentRecord {
   key: string;
-  compressed_bytes: number;
-  raw_bytes: number;
-  row_count: number;
-}
-
-interface PartRecord {
-  segment_key: string;
-  compressed_offset: number;
   compressed_bytes: number;
   raw_bytes: number;
   row_count: number;
@@ -60,12 +52,7 @@ export async function getVersionContent(db: D1Database, datasetId: string, versi
   const [datasets, versions, segmentRows, partRows] = await db.batch(statements);
   const dataset = (datasets?.results[0] as DatasetRecord | undefined) ?? null;
   const version = (versions?.results[0] as VersionRecord | undefined) ?? null;
-  const parts = new Map<string, SegmentPart[]>();
-  for (const r of (partRows?.results ?? []) as PartRecord[]) {
-    const list = parts.get(r.segment_key) ?? [];
-    list.push({ compressedOffset: r.compressed_offset, compressedBytes: r.compressed_bytes, rawBytes: r.raw_bytes, rowCount: r.row_count });
-    parts.set(r.segment_key, list);
-  }
+  const parts = partsByKey((partRows?.results ?? []) as PartRecord[]);
   const segments = ((segmentRows?.results ?? []) as SegmentRecord[]).map((r): SegmentRow => {
     const segment: SegmentRow = { key: r.key, compressedBytes: r.compressed_bytes, rawBytes: r.raw_bytes, rowCount: r.row_count };
     const list = parts.get(r.key);
