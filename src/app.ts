@@ -10,17 +10,17 @@ import { catalogFeedRoutes } from "./catalog/feed-route.ts";
 import { catalogNotFound, catalogRoutes } from "./catalog/routes.tsx";
 import { ApiError, problemResponse } from "./model/errors.ts";
 import { logSetupProblem, setupProblem } from "./setup-problems.ts";
-import { validationHook } from "./http/validation-hook.ts";
-import { browserSafetyMiddleware, withNosniff } from "./middleware/browser-safety.ts";
-import { cachePolicyMiddleware } from "./middleware/cache-policy.ts";
-import { d1SessionMiddleware } from "./middleware/d1-session.ts";
-import { httpCacheMiddleware } from "./middleware/http-cache.ts";
-import { idempotencyMiddleware } from "./middleware/idempotency.ts";
-import { rateLimitFieldsMiddleware, rateLimitMiddleware } from "./middleware/rate-limit.ts";
-import { signatureMiddleware } from "./middleware/signature.ts";
-import { datasetRoutes } from "./routes/datasets.ts";
-import { uploadOptionsMiddleware, uploadRoutes } from "./routes/uploads.ts";
-import { registerDocs } from "./routes/docs.ts";
+import { validationHook } from "./validation-hook.ts";
+import { browserSafetyMiddleware, withNosniff } from "./edge/browser-safety.ts";
+import { cachePolicyMiddleware } from "./edge/cache-policy-middleware.ts";
+import { d1SessionMiddleware } from "./edge/d1-session-middleware.ts";
+import { httpCacheMiddleware } from "./edge/http-cache.ts";
+import { idempotencyMiddleware } from "./write/idempotency.ts";
+import { rateLimitFieldsMiddleware, rateLimitMiddleware } from "./edge/rate-limit-middleware.ts";
+import { signatureMiddleware } from "./auth/signature-middleware.ts";
+import { datasetRoutes } from "./dataset-routes.ts";
+import { uploadOptionsMiddleware, uploadRoutes } from "./uploads/routes.ts";
+import { registerDocs } from "./openapi/routes.ts";
 
 const CORS = cors({
   origin: "*",

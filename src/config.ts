@@ -42,7 +42,7 @@ export interface Limits {
   /**
    * A resumable upload's segment this large (compressed) is big enough: streaming it takes far
    * longer than the one R2 request it costs, so the upload never copies it. Smaller ones are
-   * merged as the chunks land (src/datasets/upload-segments.ts).
+   * merged as the chunks land (src/uploads/segments.ts).
    */
   uploadSegmentBytes: number;
 }

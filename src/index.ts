@@ -9,7 +9,7 @@ import { runCleanup } from "./maintenance/cleanup.ts";
 
 // Besides the default handlers, only Durable Object classes may be exported here: workerd
 // refuses any other named export of the entry module.
-export { AppendSequencer } from "./datasets/append-sequencer.ts";
+export { AppendSequencer } from "./write/sequencer/durable-object.ts";
 
 const app = createApp();
 

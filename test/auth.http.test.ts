@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signRequest } from "../src/wire/sign.ts";
-import { revokeKey } from "../src/storage/keys-db.ts";
+import { revokeKey } from "../src/auth/store.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { ORIGIN, collectionPart, createDataset, csvPart, expectProblem, multipart, send } from "./helpers/http.ts";
 import { exports } from "cloudflare:workers";

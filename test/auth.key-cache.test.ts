@@ -2,7 +2,7 @@
 // bounded map of their own, so a flood of them cannot push a real key out and cost it a query.
 import { afterEach, describe, expect, it } from "vitest";
 import { cachedKey, clearKeyCache, isKeyCached, KEY_CACHE_MS } from "../src/auth/key-cache.ts";
-import type { StoredKey } from "../src/storage/keys-db.ts";
+import type { StoredKey } from "../src/auth/store.ts";
 
 const REAL: StoredKey = { keyId: "pk_real", teamId: "t", userId: "u", sealed: { iv: "", ciphertext: "" }, revoked: false };
 

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signRequest } from "../src/wire/sign.ts";
 import worker from "../src/index.ts";
-import { nonceExpiry, recordNonce } from "../src/storage/keys-db.ts";
+import { nonceExpiry, recordNonce } from "../src/auth/store.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { ORIGIN, collectionPart, csvPart, expectProblem, multipart } from "./helpers/http.ts";
 

@@ -6,9 +6,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { limitsFrom } from "../src/config.ts";
-import { commitAppendGroup } from "../src/datasets/append-queue.ts";
-import { ingestCsv } from "../src/datasets/ingest.ts";
-import { UploadedObjects } from "../src/datasets/uploaded-objects.ts";
+import { commitAppendGroup } from "../src/write/sequencer/queue.ts";
+import { ingestCsv } from "../src/write/ingest/ingest.ts";
+import { UploadedObjects } from "../src/write/ingest/uploaded-objects.ts";
 import { getLatestState } from "../src/storage/datasets-db.ts";
 import { createDataset, expectProblem, gunzipText, send } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";

@@ -1,7 +1,7 @@
 // Range reads of the joined gzip (RFC 9110 §14): any byte range, across segment boundaries,
 // equals the same slice of the whole file, and reads only the segment bytes it covers.
 import { describe, expect, it } from "vitest";
-import { ifRangeAllows, parseByteRange } from "../src/http/byte-range.ts";
+import { ifRangeAllows, parseByteRange } from "../src/read/byte-range.ts";
 import { compressSegment } from "../src/wire/deflate-segment.ts";
 import { crc32Combine } from "../src/wire/crc32.ts";
 import { joinedGzipLength, joinedGzipStream } from "../src/wire/gzip-join.ts";

@@ -6,7 +6,7 @@ import {
   findIdempotencyRecord,
   purgeExpiredIdempotencyRecords,
   reserveIdempotencyKey,
-} from "../src/storage/idempotency-db.ts";
+} from "../src/write/idempotency-store.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { ORIGIN, collectionPart, createDataset, csvPart, expectProblem, gunzipText, multipart, send, type Part } from "./helpers/http.ts";
 import { mulberry32, randomInt } from "./helpers/random.ts";

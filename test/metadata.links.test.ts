@@ -1,7 +1,7 @@
 // How a download leads to its metadata (docs/catalog.md#catalog-metadata): `Link: rel="describedby"` on every download
 // names the version's Data Package, and no stored file name can take the path of a document.
 import { describe, expect, it, beforeAll } from "vitest";
-import { sanitizeFileName } from "../src/datasets/file-name.ts";
+import { sanitizeFileName } from "../src/write/file-name.ts";
 import { appendRows, createDataset, download, send } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 

@@ -3,7 +3,7 @@
 // come through as the very same object.
 
 import { describe, expect, it } from "vitest";
-import { MultipartError, parseMultipart } from "../src/http/multipart.ts";
+import { MultipartError, parseMultipart } from "../src/write/multipart/index.ts";
 import { chunkedStream, concat, encode, readAll, readParts, rejectionOf } from "./multipart.helpers.ts";
 
 const part = (name: string, body: string, extra = ""): string =>

@@ -4,7 +4,7 @@
 // consumer reads, leaves or cancels part bodies. Truncations fail the same way under every cut.
 
 import { describe, expect, it } from "vitest";
-import { MultipartError } from "../src/http/multipart.ts";
+import { MultipartError } from "../src/write/multipart/index.ts";
 import { mulberry32 } from "./helpers/random.ts";
 import { chunkedStream, concat, encode, readParts, rejectionOf } from "./multipart.helpers.ts";
 import type { ReadPart } from "./multipart.helpers.ts";

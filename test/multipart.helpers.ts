@@ -1,8 +1,8 @@
 // Shared by the multipart tests: byte streams cut into chosen chunks, and a
 // consumer that reads every part of a parse into plain data to compare.
 
-import { parseMultipart } from "../src/http/multipart.ts";
-import type { MultipartLimits, MultipartPart } from "../src/http/multipart.ts";
+import { parseMultipart } from "../src/write/multipart/index.ts";
+import type { MultipartLimits, MultipartPart } from "../src/write/multipart/index.ts";
 
 export const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 

@@ -3,7 +3,7 @@
 // Throughput is printed for the record, never asserted.
 
 import { expect, it } from "vitest";
-import { parseMultipart } from "../src/http/multipart.ts";
+import { parseMultipart } from "../src/write/multipart/index.ts";
 import { mulberry32 } from "./helpers/random.ts";
 import { encode } from "./multipart.helpers.ts";
 

@@ -2,7 +2,7 @@
 // serialisation produces, hand-written bodies with the rarer syntax, and boundaryFrom.
 
 import { describe, expect, it } from "vitest";
-import { boundaryFrom, parseMultipart } from "../src/http/multipart.ts";
+import { boundaryFrom, parseMultipart } from "../src/write/multipart/index.ts";
 import { chunkedStream, encode, readAll, readParts } from "./multipart.helpers.ts";
 
 const text = (bytes: Uint8Array | null): string | null => (bytes === null ? null : new TextDecoder().decode(bytes));

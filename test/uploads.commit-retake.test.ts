@@ -5,7 +5,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { COMMIT_LEASE_MS } from "../src/datasets/upload-completion.ts";
+import { COMMIT_LEASE_MS } from "../src/uploads/completion.ts";
 import worker from "../src/index.ts";
 import { createDataset, download, expectProblem, gunzipText, send } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";

@@ -1,5 +1,5 @@
 // API key records in D1 (docs/api.md#signing-requests): create with a sealed secret, list, revoke. The worker reads
-// the same rows (src/storage/keys-db.ts); the secret itself is only ever returned to the caller.
+// the same rows (src/auth/store.ts); the secret itself is only ever returned to the caller.
 import { newKeyMaterial, openSecret, sealSecret } from "../../src/auth/key-secrets.ts";
 import type { D1Target } from "./d1.ts";
 import { queryDb } from "./db.ts";

@@ -3,7 +3,7 @@
 // states: a revoked key keeps working for at most KEY_CACHE_MS in an isolate that looked it up.
 // Key ids that name no key are remembered apart, in a bounded map of their own, so a stream of
 // made-up ids costs one query each and can never push a real key out of the cache.
-import type { StoredKey } from "../storage/keys-db.ts";
+import type { StoredKey } from "./store.ts";
 
 export const KEY_CACHE_MS = 60_000;
 /** Each map's bound; the oldest entry of that map goes first. */

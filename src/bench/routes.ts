@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { toProblem } from "../app.ts";
 import type { AppEnv } from "../app-env.ts";
 import { limitsFrom } from "../config.ts";
-import { INFER_ALL, ingestCsv } from "../datasets/ingest.ts";
+import { INFER_ALL, ingestCsv } from "../write/ingest/ingest.ts";
 import { ApiError } from "../model/errors.ts";
 import { SegmentCompressor } from "../wire/deflate-segment.ts";
 

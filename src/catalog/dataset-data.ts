@@ -1,15 +1,15 @@
 // What a dataset's catalog page shows: the latest version's metadata, a page of its version
 // history, the first rows and the download sizes. Anonymous scope always: a private or
 // missing dataset is `null`, which the page turns into a 404, and drafts are never listed.
-import { readRowWindow } from "../datasets/row-reader.ts";
-import { sourcePath } from "../datasets/shapes.ts";
-import { readableVersion } from "../datasets/versions.ts";
+import { readRowWindow } from "../read/row-reader.ts";
+import { sourcePath } from "../read/shapes.ts";
+import { readableVersion } from "../read/content.ts";
 import { ApiError } from "../model/errors.ts";
 import { decodeSeqCursor, encodeSeqCursor } from "../http/cursor.ts";
 import { getVersionSegmentsWithParts } from "../storage/datasets-db.ts";
 import { joinedGzipLength } from "../wire/gzip-join.ts";
 import { openSegment } from "../storage/segment-store.ts";
-import { listVersions, type VersionSummaryRow } from "../storage/versions-db.ts";
+import { listVersions, type VersionSummaryRow } from "../read/versions-store.ts";
 import { PREVIEW_MAX_CHARS, PREVIEW_ROWS, VERSIONS_PAGE_SIZE } from "./catalog-limits.ts";
 import { csvPath } from "./links.ts";
 import type { DatasetRow, VersionRow } from "../model/dataset.ts";

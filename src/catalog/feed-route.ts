@@ -3,8 +3,8 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { publicOrigin } from "../config.ts";
-import { MUTABLE_CACHE_CONTROL } from "../http/cache-policy.ts";
-import { etagOf, ifNoneMatchHits, notModified } from "../http/etag.ts";
+import { MUTABLE_CACHE_CONTROL } from "../edge/cache-policy.ts";
+import { etagOf, ifNoneMatchHits, notModified } from "../edge/etag.ts";
 import { FEED_PATH, feedQuery, loadCatalogFeed } from "./feed.ts";
 
 export function catalogFeedRoutes(): Hono<AppEnv> {

@@ -5,7 +5,7 @@ import { ApiError } from "../model/errors.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import type { CatalogEntry } from "../metadata/dcat.ts";
 import { dcatCatalogPage } from "../metadata/dcat.ts";
-import { feedContents, publishedVersions } from "../storage/catalog-feed-db.ts";
+import { feedContents, publishedVersions } from "./feed-store.ts";
 import { listDatasets } from "../storage/dataset-lists-db.ts";
 import { joinedGzipLength } from "../wire/gzip-join.ts";
 import { FEED_MAX_PAGE_SIZE, FEED_PAGE_SIZE, FEED_VERSIONS_PER_DATASET } from "./catalog-limits.ts";

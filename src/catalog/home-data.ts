@@ -1,11 +1,11 @@
 // What the home page shows for a query: public datasets only (anonymous scope, whatever the
-// request carries), optionally searched (FTS5, src/datasets/search.ts) and filtered by team
+// request carries), optionally searched (FTS5, src/read/search.ts) and filtered by team
 // or owner, one page at a time with a link to the next.
 import { MAX_SEARCH_QUERY_LENGTH } from "../config.ts";
-import { searchPage, toFtsQuery } from "../datasets/search.ts";
+import { searchPage, toFtsQuery } from "../read/search.ts";
 import { ApiError } from "../model/errors.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
-import { publicTeams, versionSizes, type VersionSize } from "../storage/catalog-db.ts";
+import { publicTeams, versionSizes, type VersionSize } from "./store.ts";
 import { listDatasets, type ListFilter, type ListRow } from "../storage/dataset-lists-db.ts";
 import { CATALOG_MAX_TEAMS, CATALOG_PAGE_SIZE } from "./catalog-limits.ts";
 import { homeHref } from "./links.ts";

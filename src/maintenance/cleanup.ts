@@ -3,10 +3,10 @@
 // compacts latest versions whose lists grew past the bound when an append's own compaction did
 // not run. Each step runs even when another fails; the summary is logged.
 import { limitsFrom, mergePolicyFrom, storageTimingsFrom } from "../config.ts";
-import { purgeExpiredIdempotencyRecords } from "../storage/idempotency-db.ts";
-import { purgeExpiredNonces } from "../storage/keys-db.ts";
-import { expireUploads } from "../storage/uploads-db.ts";
-import { longLatestVersions } from "../storage/maintenance-db.ts";
+import { purgeExpiredIdempotencyRecords } from "../write/idempotency-store.ts";
+import { purgeExpiredNonces } from "../auth/store.ts";
+import { expireUploads } from "../uploads/store.ts";
+import { longLatestVersions } from "./store.ts";
 import { collectPendingObjects } from "./collect.ts";
 import { compactVersion } from "./compaction.ts";
 

@@ -6,7 +6,7 @@
 // an unclaimed intent the clean-up removes.
 import { planMerge, type MergePolicy } from "../storage/compaction-plan.ts";
 import { getVersionSegmentsWithParts, isLatestVersion } from "../storage/datasets-db.ts";
-import { commitCompaction } from "../storage/maintenance-db.ts";
+import { commitCompaction } from "./store.ts";
 import { recordUploadIntents } from "../storage/pending-objects-db.ts";
 import { pacedStream } from "../storage/paced-stream.ts";
 import { mergedSegmentRow, putMergedSegment } from "../storage/segment-merge.ts";

@@ -1,6 +1,6 @@
 // Merging a run of segments into one object, byte for byte (docs/storage-protocol.md, invariant 6):
 // shared by compaction (src/maintenance/compaction.ts) and by resumable uploads, which merge their
-// chunks' segments as they arrive (src/datasets/upload-segments.ts). Each segment is DEFLATE parts
+// chunks' segments as they arrive (src/uploads/segments.ts). Each segment is DEFLATE parts
 // that reference nothing before them and end byte-aligned, so their concatenation is one valid
 // segment with the same content; only the part index is shifted.
 import { PART_RAW_BYTES } from "../config.ts";

@@ -1,7 +1,7 @@
 // Provisions API keys in the test D1 the same way `npm run keys -- create` does.
 import { env } from "cloudflare:workers";
 import { newKeyMaterial, sealSecret } from "../../src/auth/key-secrets.ts";
-import { insertKey } from "../../src/storage/keys-db.ts";
+import { insertKey } from "../../src/auth/store.ts";
 
 export interface TestKey {
   keyId: string;

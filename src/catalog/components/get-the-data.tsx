@@ -1,6 +1,6 @@
 // Downloads of the latest version (plain CSV, and the gzip file that is the record's
 // `source`) and ready-to-copy commands for the CLI and curl.
-import { downloadName } from "../../datasets/download-name.ts";
+import { downloadName } from "../../read/download-name.ts";
 import type { Downloads } from "../dataset-data.ts";
 import { formatBytes } from "../format.ts";
 

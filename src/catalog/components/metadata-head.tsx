@@ -1,7 +1,7 @@
 // What a dataset page tells machines in its <head> (docs/catalog.md#catalog-metadata): the schema.org Dataset JSON-LD that
 // Google Dataset Search reads, and `<link rel="alternate">` to the version's Table Schema, Data
 // Package and Croissant documents. Describes the same latest version the page shows.
-import { metadataRecord } from "../../datasets/metadata-record.ts";
+import { metadataRecord } from "../../read/metadata-record.ts";
 import { jsonForScript, schemaOrgDataset } from "../../metadata/schema-org.ts";
 import { documentPath, versionUrls } from "../../metadata/urls.ts";
 import type { DatasetRow, VersionRow } from "../../model/dataset.ts";

@@ -1,5 +1,5 @@
 // A page of a dataset's version history, newest first, each version with its own downloads.
-import { downloadName } from "../../datasets/download-name.ts";
+import { downloadName } from "../../read/download-name.ts";
 import type { HistoryEntry } from "../dataset-data.ts";
 import { formatBytes } from "../format.ts";
 import { Time } from "./inline.tsx";

@@ -1,0 +1,39 @@
+// GET /openapi.json (OpenAPI 3.1 generated from the same zod schemas that validate requests)
+// and GET /docs (that document as a plain HTML reference, made interactive by Scalar).
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../app-env.ts";
+import { publicOrigin } from "../config.ts";
+import { CollectionSchema } from "../write/collection-schema.ts";
+import { UploadCreationSchema } from "../uploads/creation.ts";
+import { decorateDocument } from "./decorate.ts";
+import { API_DESCRIPTION, API_TITLE, API_VERSION } from "./info.ts";
+import { documentPages } from "./pages.ts";
+import { docsContentSecurityPolicy, referencePageHtml } from "./reference-page.tsx";
+
+
+export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string) {
+  const document = app.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: { title: API_TITLE, version: API_VERSION, description: API_DESCRIPTION },
+    servers: [{ url: origin }],
+  });
+  return decorateDocument(document);
+}
+
+export function registerDocs(app: OpenAPIHono<AppEnv>): void {
+  documentPages(app);
+  // The writes' `collection` part refers to it (multipartBody); no JSON body schema registers it.
+  app.openAPIRegistry.register("Collection", CollectionSchema);
+  // The JSON body that starts a resumable upload on the same writes (decorate.ts).
+  app.openAPIRegistry.register("UploadCreation", UploadCreationSchema);
+  app.get("/openapi.json", (c) => {
+    c.header("Cache-Control", "public, max-age=300");
+    return c.json(openApiDocument(app, publicOrigin(c.env)));
+  });
+  app.get("/docs", async (c) => {
+    c.header("Cache-Control", "public, max-age=300");
+    c.header("Content-Security-Policy", docsContentSecurityPolicy(publicOrigin(c.env)));
+    c.header("Referrer-Policy", "no-referrer");
+    return c.html(await referencePageHtml(openApiDocument(app, publicOrigin(c.env))));
+  });
+}

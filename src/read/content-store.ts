@@ -1,0 +1,62 @@
+// A read's whole D1 need in one round trip: the dataset, the version a path names (an id or
+// `latest`), and, for content reads, its segments and their parts, as one batch. A public read
+// that misses the edge cache then waits on D1 once (docs: edge and caching, round trips).
+import { toDataset, toVersion, type DatasetRecord, type VersionRecord } from "../storage/datasets-db.ts";
+import { partsByKey, type PartRecord } from "../storage/segment-parts-db.ts";
+import type { DatasetRow, SegmentRow, StoredVersionRow } from "../model/dataset.ts";
+
+export interface VersionContent {
+  dataset: DatasetRow | null;
+  /** The named version of this dataset, or null when it has none by that id. */
+  version: StoredVersionRow | null;
+  /** In list order, with their parts; empty unless asked for. */
+  segments: SegmentRow[];
+}
+
+interface SegmentRecord {
+  key: string;
+  compressed_bytes: number;
+  raw_bytes: number;
+  row_count: number;
+}
+
+/** `versionRef`: a version id or `latest`. `withSegments`: also the version's segment list. */
+export async function getVersionContent(db: D1Database, datasetId: string, versionRef: string, withSegments: boolean): Promise<VersionContent> {
+  // ?1 the dataset, ?2 the version id (unused for `latest`).
+  const target = versionRef === "latest" ? "(SELECT latest_version FROM datasets WHERE id = ?1)" : "?2";
+  const bind = (statement: D1PreparedStatement) => (versionRef === "latest" ? statement.bind(datasetId) : statement.bind(datasetId, versionRef));
+  const statements = [
+    db.prepare("SELECT * FROM datasets WHERE id = ?1").bind(datasetId),
+    bind(db.prepare(`SELECT * FROM version_records WHERE dataset_id = ?1 AND id = ${target}`)),
+  ];
+  if (withSegments) {
+    statements.push(
+      bind(
+        db.prepare(
+          `SELECT s.key, s.compressed_bytes, s.raw_bytes, s.row_count
+           FROM version_segments vs JOIN segments s ON s.key = vs.segment_key
+           WHERE vs.version_id = ${target}
+           ORDER BY vs.position`,
+        ),
+      ),
+      bind(
+        db.prepare(
+          `SELECT p.segment_key, p.compressed_offset, p.compressed_bytes, p.raw_bytes, p.row_count
+           FROM segment_parts p
+           WHERE p.segment_key IN (SELECT segment_key FROM version_segments WHERE version_id = ${target})
+           ORDER BY p.segment_key, p.part`,
+        ),
+      ),
+    );
+  }
+  const [datasets, versions, segmentRows, partRows] = await db.batch(statements);
+  const dataset = (datasets?.results[0] as DatasetRecord | undefined) ?? null;
+  const version = (versions?.results[0] as VersionRecord | undefined) ?? null;
+  const parts = partsByKey((partRows?.results ?? []) as PartRecord[]);
+  const segments = ((segmentRows?.results ?? []) as SegmentRecord[]).map((r): SegmentRow => {
+    const segment: SegmentRow = { key: r.key, compressedBytes: r.compressed_bytes, rawBytes: r.raw_bytes, rowCount: r.row_count };
+    const list = parts.get(r.key);
+    return list ? { ...segment, parts: list } : segment;
+  });
+  return { dataset: dataset ? toDataset(dataset) : null, version: version ? toVersion(version) : null, segments };
+}

@@ -1,0 +1,43 @@
+// Resolves `:version` (an id or `latest`) of a dataset the caller may read (docs/api.md).
+// A draft resolves for the dataset's team only (docs/api.md#who-sees-what); to anyone else it does not exist.
+// Each read asks D1 once: the dataset, the version and (for content) its segments in one batch.
+import { ApiError } from "../model/errors.ts";
+import { getVersionContent } from "./content-store.ts";
+import { canRead, canReadVersion } from "./access.ts";
+import type { DatasetRow, SegmentRow, StoredVersionRow } from "../model/dataset.ts";
+import type { Caller } from "../model/dataset.ts";
+
+export interface ReadableVersion {
+  dataset: DatasetRow;
+  version: StoredVersionRow;
+}
+
+export async function readableVersion(db: D1Database, datasetId: string, versionRef: string, caller: Caller | null): Promise<ReadableVersion> {
+  const { dataset, version } = await readable(db, datasetId, versionRef, caller, false);
+  return { dataset, version };
+}
+
+/** The version and its segments with their parts, for the reads that open its content. */
+export async function readableContent(
+  db: D1Database,
+  datasetId: string,
+  versionRef: string,
+  caller: Caller | null,
+): Promise<ReadableVersion & { segments: SegmentRow[] }> {
+  return readable(db, datasetId, versionRef, caller, true);
+}
+
+async function readable(db: D1Database, datasetId: string, versionRef: string, caller: Caller | null, withSegments: boolean) {
+  const { dataset, version, segments } = await getVersionContent(db, datasetId, versionRef, withSegments);
+  if (!dataset || !canRead(dataset, caller)) throw new ApiError("not_found", `No dataset ${datasetId}.`);
+  if (!version || !canReadVersion(dataset, version, caller)) throw new ApiError("not_found", `Dataset ${datasetId} has no version ${versionRef}.`);
+  return { dataset, version, segments };
+}
+
+export const PUBLIC_CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=300";
+export const PRIVATE_CACHE_CONTROL = "private, no-store";
+
+/** docs/edge-and-caching.md: public data read anonymously may be cached by anyone; everything else by no one. */
+export function cacheControlFor(dataset: DatasetRow, caller: Caller | null): string {
+  return caller === null && dataset.visibility === "public" ? PUBLIC_CACHE_CONTROL : PRIVATE_CACHE_CONTROL;
+}

@@ -1,0 +1,116 @@
+// GET /v1/dataset/:id/:version/:file[.gz] — a version's content (docs/api.md `source`, B7, C).
+// The `.gz` form is one single-member gzip joined from the stored segments, never recompressed;
+// the plain form passes that gzip through when the client accepts it, else inflates it.
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../app-env.ts";
+import { contentDisposition } from "./download-name.ts";
+import { describedByLink } from "./shapes.ts";
+import { cacheControlFor, readableContent } from "./content.ts";
+import { ApiError } from "../model/errors.ts";
+import { acceptsGzip, clientAcceptEncoding } from "../edge/accept-encoding.ts";
+import { ifRangeAllows, parseByteRange } from "./byte-range.ts";
+import { rawRangeStream } from "./csv-range.ts";
+import { partsOf } from "../storage/segment-parts-db.ts";
+import { joinedGzipLength, joinedGzipStream } from "../wire/gzip-join.ts";
+import { joinedGzipRangeStream } from "../wire/gzip-range.ts";
+import { openSegment } from "../storage/segment-store.ts";
+import { FileParamsSchema, NoQuerySchema, problemResponse } from "../http/schemas.ts";
+
+export const downloadRoute = createRoute({
+  method: "get",
+  path: "/{id}/{version}/{file}",
+  summary: "Download a version's content (`.gz`: gzip; otherwise text/csv)",
+  request: { params: FileParamsSchema, query: NoQuerySchema },
+  responses: {
+    200: {
+      description: "The content",
+      content: {
+        "application/gzip": { schema: z.string().openapi({ format: "binary" }) },
+        "text/csv": { schema: z.string().openapi({ format: "binary" }) },
+      },
+    },
+    206: {
+      description: "One byte range (`Range: bytes=…`, RFC 9110 §14) of the `.gz`, or of the CSV's own bytes, with `Content-Range`; resumes a download",
+      content: {
+        "application/gzip": { schema: z.string().openapi({ format: "binary" }) },
+        "text/csv": { schema: z.string().openapi({ format: "binary" }) },
+      },
+    },
+    400: problemResponse("Malformed id or version, or any query parameter"),
+    404: problemResponse("No such dataset, version or file visible to the caller"),
+    416: problemResponse("The range starts past the end; `Content-Range: bytes */<length>`"),
+  },
+});
+
+export function registerDownload(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(downloadRoute, async (c) => {
+    const { id, version: versionRef, file } = c.req.valid("param");
+    const caller = c.get("caller");
+    const { dataset, version, segments } = await readableContent(c.env.DB, id, versionRef, caller);
+    const wantsGzipFile = file === `${version.fileName}.gz`;
+    if (!wantsGzipFile && file !== version.fileName) throw new ApiError("not_found", `Version ${version.id} has no file ${file}.`);
+    const openers = segments.map((s) => () => openSegment(c.env.CONTENT, s.key));
+    const gzipLength = joinedGzipLength(segments.map((s) => s.compressedBytes));
+    const gzip = () => joinedGzipStream(openers, version.crc32, version.rawBytes);
+    const headers = new Headers({ "Cache-Control": cacheControlFor(dataset, caller), Link: describedByLink(dataset.id, version.id) });
+    if (wantsGzipFile) {
+      const etag = `"${version.id}.gz"`;
+      headers.set("ETag", etag);
+      headers.set("Content-Type", "application/gzip");
+      headers.set("Content-Disposition", contentDisposition(version.fileName, true));
+      headers.set("Accept-Ranges", "bytes");
+      // RFC 9110 §14.2: a Range is honoured only while If-Range (if sent) still names this file.
+      const range = ifRangeAllows(c.req.header("if-range"), etag) ? parseByteRange(c.req.header("range"), gzipLength) : null;
+      if (range === "unsatisfiable") {
+        throw new ApiError("range_not_satisfiable", `The file has ${gzipLength} bytes.`, {}, { "Content-Range": `bytes */${gzipLength}` });
+      }
+      if (range !== null) {
+        const length = range.end - range.start + 1;
+        headers.set("Content-Range", `bytes ${range.start}-${range.end}/${gzipLength}`);
+        headers.set("Content-Length", String(length));
+        const ranged = segments.map((s) => ({ compressedBytes: s.compressedBytes, open: (offset: number, count: number) => openSegment(c.env.CONTENT, s.key, { offset, length: count }) }));
+        const body = joinedGzipRangeStream(ranged, version.crc32, version.rawBytes, range.start, range.end);
+        return new Response(body.pipeThrough(new FixedLengthStream(length)), { status: 206, headers, encodeBody: "manual" });
+      }
+      headers.set("Content-Length", String(gzipLength));
+      return new Response(gzip().pipeThrough(new FixedLengthStream(gzipLength)), { headers, encodeBody: "manual" });
+    }
+    headers.set("Content-Type", "text/csv; charset=utf-8");
+    headers.set("Content-Disposition", contentDisposition(version.fileName, false));
+    headers.set("Vary", "Accept-Encoding");
+    // A Range on the CSV is always answered in the CSV's own bytes (no Content-Encoding), so a
+    // resumed download (curl -C -, a browser) continues the file it began.
+    const csvEtag = `"${version.id}.csv"`;
+    const gzipEncodedEtag = `"${version.id}.csv.gz"`;
+    // Both encodings carry the same immutable CSV, and a range is always cut from its plain
+    // bytes: a client that got the gzip-encoded answer resumes with that ETag in If-Range.
+    const csvRange =
+      c.req.header("range") !== undefined && ifRangeAllows(c.req.header("if-range"), [csvEtag, gzipEncodedEtag]) ? parseByteRange(c.req.header("range"), version.rawBytes) : null;
+    if (csvRange === "unsatisfiable") {
+      throw new ApiError("range_not_satisfiable", `The file has ${version.rawBytes} bytes.`, {}, { "Content-Range": `bytes */${version.rawBytes}` });
+    }
+    if (csvRange !== null) {
+      const length = csvRange.end - csvRange.start + 1;
+      headers.set("ETag", csvEtag);
+      headers.set("Accept-Ranges", "bytes");
+      headers.set("Content-Range", `bytes ${csvRange.start}-${csvRange.end}/${version.rawBytes}`);
+      headers.set("Content-Length", String(length));
+      const pieces = segments.flatMap((s) =>
+        partsOf(s).map((p) => ({ rawBytes: p.rawBytes, open: () => openSegment(c.env.CONTENT, s.key, { offset: p.compressedOffset, length: p.compressedBytes }) })),
+      );
+      const body = rawRangeStream(pieces, csvRange.start, csvRange.end);
+      return new Response(body.pipeThrough(new FixedLengthStream(length)), { status: 206, headers, encodeBody: "manual" });
+    }
+    if (acceptsGzip(clientAcceptEncoding(c.req.raw))) {
+      headers.set("ETag", gzipEncodedEtag);
+      headers.set("Content-Encoding", "gzip");
+      headers.set("Content-Length", String(gzipLength));
+      return new Response(gzip().pipeThrough(new FixedLengthStream(gzipLength)), { headers, encodeBody: "manual" });
+    }
+    headers.set("ETag", csvEtag);
+    headers.set("Accept-Ranges", "bytes");
+    headers.set("Content-Length", String(version.rawBytes));
+    const inflated = gzip().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(inflated.pipeThrough(new FixedLengthStream(version.rawBytes)), { headers, encodeBody: "manual" });
+  });
+}

@@ -1,0 +1,34 @@
+// DELETE /v1/dataset/:id — removes a dataset with every version and its content (docs/api.md).
+// Signed, owning team only; afterwards every path of the dataset answers 404.
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../app-env.ts";
+import { writableDataset } from "../read/access.ts";
+import { deleteDataset } from "./delete.ts";
+import { ApiError } from "../model/errors.ts";
+import { IdParamsSchema, problemResponse } from "../http/schemas.ts";
+import { requireCaller } from "./write-context.ts";
+
+export const deleteDatasetRoute = createRoute({
+  method: "delete",
+  path: "/{id}",
+  summary: "Delete a dataset, all its versions and content",
+  request: { params: IdParamsSchema },
+  responses: {
+    204: { description: "Deleted" },
+    400: problemResponse("Malformed id"),
+    401: problemResponse("Not signed, or the signature does not verify"),
+    403: problemResponse("Public dataset of another team"),
+    404: problemResponse("No such dataset visible to the caller"),
+  },
+});
+
+export function registerDelete(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(deleteDatasetRoute, async (c) => {
+    const caller = requireCaller(c);
+    const { id } = c.req.valid("param");
+    await writableDataset(c.env.DB, id, caller);
+    if (!(await deleteDataset(c.env, id))) throw new ApiError("not_found", `No dataset ${id}.`);
+    c.header("Cache-Control", "private, no-store");
+    return c.body(null, 204);
+  });
+}
