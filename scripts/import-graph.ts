@@ -71,6 +71,34 @@ export function importCircles(graph: Map<string, string[]>): string[][] {
   return [...circles.values()];
 }
 
+/**
+ * The layers, lowest first (docs/layout.md): a file imports its own layer or a lower one, never a
+ * higher one. Rooms are named by folder, top-level files by name; nested pure rooms count as 0.
+ */
+export const LAYERS: Record<string, number> = {
+  model: 0, wire: 0, csv: 0, schema: 0,
+  "config.ts": 1, "app-env.ts": 1,
+  http: 2, storage: 2, edge: 2, auth: 2,
+  write: 3, uploads: 3, read: 3, metadata: 3, catalog: 3, openapi: 3, maintenance: 3,
+  columnar: 3, query: 3, changes: 3, client: 3,
+  cli: 4, bench: 4, "app.ts": 4, "index.ts": 4, "dataset-routes.ts": 4, "validation-hook.ts": 4, "bench-entry.ts": 5,
+};
+
+export function layerOf(file: string): number {
+  const room = policedRoomOf(file);
+  if (room in ALLOWED && room.includes("/")) return 0;
+  const layer = LAYERS[room === "." ? file : room];
+  if (layer === undefined) throw new Error(`${file}: its room has no layer in scripts/import-graph.ts LAYERS`);
+  return layer;
+}
+
+/** Imports that run from a lower layer up to a higher one. */
+export function upwardImports(graph: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  for (const [file, targets] of graph) for (const target of targets) if (layerOf(target) > layerOf(file)) found.push(`${file} → ${target}`);
+  return found;
+}
+
 /** The room ALLOWED judges `file` by: the deepest folder listed there that holds it, else its top folder. */
 export function policedRoomOf(file: string): string {
   const nested = Object.keys(ALLOWED)
@@ -93,12 +121,12 @@ export function forbiddenImports(graph: Map<string, string[]>): string[] {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const graph = importGraph();
   const circles = importCircles(graph);
-  const forbidden = forbiddenImports(graph);
+  const forbidden = [...forbiddenImports(graph), ...upwardImports(graph)];
   const rooms = new Set([...graph.keys()].map(roomOf));
   console.log(`${graph.size} source files in ${rooms.size} rooms (${[...rooms].sort().join(", ")})`);
   console.log(`${circles.length} import circle(s)${circles.length ? ":" : ""}`);
   for (const circle of circles) console.log(`  ${[...circle, circle[0]].join(" → ")}`);
-  console.log(`${forbidden.length} import(s) into a room the importer may not use${forbidden.length ? ":" : ""}`);
+  console.log(`${forbidden.length} import(s) into a room the importer may not use, or up a layer${forbidden.length ? ":" : ""}`);
   for (const line of forbidden) console.log(`  ${line}`);
   process.exit(circles.length + forbidden.length > 0 ? 1 : 0);
 }

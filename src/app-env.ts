@@ -1,5 +1,5 @@
 // The Hono environment shared by middleware and routes: bindings plus per-request variables.
-import type { IdempotencyHold } from "./write/write.ts";
+import type { IdempotencyHold } from "./model/idempotency.ts";
 import type { Caller } from "./model/dataset.ts";
 
 export interface AppEnv {

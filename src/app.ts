@@ -9,7 +9,7 @@ import { faviconRoutes } from "./catalog/favicon.ts";
 import { catalogFeedRoutes } from "./catalog/feed-route.ts";
 import { catalogNotFound, catalogRoutes } from "./catalog/routes.tsx";
 import { ApiError, problemResponse } from "./model/errors.ts";
-import { logSetupProblem, setupProblem } from "./setup-problems.ts";
+import { logSetupProblem, setupProblem } from "./http/setup-problems.ts";
 import { validationHook } from "./validation-hook.ts";
 import { browserSafetyMiddleware, withNosniff } from "./edge/browser-safety.ts";
 import { cachePolicyMiddleware } from "./edge/cache-policy-middleware.ts";

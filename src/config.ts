@@ -1,7 +1,5 @@
 // Every limit and tunable in one place. Operators change them as wrangler.toml [vars];
 // the defaults here apply when a var is absent.
-import type { MergePolicy } from "./storage/compaction-plan.ts";
-import type { StorageTimings } from "./storage/timings.ts";
 
 export interface Limits {
   maxUploadBytes: number;
@@ -135,8 +133,26 @@ function uploadChunkLimits(env: object): Pick<Limits, "minUploadChunkBytes" | "m
   return { minUploadChunkBytes, maxUploadChunks: Math.max(needed, positiveInt(env, "MAX_UPLOAD_CHUNKS", d.maxUploadChunks)) };
 }
 
+/** How compaction picks segments to merge (src/storage/compaction-plan.ts). */
+export interface MergePolicy {
+  /** Segments of one tier that make a merge; also the size ratio between tiers. */
+  fanIn: number;
+  /** A list longer than this merges its cheapest tail even when no tier is full. */
+  maxSegments: number;
+  /** A segment this large is never copied again, and no merge makes one larger. */
+  maxMergedBytes: number;
+}
+
 export function mergePolicyFrom(limits: Limits): MergePolicy {
   return { fanIn: limits.compactionFanIn, maxSegments: limits.compactionMaxSegments, maxMergedBytes: limits.compactionMaxMergedBytes };
+}
+
+/** How long the storage protocol waits before it may delete an object (docs/storage-protocol.md). */
+export interface StorageTimings {
+  /** Longer than any write takes: an upload's intent is collectable only after it. */
+  writeGraceMs: number;
+  /** Longer than any download takes: replaced or deleted objects are kept this long. */
+  readGraceMs: number;
 }
 
 export function storageTimingsFrom(limits: Limits): StorageTimings {

@@ -1,7 +1,7 @@
 // Request bodies are re-chunked natively before the JS stages that cost a promise per chunk
-// (src/write/ingest/large-chunks.ts): the same bytes, in chunks of at least 64 KiB but the last.
+// (src/http/large-chunks.ts): the same bytes, in chunks of at least 64 KiB but the last.
 import { describe, expect, it } from "vitest";
-import { largeChunks } from "../src/write/ingest/large-chunks.ts";
+import { largeChunks } from "../src/http/large-chunks.ts";
 import { concatBytes } from "../src/wire/deflate-segment.ts";
 
 async function chunksOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array[]> {

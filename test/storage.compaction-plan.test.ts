@@ -1,8 +1,9 @@
 // The tiered merge policy (docs/storage-protocol.md) on simulated append histories: each byte is copied about
 // log(n) times, lists stay short, big segments are left alone, the size cap holds.
 import { describe, expect, it } from "vitest";
-import { DEFAULT_MERGE_POLICY, planMerge, type MergePolicy } from "../src/storage/compaction-plan.ts";
+import { DEFAULT_MERGE_POLICY, planMerge } from "../src/storage/compaction-plan.ts";
 import { mulberry32 } from "./helpers/random.ts";
+import type { MergePolicy } from "../src/config.ts";
 
 interface History {
   amplification: number;

@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { publicOrigin } from "../config.ts";
 import { ApiError } from "../model/errors.ts";
-import { logSetupProblem, setupProblem } from "../setup-problems.ts";
+import { logSetupProblem, setupProblem } from "../http/setup-problems.ts";
 import { loadDatasetPage } from "./dataset-data.ts";
 import { homeQuery, loadHome } from "./home-data.ts";
 import { htmlResponse } from "./html-response.ts";

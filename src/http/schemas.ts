@@ -1,8 +1,21 @@
 // Request and response schemas of the v1 dataset routes: they validate path and query input
 // and describe every response for the OpenAPI document.
 import { z } from "@hono/zod-openapi";
-import { LIST_MAX_LIMIT, MAX_SEARCH_QUERY_LENGTH } from "../config.ts";
-import { PropertiesSchema, VisibilitySchema } from "../write/collection-schema.ts";
+import { LIST_MAX_LIMIT, MAX_KEY_WORDS, MAX_PROPERTIES_BYTES, MAX_SEARCH_QUERY_LENGTH } from "../config.ts";
+
+export const VisibilitySchema = z.enum(["public", "private"]).openapi("Visibility");
+
+export const PropertiesSchema = z
+  .looseObject({
+    description: z.string().optional(),
+    key_words: z.array(z.string()).max(MAX_KEY_WORDS).optional(),
+    contact_name: z.string().optional(),
+  })
+  .refine((value) => new TextEncoder().encode(JSON.stringify(value)).length <= MAX_PROPERTIES_BYTES, {
+    message: `properties must be at most ${MAX_PROPERTIES_BYTES} bytes as JSON`,
+  })
+  .openapi("Properties", { description: "Free-form metadata with known keys description, key_words, contact_name." });
+
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

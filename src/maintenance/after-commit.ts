@@ -12,9 +12,9 @@
 // appends: its swap in D1 is guarded), so at-least-once delivery is enough; a burst of appends
 // to one dataset copies only for the newest version.
 import { z } from "zod";
-import type { MergePolicy } from "../storage/compaction-plan.ts";
-import type { StorageTimings } from "../storage/timings.ts";
 import { compactInBackground, type ContentBindings } from "./compaction.ts";
+import type { MergePolicy } from "../config.ts";
+import type { StorageTimings } from "../config.ts";
 
 export const AfterCommitMessageSchema = z.object({
   kind: z.literal("compact"),

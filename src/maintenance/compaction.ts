@@ -4,15 +4,16 @@
 // holds it. Nothing is recompressed, so every version's `.gz` stays identical. Safe to run twice,
 // concurrently, or beside appends: the swap in D1 is guarded, and a merged object that loses is
 // an unclaimed intent the clean-up removes.
-import { planMerge, type MergePolicy } from "../storage/compaction-plan.ts";
+import { planMerge } from "../storage/compaction-plan.ts";
 import { getVersionSegmentsWithParts, isLatestVersion } from "../storage/datasets-db.ts";
 import { commitCompaction } from "./store.ts";
 import { recordUploadIntents } from "../storage/pending-objects-db.ts";
 import { pacedStream } from "../storage/paced-stream.ts";
 import { mergedSegmentRow, putMergedSegment } from "../storage/segment-merge.ts";
 import { newSegmentKey } from "../storage/segment-store.ts";
-import type { StorageTimings } from "../storage/timings.ts";
 import type { SegmentRow } from "../model/dataset.ts";
+import type { MergePolicy } from "../config.ts";
+import type { StorageTimings } from "../config.ts";
 
 export interface ContentBindings {
   DB: D1Database;

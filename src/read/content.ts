@@ -3,7 +3,7 @@
 // Each read asks D1 once: the dataset, the version and (for content) its segments in one batch.
 import { ApiError } from "../model/errors.ts";
 import { getVersionContent } from "./content-store.ts";
-import { canRead, canReadVersion } from "./access.ts";
+import { canRead, canReadVersion } from "../model/access.ts";
 import type { DatasetRow, SegmentRow, StoredVersionRow } from "../model/dataset.ts";
 import type { Caller } from "../model/dataset.ts";
 

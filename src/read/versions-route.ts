@@ -3,7 +3,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { LIST_DEFAULT_LIMIT } from "../config.ts";
-import { isTeamMember, readableDataset } from "./access.ts";
+import { readableDataset } from "./access.ts";
+import { isTeamMember } from "../model/access.ts";
 import { versionSummary } from "./shapes.ts";
 import { cacheControlFor } from "./content.ts";
 import { decodeSeqCursor, encodeSeqCursor, nextLink } from "../http/cursor.ts";

@@ -7,15 +7,7 @@
 // and each byte is copied about log_fanIn(appended bytes / append size) times over its life.
 // Smaller segments in that tail ride along (they are cheap); a big segment is never copied to
 // absorb a few small ones after it, because they do not count toward its tier.
-
-export interface MergePolicy {
-  /** Segments of one tier that make a merge; also the size ratio between tiers. */
-  fanIn: number;
-  /** A list longer than this merges its cheapest tail even when no tier is full. */
-  maxSegments: number;
-  /** A segment this large is never copied again, and no merge makes one larger. */
-  maxMergedBytes: number;
-}
+import type { MergePolicy } from "../config.ts";
 
 /** Segments `[start, end)` of the list, merged into one; `end` is always the list's length. */
 export interface MergeRun {

@@ -7,7 +7,7 @@
 import type { CsvCheckpoint, CsvMode } from "../csv/scanner.ts";
 import type { Limits } from "../config.ts";
 import type { ApiError } from "../model/errors.ts";
-import { byteLimitStream } from "../write/ingest/byte-limit.ts";
+import { byteLimitStream } from "../http/byte-limit.ts";
 import type { TypingCheckpoint, TypingPlan } from "../schema/column-typer.ts";
 import { withHead } from "../wire/stream-sequence.ts";
 import { prepend, unlessEmpty } from "./chunk-body.ts";

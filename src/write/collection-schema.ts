@@ -1,24 +1,14 @@
 // The `collection` multipart part (docs/api.md#writes): a strict object, so typos such as `visiblity`
 // are rejected instead of silently ignored. One schema validates, types and documents it.
 import { z } from "@hono/zod-openapi";
-import { MAX_KEY_WORDS, MAX_NAME_LENGTH, MAX_PROPERTIES_BYTES } from "../config.ts";
+import { MAX_NAME_LENGTH } from "../config.ts";
 import { ApiError } from "../model/errors.ts";
 import { MAX_JSON_DEPTH, pathDeeperThan, pathOfUnsafeText } from "../http/json-checks.ts";
 import { isPatternFormat, patternProblem } from "../schema/strftime.ts";
 import { FIELD_TYPES } from "../schema/table-schema.ts";
+import { PropertiesSchema, VisibilitySchema } from "../http/schemas.ts";
 
-export const VisibilitySchema = z.enum(["public", "private"]).openapi("Visibility");
-
-export const PropertiesSchema = z
-  .looseObject({
-    description: z.string().optional(),
-    key_words: z.array(z.string()).max(MAX_KEY_WORDS).optional(),
-    contact_name: z.string().optional(),
-  })
-  .refine((value) => new TextEncoder().encode(JSON.stringify(value)).length <= MAX_PROPERTIES_BYTES, {
-    message: `properties must be at most ${MAX_PROPERTIES_BYTES} bytes as JSON`,
-  })
-  .openapi("Properties", { description: "Free-form metadata with known keys description, key_words, contact_name." });
+export { PropertiesSchema, VisibilitySchema };
 
 const OneCharacterSchema = z.string().length(1);
 

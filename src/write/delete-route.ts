@@ -2,9 +2,10 @@
 // Signed, owning team only; afterwards every path of the dataset answers 404.
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
-import { writableDataset } from "../read/access.ts";
+import { readableDataset } from "../read/access.ts";
 import { deleteDataset } from "./delete.ts";
 import { ApiError } from "../model/errors.ts";
+import type { Caller, DatasetRow } from "../model/dataset.ts";
 import { IdParamsSchema, problemResponse } from "../http/schemas.ts";
 import { requireCaller } from "./write-context.ts";
 
@@ -31,4 +32,11 @@ export function registerDelete(app: OpenAPIHono<AppEnv>): void {
     c.header("Cache-Control", "private, no-store");
     return c.body(null, 204);
   });
+}
+
+/** Writes need the owning team; another team gets 404 for a private dataset and 403 for a public one. */
+async function writableDataset(db: D1Database, id: string, caller: Caller): Promise<DatasetRow> {
+  const dataset = await readableDataset(db, id, caller);
+  if (dataset.teamId !== caller.teamId) throw new ApiError("forbidden", `Dataset ${id} belongs to another team.`);
+  return dataset;
 }

@@ -1,10 +1,8 @@
 // D1 access for Idempotency-Key records (docs/api.md#idempotent-writes). The row's PRIMARY KEY
 // (key_id, idempotency_key) is the lock; a row past `expires` is treated as absent everywhere.
+import type { IdempotencyScope } from "../model/idempotency.ts";
 
-export interface IdempotencyScope {
-  keyId: string;
-  idempotencyKey: string;
-}
+export type { IdempotencyScope };
 
 export interface StoredResponse {
   status: number;

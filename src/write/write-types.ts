@@ -1,6 +1,8 @@
 // The types shared by the write protocol's modules (write.ts, commit.ts, the append
 // sequencer) and the routes that call it.
-import type { IdempotencyScope } from "./idempotency-store.ts";
+import type { IdempotencyHold } from "../model/idempotency.ts";
+
+export type { IdempotencyHold };
 import type { DatasetRow, VersionRow } from "../model/dataset.ts";
 
 export type WriteKind = "create" | "update" | "append";
@@ -29,8 +31,3 @@ export interface UploadSettlement {
 }
 
 /** An Idempotency-Key held by this request (src/write/idempotency.ts). */
-export interface IdempotencyHold {
-  scope: IdempotencyScope;
-  token: string;
-  expiresSeconds: number;
-}

@@ -6,9 +6,9 @@ import { env } from "cloudflare:workers";
 import { signRequest } from "../../src/wire/sign.ts";
 import { limitsFrom, storageTimingsFrom } from "../../src/config.ts";
 import worker from "../../src/index.ts";
-import type { MergePolicy } from "../../src/storage/compaction-plan.ts";
 import { ORIGIN, csvPart, multipart, type Part } from "./http.ts";
 import type { TestKey } from "./keys.ts";
+import type { MergePolicy } from "../../src/config.ts";
 
 export const TIMINGS = storageTimingsFrom(limitsFrom(env));
 

@@ -2,8 +2,8 @@
 // decompressed as it streams and bounded by MAX_CONTENT_BYTES, so a bomb gets 413, not an OOM.
 import type { Limits } from "../../config.ts";
 import { ApiError } from "../../model/errors.ts";
-import { byteLimitStream } from "./byte-limit.ts";
-import { largeChunks } from "./large-chunks.ts";
+import { byteLimitStream } from "../../http/byte-limit.ts";
+import { largeChunks } from "../../http/large-chunks.ts";
 
 /** Raw content bounded by MAX_CONTENT_BYTES: past it the stream fails with 413. */
 export function limitContent(content: ReadableStream<Uint8Array>, limits: Limits): ReadableStream<Uint8Array> {

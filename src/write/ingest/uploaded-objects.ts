@@ -4,8 +4,8 @@
 import { compressSegment } from "../../wire/deflate-segment.ts";
 import { recordUploadIntents } from "../../storage/pending-objects-db.ts";
 import { newSegmentKey, putSegment } from "../../storage/segment-store.ts";
-import type { StorageTimings } from "../../storage/timings.ts";
 import type { LineBreakSource } from "./version-content.ts";
+import type { StorageTimings } from "../../config.ts";
 
 export class UploadedObjects {
   private readonly env: { DB: D1Database; CONTENT: R2Bucket };

@@ -1,8 +1,8 @@
 // A server that is not set up yet (an unmigrated local D1, as a plain `wrangler dev` on a fresh
 // clone gives, or no usable KEY_ENCRYPTION_KEY) answers 503 with the command that fixes it, not
 // a bare 500. Recognised when the failure happens, so no request pays an extra query for it.
-import { MasterKeyError } from "./auth/key-secrets.ts";
-import { ApiError } from "./model/errors.ts";
+import { MasterKeyError } from "../auth/key-secrets.ts";
+import { ApiError } from "../model/errors.ts";
 
 export const MIGRATE_COMMAND = "npx wrangler d1 migrations apply pubset --local";
 
