@@ -11,6 +11,7 @@ import { catalogNotFound, catalogRoutes } from "./catalog/routes.tsx";
 import { ApiError, problemResponse } from "./model/errors.ts";
 import { logSetupProblem, setupProblem } from "./http/setup-problems.ts";
 import { validationHook } from "./validation-hook.ts";
+import { RouteTable } from "./edge/route-policy.ts";
 import { browserSafetyMiddleware, withNosniff } from "./edge/browser-safety.ts";
 import { cachePolicyMiddleware } from "./edge/cache-policy-middleware.ts";
 import { d1SessionMiddleware } from "./edge/d1-session-middleware.ts";
@@ -72,11 +73,13 @@ export function toProblem(error: unknown): Response {
 
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  // Every route's declared policy (src/edge/route-policy.ts), loaded once all routes are mounted.
+  const routes = new RouteTable();
   app.use("*", browserSafetyMiddleware);
-  app.use("*", uploadOptionsMiddleware);
+  app.use("*", uploadOptionsMiddleware(routes));
   app.use("*", CORS);
   app.use("*", d1SessionMiddleware);
-  app.use("*", cachePolicyMiddleware);
+  app.use("*", cachePolicyMiddleware(routes));
   app.use("*", rateLimitFieldsMiddleware);
   // A path that exists with other methods: 405 with Allow, as problem details (docs/api.md#errors).
   app.use(
@@ -93,15 +96,16 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.use("/v1/*", signatureMiddleware);
   app.use("*", rateLimitMiddleware);
   app.use("/v1/*", idempotencyMiddleware);
-  app.use("/v1/*", httpCacheMiddleware);
+  app.use("/v1/*", httpCacheMiddleware(routes));
   app.route("/v1/dataset", datasetRoutes());
   const uploads = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   uploadRoutes(uploads);
   app.route("/v1/uploads", uploads);
-  registerDocs(app);
+  registerDocs(app, routes);
   app.route("/", catalogFeedRoutes());
   app.route("/", faviconRoutes());
   app.route("/", catalogRoutes());
+  routes.load(app.routes);
   app.notFound(
     (c) => catalogNotFound(c.req.raw) ?? problemResponse(new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)),
   );

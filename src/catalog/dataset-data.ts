@@ -13,8 +13,7 @@ import { listVersions, type VersionSummaryRow } from "../read/versions-store.ts"
 import { PREVIEW_MAX_CHARS, PREVIEW_ROWS, VERSIONS_PAGE_SIZE } from "./catalog-limits.ts";
 import { csvPath } from "./links.ts";
 import type { DatasetRow, VersionRow } from "../model/dataset.ts";
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+import { UUID_PATTERN } from "../model/ids.ts";
 
 export interface Downloads {
   csvPath: string;

@@ -6,10 +6,11 @@ import { publicOrigin } from "../config.ts";
 import { MUTABLE_CACHE_CONTROL } from "../edge/cache-policy.ts";
 import { etagOf, ifNoneMatchHits, notModified } from "../edge/etag.ts";
 import { FEED_PATH, feedQuery, loadCatalogFeed } from "./feed.ts";
+import { declarePolicy, readPolicy } from "../edge/route-policy.ts";
 
 export function catalogFeedRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get(FEED_PATH, async (c) => {
+  app.get(FEED_PATH, declarePolicy(readPolicy("catalog")), async (c) => {
     const query = feedQuery(new URL(c.req.url));
     const document = await loadCatalogFeed(c.env.DB, publicOrigin(c.env), query);
     const bytes = new TextEncoder().encode(JSON.stringify(document));

@@ -12,11 +12,12 @@ import { htmlResponse } from "./html-response.ts";
 import { DatasetPage } from "./pages/dataset-page.tsx";
 import { ErrorPage, NOT_SET_UP, PAGE_NOT_FOUND } from "./pages/error-page.tsx";
 import { HomePage } from "./pages/home-page.tsx";
+import { declarePolicy, readPolicy } from "../edge/route-policy.ts";
 
 export function catalogRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.get("/", async (c) => {
+  app.get("/", declarePolicy(readPolicy("catalog")), async (c) => {
     const data = await loadHome(c.env.DB, homeQuery(new URL(c.req.url)));
     return htmlResponse(<HomePage data={data} />, data.problem === null ? 200 : 400);
   });
@@ -25,7 +26,7 @@ export function catalogRoutes(): Hono<AppEnv> {
   app.get("/datasets", (c) => c.redirect("/", 301));
   app.get("/datasets/:id/", (c) => c.redirect(`/datasets/${encodeURIComponent(c.req.param("id"))}${new URL(c.req.url).search}`, 301));
 
-  app.get("/datasets/:id", async (c) => {
+  app.get("/datasets/:id", declarePolicy(readPolicy("dataset-page")), async (c) => {
     const url = new URL(c.req.url);
     const data = await loadDatasetPage(c.env, c.req.param("id"), url.searchParams.get("versions") || undefined);
     if (!data) return htmlResponse(<ErrorPage status={404} />, 404);

@@ -1,6 +1,8 @@
 // Which responses a shared cache may keep, for how long, and under which purge tags (docs/edge-and-caching.md).
-// Routes say only "public" or "private"; this one table turns that into the wire policy, so
+// Routes say only "public" or "private", and their cache class (route-policy.ts); this turns that into the wire policy, so
 // Workers Cache (checked before the Worker runs) and the local in-worker cache agree.
+import { isUuid } from "../model/ids.ts";
+import type { MatchedRoute } from "./route-policy.ts";
 
 /** A path that names a version id never changes: cache it for a year. */
 export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";
@@ -24,29 +26,28 @@ export function datasetTag(datasetId: string): string {
  */
 export const PUBLIC_VARY = ["Signature", "X-D1-Bookmark"];
 
-const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
-const API_LIST = /^\/v1\/dataset\/?$/;
-const API_DATASET = new RegExp(`^/v1/dataset/(${UUID})(?:/([^/]+))?(?:/[^/]+)?/?$`);
-const PAGE_DATASET = new RegExp(`^/datasets/(${UUID})$`);
-const CATALOG_PAGES = /^\/(?:|catalog\.jsonld)$/;
-
 export interface PathPolicy {
   tags: string[];
   /** True when the path names an explicit version id. */
   immutable: boolean;
 }
 
-/** Purge tags and mutability of a path; null for paths outside the data (docs, openapi.json). */
-export function pathPolicy(pathname: string): PathPolicy | null {
-  if (API_LIST.test(pathname) || CATALOG_PAGES.test(pathname)) return { tags: [CATALOG_TAG], immutable: false };
-  const api = API_DATASET.exec(pathname);
-  if (api?.[1]) {
-    const versionRef = api[2];
-    return { tags: [datasetTag(api[1])], immutable: versionRef !== undefined && new RegExp(`^${UUID}$`).test(versionRef) };
+/** Purge tags and mutability of a matched route; null for routes outside the data (docs, uploads). */
+export function routeCachePolicy(route: MatchedRoute | null): PathPolicy | null {
+  const id = route?.params.id;
+  switch (route?.policy.cache) {
+    case "catalog":
+      return { tags: [CATALOG_TAG], immutable: false };
+    case "dataset": {
+      if (id === undefined) return null;
+      const version = route.params.version;
+      return { tags: [datasetTag(id)], immutable: version !== undefined && isUuid(version) };
+    }
+    case "dataset-page":
+      return id === undefined ? null : { tags: [datasetTag(id), CATALOG_TAG], immutable: false };
+    default:
+      return null;
   }
-  const page = PAGE_DATASET.exec(pathname);
-  if (page?.[1]) return { tags: [datasetTag(page[1]), CATALOG_TAG], immutable: false };
-  return null;
 }
 
 function addVary(headers: Headers, names: string[]): void {
@@ -62,7 +63,7 @@ function addVary(headers: Headers, names: string[]): void {
  * get the immutable or mutable policy; HTML pages keep their own (they answer everyone alike,
  * signed or not) and gain only their tags.
  */
-export function applyCachePolicy(request: Request, status: number, headers: Headers): void {
+export function applyCachePolicy(request: Request, route: MatchedRoute | null, status: number, headers: Headers): void {
   if (status >= 400) {
     headers.set("Cache-Control", ERROR_CACHE_CONTROL);
     headers.delete("Cache-Tag");
@@ -75,7 +76,7 @@ export function applyCachePolicy(request: Request, status: number, headers: Head
   }
   if (!/^\s*public\b/i.test(declared)) return;
   const pathname = new URL(request.url).pathname;
-  const policy = pathPolicy(pathname);
+  const policy = routeCachePolicy(route);
   if (!pathname.startsWith("/v1/")) {
     if (policy !== null) headers.set("Cache-Tag", policy.tags.join(","));
     return;

@@ -15,10 +15,9 @@ import { acceptsGzip, clientAcceptEncoding } from "./accept-encoding.ts";
 import { etagOf, ifNoneMatchHits, notModified } from "./etag.ts";
 import { copyResponse } from "./response-copy.ts";
 import { catalogGeneration, datasetCacheState } from "./cache-state-store.ts";
+import type { MatchedRoute, RouteTable } from "./route-policy.ts";
+import { isUuid } from "../model/ids.ts";
 
-const LIST_PATH = /^\/v1\/dataset\/?$/;
-const DATASET_PATH = /^\/v1\/dataset\/([0-9a-f-]{36})(?:\/([^/]+))?(?:\/([^/]+))?\/?$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** True where the Worker keeps its own cache because Workers Cache is not in front of it. */
 export function inWorkerCache(env: { EDGE_CACHE?: string }): boolean {
@@ -34,21 +33,21 @@ export function replaceResponse(c: Context<AppEnv>, response: Response): void {
   c.res = response;
 }
 
-async function localCacheKey(c: Context<AppEnv>): Promise<Request | null> {
+async function localCacheKey(c: Context<AppEnv>, route: MatchedRoute | null): Promise<Request | null> {
   const url = new URL(c.req.url);
   const key = (suffix: string) => {
     const keyed = new URL(url);
     keyed.searchParams.set("__pubset_cache", suffix);
     return new Request(keyed.toString(), { method: "GET" });
   };
-  if (LIST_PATH.test(url.pathname)) return key(`g${await catalogGeneration(c.env.DB)}`);
-  const match = DATASET_PATH.exec(url.pathname);
-  if (!match?.[1]) return null;
-  const state = await datasetCacheState(c.env.DB, match[1]);
+  if (route?.policy.cache === "catalog") return key(`g${await catalogGeneration(c.env.DB)}`);
+  const id = route?.policy.cache === "dataset" ? route.params.id : undefined;
+  if (id === undefined || !isUuid(id)) return null;
+  const state = await datasetCacheState(c.env.DB, id);
   if (!state || state.visibility !== "public") return null;
   const encoding = acceptsGzip(clientAcceptEncoding(c.req.raw)) ? "gz" : "id";
-  const versionRef = match[2];
-  if (versionRef !== undefined && UUID.test(versionRef)) return key(`v-${encoding}`);
+  const versionRef = route?.params.version;
+  if (versionRef !== undefined && isUuid(versionRef)) return key(`v-${encoding}`);
   return key(`s${state.latestSeq}-${encoding}`);
 }
 
@@ -73,24 +72,26 @@ function isAnonymous(c: Context<AppEnv>): boolean {
   return c.get("caller") === null && !c.req.raw.headers.has("X-D1-Bookmark");
 }
 
-export const httpCacheMiddleware = createMiddleware<AppEnv>(async (c, next) => {
-  if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
-  // A Range request is answered by the route (206 from R2 range reads), never from a stored 200.
-  const ranged = c.req.header("range") !== undefined;
-  const local = inWorkerCache(c.env) && isAnonymous(c) && !ranged ? await localCacheKey(c) : null;
-  const conditional = (response: Response) =>
-    ifNoneMatchHits(c.req.header("if-none-match"), response.headers.get("ETag") ?? "") ? notModified(response) : response;
+export function httpCacheMiddleware(routes: RouteTable) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
+    // A Range request is answered by the route (206 from R2 range reads), never from a stored 200.
+    const ranged = c.req.header("range") !== undefined;
+    const local = inWorkerCache(c.env) && isAnonymous(c) && !ranged ? await localCacheKey(c, routes.match(c.req.method, c.req.path)) : null;
+    const conditional = (response: Response) =>
+      ifNoneMatchHits(c.req.header("if-none-match"), response.headers.get("ETag") ?? "") ? notModified(response) : response;
 
-  if (local) {
-    const hit = await caches.default.match(local);
-    if (hit) return conditional(copyResponse(hit));
-  }
-  await next();
-  if (c.res.status !== 200) return;
-  const response = await withEtag(c.res);
-  if (local && response.headers.get("Cache-Control")?.startsWith("public")) {
-    waitUntil(c, caches.default.put(local, copyResponse(response.clone())));
-  }
-  const answer = conditional(response);
-  if (answer !== c.res) replaceResponse(c, answer);
-});
+    if (local) {
+      const hit = await caches.default.match(local);
+      if (hit) return conditional(copyResponse(hit));
+    }
+    await next();
+    if (c.res.status !== 200) return;
+    const response = await withEtag(c.res);
+    if (local && response.headers.get("Cache-Control")?.startsWith("public")) {
+      waitUntil(c, caches.default.put(local, copyResponse(response.clone())));
+    }
+    const answer = conditional(response);
+    if (answer !== c.res) replaceResponse(c, answer);
+  });
+}

@@ -2,6 +2,7 @@
 // and describe every response for the OpenAPI document.
 import { z } from "@hono/zod-openapi";
 import { LIST_MAX_LIMIT, MAX_KEY_WORDS, MAX_PROPERTIES_BYTES, MAX_SEARCH_QUERY_LENGTH } from "../config.ts";
+import { UUID_PATTERN } from "../model/ids.ts";
 
 export const VisibilitySchema = z.enum(["public", "private"]).openapi("Visibility");
 
@@ -16,8 +17,6 @@ export const PropertiesSchema = z
   })
   .openapi("Properties", { description: "Free-form metadata with known keys description, key_words, contact_name." });
 
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 export const DatasetIdSchema = z
   .string()

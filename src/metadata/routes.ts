@@ -13,6 +13,7 @@ import { dataPackage } from "./datapackage.ts";
 import { versionUrls } from "./urls.ts";
 import { TableSchemaSchema } from "../read/reader-schemas.ts";
 import { NoQuerySchema, VersionParamsSchema, problemResponse } from "../http/schemas.ts";
+import { readPolicy, withPolicy } from "../edge/route-policy.ts";
 
 const DocumentSchema = (name: string, description: string) => z.record(z.string(), z.unknown()).openapi(name, { description });
 
@@ -22,46 +23,55 @@ const errors = {
   404: problemResponse("No such dataset or version visible to the caller (a draft, to anyone outside its team)"),
 };
 
-export const schemaRoute = createRoute({
-  method: "get",
-  path: "/{id}/{version}/schema",
-  summary: "A version's Table Schema",
-  description: "The column types of the version (Frictionless Table Schema v1): inferred over every row, or declared by the publisher.",
-  request: { params: VersionParamsSchema, query: NoQuerySchema },
-  responses: { 200: { description: "The Table Schema", content: { "application/json": { schema: TableSchemaSchema } } }, ...errors },
-});
+export const schemaRoute = withPolicy(
+  createRoute({
+    method: "get",
+    path: "/{id}/{version}/schema",
+    summary: "A version's Table Schema",
+    description: "The column types of the version (Frictionless Table Schema v1): inferred over every row, or declared by the publisher.",
+    request: { params: VersionParamsSchema, query: NoQuerySchema },
+    responses: { 200: { description: "The Table Schema", content: { "application/json": { schema: TableSchemaSchema } } }, ...errors },
+  }),
+  readPolicy("dataset"),
+);
 
-export const dataPackageRoute = createRoute({
-  method: "get",
-  path: "/{id}/{version}/datapackage.json",
-  summary: "A version as a Frictionless Data Package",
-  description:
-    "A Tabular Data Package: the record's title, description, keywords, contributors, licence, `version` and `created`, and one resource whose `path` is the absolute URL of the version's CSV, with its `bytes`, CSV dialect and Table Schema. Downloads link here with `rel=\"describedby\"`.",
-  request: { params: VersionParamsSchema, query: NoQuerySchema },
-  responses: {
-    200: {
-      description: "The Data Package descriptor",
-      content: { "application/json": { schema: DocumentSchema("DataPackage", "https://specs.frictionlessdata.io/data-package/") } },
+export const dataPackageRoute = withPolicy(
+  createRoute({
+    method: "get",
+    path: "/{id}/{version}/datapackage.json",
+    summary: "A version as a Frictionless Data Package",
+    description:
+      "A Tabular Data Package: the record's title, description, keywords, contributors, licence, `version` and `created`, and one resource whose `path` is the absolute URL of the version's CSV, with its `bytes`, CSV dialect and Table Schema. Downloads link here with `rel=\"describedby\"`.",
+    request: { params: VersionParamsSchema, query: NoQuerySchema },
+    responses: {
+      200: {
+        description: "The Data Package descriptor",
+        content: { "application/json": { schema: DocumentSchema("DataPackage", "https://specs.frictionlessdata.io/data-package/") } },
+      },
+      ...errors,
     },
-    ...errors,
-  },
-});
+  }),
+  readPolicy("dataset"),
+);
 
-export const croissantRoute = createRoute({
-  method: "get",
-  path: "/{id}/{version}/croissant.jsonld",
-  summary: "A version as Croissant 1.1 JSON-LD",
-  description:
-    "For machine-learning hosts and loaders (mlcroissant, Hugging Face, Kaggle, OpenML): the schema.org Dataset, a `cr:FileObject` for the CSV and for the gzip, and one `cr:RecordSet` whose fields mirror the Table Schema. The `@context` is inline.",
-  request: { params: VersionParamsSchema, query: NoQuerySchema },
-  responses: {
-    200: {
-      description: "The Croissant document",
-      content: { "application/ld+json": { schema: DocumentSchema("Croissant", "http://mlcommons.org/croissant/1.1") } },
+export const croissantRoute = withPolicy(
+  createRoute({
+    method: "get",
+    path: "/{id}/{version}/croissant.jsonld",
+    summary: "A version as Croissant 1.1 JSON-LD",
+    description:
+      "For machine-learning hosts and loaders (mlcroissant, Hugging Face, Kaggle, OpenML): the schema.org Dataset, a `cr:FileObject` for the CSV and for the gzip, and one `cr:RecordSet` whose fields mirror the Table Schema. The `@context` is inline.",
+    request: { params: VersionParamsSchema, query: NoQuerySchema },
+    responses: {
+      200: {
+        description: "The Croissant document",
+        content: { "application/ld+json": { schema: DocumentSchema("Croissant", "http://mlcommons.org/croissant/1.1") } },
+      },
+      ...errors,
     },
-    ...errors,
-  },
-});
+  }),
+  readPolicy("dataset"),
+);
 
 async function describedVersion(c: Context<AppEnv>, id: string, versionRef: string) {
   const caller = c.get("caller");

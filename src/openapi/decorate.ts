@@ -1,8 +1,10 @@
 // Adds to the generated OpenAPI document what middleware, not routes, decides: the RFC 9421
 // signature headers, Idempotency-Key and If-Match on writes, caching and paging headers on
-// reads, and the problem responses every operation can give. Routes stay thin; the document
-// stays complete.
+// reads, and the problem responses every operation can give. What applies to an operation is
+// its route's declared policy (src/edge/route-policy.ts). Routes stay thin; the document stays
+// complete.
 import { PROBLEMS } from "../model/errors.ts";
+import type { LinkRelation, RoutePolicy, RouteTable } from "../edge/route-policy.ts";
 
 type Json = Record<string, unknown>;
 
@@ -56,18 +58,11 @@ function addResponseHeaders(response: Json | undefined, names: Array<keyof typeo
   response.headers = headers;
 }
 
-/** Lists page with `rel="next"`; a record points at its content with `rel="enclosure"`, and the content at its Data Package with `rel="describedby"`. */
-function readLinkHeader(path: string): Array<keyof typeof responseHeaders> {
-  if (path === "/v1/dataset" || path.endsWith("/versions")) return ["Link"];
-  if (path === "/v1/dataset/{id}" || path === "/v1/dataset/{id}/{version}") return ["Link (record)"];
-  if (path === "/v1/dataset/{id}/{version}/{file}") return ["Link (download)"];
-  return [];
-}
-
-/** Create, PUT and append: the writes a resumable upload can stand in for. */
-function isDatasetWrite(path: string, method: string): boolean {
-  return (path === "/v1/dataset" && method === "post") || (path === "/v1/dataset/{id}" && (method === "post" || method === "put"));
-}
+const LINK_HEADERS: Record<LinkRelation, keyof typeof responseHeaders> = {
+  next: "Link",
+  enclosure: "Link (record)",
+  describedby: "Link (download)",
+};
 
 /**
  * draft-ietf-httpbis-resumable-upload-15 §4.2: the same request with `Upload-Complete: ?0` and
@@ -87,9 +82,9 @@ function addUploadCreation(operation: Json, responses: Record<string, Json>): vo
   responses["201"] = created;
 }
 
-function decorateOperation(path: string, method: string, operation: Json): void {
+function decorateOperation(method: string, policy: RoutePolicy, operation: Json): void {
   const responses = (operation.responses as Record<string, Json>) ?? {};
-  const isWrite = method !== "get" && method !== "head";
+  const isWrite = policy.signed;
   addParameters(operation, SIGNATURE_HEADERS(isWrite));
   addParameters(operation, [header("X-D1-Bookmark", "A bookmark from an earlier response: this request reads data at least that fresh (and is answered `private, no-store`).")]);
   if (isWrite) {
@@ -97,15 +92,15 @@ function decorateOperation(path: string, method: string, operation: Json): void 
       header("Content-Digest", "RFC 9530 digest of the body, covered by the signature: `sha-256=:<base64>:` (sha-512 also accepted).", method !== "delete"),
       header("Idempotency-Key", "Replays the first response for 24 h when the same request is sent again (`Idempotent-Replayed: true`)."),
     ]);
-    if (isDatasetWrite(path, method)) addUploadCreation(operation, responses);
-    if (method === "put" || (method === "post" && path !== "/v1/dataset")) {
+    if (policy.uploads === "start") addUploadCreation(operation, responses);
+    if (policy.ifMatch) {
       addParameters(operation, [header("If-Match", "`\"<version>\"`: write only if that is still the latest version, else 412.", false, '"<version>"')]);
     }
     responses["401"] ??= problem("Not signed, or the signature, key, nonce or digest is not valid");
     responses["409"] ??= problem("Concurrent write with the same Idempotency-Key, or too many concurrent writers");
   } else {
     addParameters(operation, [header("If-None-Match", "An ETag from an earlier response; 304 when it still matches.")]);
-    addResponseHeaders(responses["200"], ["ETag", "Cache-Control", ...readLinkHeader(path)]);
+    addResponseHeaders(responses["200"], ["ETag", "Cache-Control", ...policy.links.map((relation) => LINK_HEADERS[relation])]);
     responses["304"] ??= { description: "Not modified (If-None-Match matched)" };
     responses["401"] ??= problem("A signature was sent and does not verify");
   }
@@ -116,14 +111,18 @@ function decorateOperation(path: string, method: string, operation: Json): void 
   operation.responses = responses;
 }
 
-/** Mutates and returns the generated document. */
-export function decorateDocument<T extends object>(document: T): T {
+/** Mutates and returns the generated document; every API operation must have a declared policy. */
+export function decorateDocument<T extends object>(document: T, routes: RouteTable): T {
   const doc = document as Json;
   const paths = (doc.paths as Record<string, Record<string, Json>>) ?? {};
   for (const [path, item] of Object.entries(paths)) {
     // Only the API is signed, cached by ETag and answers problems; the pages (pages.ts) are not.
     if (!path.startsWith("/v1/")) continue;
-    for (const [method, operation] of Object.entries(item)) decorateOperation(path, method, operation);
+    for (const [method, operation] of Object.entries(item)) {
+      const policy = routes.forOperation(method, path);
+      if (!policy) throw new Error(`${method.toUpperCase()} ${path} declares no route policy (src/edge/route-policy.ts)`);
+      decorateOperation(method, policy, operation);
+    }
   }
   const components = (doc.components as Json) ?? {};
   const schemas = (components.schemas as Json) ?? {};

@@ -6,21 +6,22 @@ import { publicOrigin } from "../config.ts";
 import { CollectionSchema } from "../write/collection-schema.ts";
 import { UploadCreationSchema } from "../uploads/creation.ts";
 import { decorateDocument } from "./decorate.ts";
+import type { RouteTable } from "../edge/route-policy.ts";
 import { API_DESCRIPTION, API_TITLE, API_VERSION } from "./info.ts";
 import { documentPages } from "./pages.ts";
 import { docsContentSecurityPolicy, referencePageHtml } from "./reference-page.tsx";
 
 
-export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string) {
+export function openApiDocument(app: OpenAPIHono<AppEnv>, routes: RouteTable, origin: string) {
   const document = app.getOpenAPI31Document({
     openapi: "3.1.0",
     info: { title: API_TITLE, version: API_VERSION, description: API_DESCRIPTION },
     servers: [{ url: origin }],
   });
-  return decorateDocument(document);
+  return decorateDocument(document, routes);
 }
 
-export function registerDocs(app: OpenAPIHono<AppEnv>): void {
+export function registerDocs(app: OpenAPIHono<AppEnv>, routes: RouteTable): void {
   documentPages(app);
   // The writes' `collection` part refers to it (multipartBody); no JSON body schema registers it.
   app.openAPIRegistry.register("Collection", CollectionSchema);
@@ -28,12 +29,12 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.register("UploadCreation", UploadCreationSchema);
   app.get("/openapi.json", (c) => {
     c.header("Cache-Control", "public, max-age=300");
-    return c.json(openApiDocument(app, publicOrigin(c.env)));
+    return c.json(openApiDocument(app, routes, publicOrigin(c.env)));
   });
   app.get("/docs", async (c) => {
     c.header("Cache-Control", "public, max-age=300");
     c.header("Content-Security-Policy", docsContentSecurityPolicy(publicOrigin(c.env)));
     c.header("Referrer-Policy", "no-referrer");
-    return c.html(await referencePageHtml(openApiDocument(app, publicOrigin(c.env))));
+    return c.html(await referencePageHtml(openApiDocument(app, routes, publicOrigin(c.env))));
   });
 }

@@ -15,32 +15,36 @@ import { joinedGzipLength, joinedGzipStream } from "../wire/gzip-join.ts";
 import { joinedGzipRangeStream } from "../wire/gzip-range.ts";
 import { openSegment } from "../storage/segment-store.ts";
 import { FileParamsSchema, NoQuerySchema, problemResponse } from "../http/schemas.ts";
+import { readPolicy, withPolicy } from "../edge/route-policy.ts";
 
-export const downloadRoute = createRoute({
-  method: "get",
-  path: "/{id}/{version}/{file}",
-  summary: "Download a version's content (`.gz`: gzip; otherwise text/csv)",
-  request: { params: FileParamsSchema, query: NoQuerySchema },
-  responses: {
-    200: {
-      description: "The content",
-      content: {
-        "application/gzip": { schema: z.string().openapi({ format: "binary" }) },
-        "text/csv": { schema: z.string().openapi({ format: "binary" }) },
+export const downloadRoute = withPolicy(
+  createRoute({
+    method: "get",
+    path: "/{id}/{version}/{file}",
+    summary: "Download a version's content (`.gz`: gzip; otherwise text/csv)",
+    request: { params: FileParamsSchema, query: NoQuerySchema },
+    responses: {
+      200: {
+        description: "The content",
+        content: {
+          "application/gzip": { schema: z.string().openapi({ format: "binary" }) },
+          "text/csv": { schema: z.string().openapi({ format: "binary" }) },
+        },
       },
-    },
-    206: {
-      description: "One byte range (`Range: bytes=…`, RFC 9110 §14) of the `.gz`, or of the CSV's own bytes, with `Content-Range`; resumes a download",
-      content: {
-        "application/gzip": { schema: z.string().openapi({ format: "binary" }) },
-        "text/csv": { schema: z.string().openapi({ format: "binary" }) },
+      206: {
+        description: "One byte range (`Range: bytes=…`, RFC 9110 §14) of the `.gz`, or of the CSV's own bytes, with `Content-Range`; resumes a download",
+        content: {
+          "application/gzip": { schema: z.string().openapi({ format: "binary" }) },
+          "text/csv": { schema: z.string().openapi({ format: "binary" }) },
+        },
       },
+      400: problemResponse("Malformed id or version, or any query parameter"),
+      404: problemResponse("No such dataset, version or file visible to the caller"),
+      416: problemResponse("The range starts past the end; `Content-Range: bytes */<length>`"),
     },
-    400: problemResponse("Malformed id or version, or any query parameter"),
-    404: problemResponse("No such dataset, version or file visible to the caller"),
-    416: problemResponse("The range starts past the end; `Content-Range: bytes */<length>`"),
-  },
-});
+  }),
+  readPolicy("dataset", ["describedby"]),
+);
 
 export function registerDownload(app: OpenAPIHono<AppEnv>): void {
   app.openapi(downloadRoute, async (c) => {

@@ -6,6 +6,7 @@ import type { AppEnv } from "../app-env.ts";
 import { contentLink, versionRecord } from "./shapes.ts";
 import { cacheControlFor, readableVersion } from "./content.ts";
 import { IdParamsSchema, NoQuerySchema, VersionParamsSchema, VersionRecordSchema, problemResponse } from "../http/schemas.ts";
+import { readPolicy, withPolicy } from "../edge/route-policy.ts";
 
 const responses = {
   200: { description: "The version's record", content: { "application/json": { schema: VersionRecordSchema } } },
@@ -14,21 +15,27 @@ const responses = {
   404: problemResponse("No such dataset or version visible to the caller (a draft, to anyone outside its team)"),
 };
 
-export const getLatestRoute = createRoute({
-  method: "get",
-  path: "/{id}",
-  summary: "Get a dataset (latest version)",
-  request: { params: IdParamsSchema, query: NoQuerySchema },
-  responses,
-});
+export const getLatestRoute = withPolicy(
+  createRoute({
+    method: "get",
+    path: "/{id}",
+    summary: "Get a dataset (latest version)",
+    request: { params: IdParamsSchema, query: NoQuerySchema },
+    responses,
+  }),
+  readPolicy("dataset", ["enclosure"]),
+);
 
-export const getVersionRoute = createRoute({
-  method: "get",
-  path: "/{id}/{version}",
-  summary: "Get one version of a dataset",
-  request: { params: VersionParamsSchema, query: NoQuerySchema },
-  responses,
-});
+export const getVersionRoute = withPolicy(
+  createRoute({
+    method: "get",
+    path: "/{id}/{version}",
+    summary: "Get one version of a dataset",
+    request: { params: VersionParamsSchema, query: NoQuerySchema },
+    responses,
+  }),
+  readPolicy("dataset", ["enclosure"]),
+);
 
 async function respond(c: Context<AppEnv>, id: string, versionRef: string) {
   const caller = c.get("caller");

@@ -11,19 +11,23 @@ import { decodeCursor, encodeCursor, nextLink } from "../http/cursor.ts";
 import { listDatasets, type ListAccess, type ListRow } from "../storage/dataset-lists-db.ts";
 import { isTeamMember } from "../auth/store.ts";
 import { ListQuerySchema, ListResponseSchema, problemResponse } from "../http/schemas.ts";
+import { readPolicy, withPolicy } from "../edge/route-policy.ts";
 
-export const listRoute = createRoute({
-  method: "get",
-  path: "/",
-  summary: "List datasets",
-  request: { query: ListQuerySchema },
-  responses: {
-    200: { description: "Datasets, newest first (with `q`: best match first)", content: { "application/json": { schema: ListResponseSchema } } },
-    400: problemResponse("Invalid query"),
-    401: problemResponse("Signature present but not valid"),
-    403: problemResponse("`owner` is outside the key's team"),
-  },
-});
+export const listRoute = withPolicy(
+  createRoute({
+    method: "get",
+    path: "/",
+    summary: "List datasets",
+    request: { query: ListQuerySchema },
+    responses: {
+      200: { description: "Datasets, newest first (with `q`: best match first)", content: { "application/json": { schema: ListResponseSchema } } },
+      400: problemResponse("Invalid query"),
+      401: problemResponse("Signature present but not valid"),
+      403: problemResponse("`owner` is outside the key's team"),
+    },
+  }),
+  readPolicy("catalog", ["next"]),
+);
 
 export function registerList(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listRoute, async (c) => {

@@ -9,22 +9,26 @@ import { typedRow } from "../schema/cast.ts";
 import { openSegment } from "../storage/segment-store.ts";
 import { RowsQuerySchema, RowsResponseSchema } from "./reader-schemas.ts";
 import { VersionParamsSchema, problemResponse } from "../http/schemas.ts";
+import { readPolicy, withPolicy } from "../edge/route-policy.ts";
 
-export const rowsRoute = createRoute({
-  method: "get",
-  path: "/{id}/{version}/rows",
-  summary: "Read a version's rows as JSON",
-  request: { params: VersionParamsSchema, query: RowsQuerySchema },
-  responses: {
-    200: {
-      description: "Up to `limit` data rows from `offset` on (fewer at the end, or when the rows are very large)",
-      content: { "application/json": { schema: RowsResponseSchema } },
+export const rowsRoute = withPolicy(
+  createRoute({
+    method: "get",
+    path: "/{id}/{version}/rows",
+    summary: "Read a version's rows as JSON",
+    request: { params: VersionParamsSchema, query: RowsQuerySchema },
+    responses: {
+      200: {
+        description: "Up to `limit` data rows from `offset` on (fewer at the end, or when the rows are very large)",
+        content: { "application/json": { schema: RowsResponseSchema } },
+      },
+      400: problemResponse("Malformed id or version, or invalid offset/limit"),
+      401: problemResponse("Signature present but not valid"),
+      404: problemResponse("No such dataset or version visible to the caller"),
     },
-    400: problemResponse("Malformed id or version, or invalid offset/limit"),
-    401: problemResponse("Signature present but not valid"),
-    404: problemResponse("No such dataset or version visible to the caller"),
-  },
-});
+  }),
+  readPolicy("dataset"),
+);
 
 export function registerRows(app: OpenAPIHono<AppEnv>): void {
   app.openapi(rowsRoute, async (c) => {

@@ -11,20 +11,24 @@ import { decodeSeqCursor, encodeSeqCursor, nextLink } from "../http/cursor.ts";
 import { listVersions } from "./versions-store.ts";
 import { VersionsQuerySchema, VersionsResponseSchema } from "./reader-schemas.ts";
 import { IdParamsSchema, problemResponse } from "../http/schemas.ts";
+import { readPolicy, withPolicy } from "../edge/route-policy.ts";
 
-export const versionsRoute = createRoute({
-  method: "get",
-  path: "/{id}/versions",
-  summary: "List a dataset's versions",
-  description: "Newest first. Outside the dataset's team, drafts (versions written while it was private and never published with `\"history\": \"public\"`) are left out.",
-  request: { params: IdParamsSchema, query: VersionsQuerySchema },
-  responses: {
-    200: { description: "Versions, newest first", content: { "application/json": { schema: VersionsResponseSchema } } },
-    400: problemResponse("Malformed id or invalid query"),
-    401: problemResponse("Signature present but not valid"),
-    404: problemResponse("No such dataset visible to the caller"),
-  },
-});
+export const versionsRoute = withPolicy(
+  createRoute({
+    method: "get",
+    path: "/{id}/versions",
+    summary: "List a dataset's versions",
+    description: "Newest first. Outside the dataset's team, drafts (versions written while it was private and never published with `\"history\": \"public\"`) are left out.",
+    request: { params: IdParamsSchema, query: VersionsQuerySchema },
+    responses: {
+      200: { description: "Versions, newest first", content: { "application/json": { schema: VersionsResponseSchema } } },
+      400: problemResponse("Malformed id or invalid query"),
+      401: problemResponse("Signature present but not valid"),
+      404: problemResponse("No such dataset visible to the caller"),
+    },
+  }),
+  readPolicy("dataset", ["next"]),
+);
 
 export function registerVersions(app: OpenAPIHono<AppEnv>): void {
   app.openapi(versionsRoute, async (c) => {

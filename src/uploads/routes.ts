@@ -1,166 +1,122 @@
 // Resumable uploads (draft-ietf-httpbis-resumable-upload-15, the subset a Worker serves: no 104
 // interim responses). A write with `Upload-Complete: ?0` creates an upload resource
-// /v1/uploads/{id} (startUpload); HEAD reads its offset (§4.3), PATCH appends (§4.4), DELETE
+// /v1/uploads/{id} (start.ts); HEAD reads its offset (§4.3), PATCH appends (§4.4), DELETE
 // cancels (§4.5). The final PATCH answers what the one-request write would have answered.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { limitsFrom } from "../config.ts";
 import { appendAnswer, createAnswer, updateAnswer } from "../write/answers.ts";
 import { appendChunk } from "./chunks.ts";
 import { failure, ownUpload } from "./state.ts";
-import { createUpload, readUploadCreation } from "./creation.ts";
 import { indicatedLength, sfNonNegativeInteger } from "./length.ts";
-import type { WriteKind } from "../write/write.ts";
+import { PARTIAL_UPLOAD, stateHeaders, uploadLimit, withUploadLimit } from "./upload-headers.ts";
+import { UUID_PATTERN } from "../model/ids.ts";
 import { ApiError } from "../model/errors.ts";
 import { deleteUpload } from "./store.ts";
 import { problemResponse } from "../http/schemas.ts";
 import { ifMatchVersion, requireCaller } from "../write/write-context.ts";
-
-export const PARTIAL_UPLOAD = "application/partial-upload";
+import { UNCACHED, withPolicy, writePolicy, type RouteTable } from "../edge/route-policy.ts";
 
 const UploadParamsSchema = z.object({
   id: z
     .string()
-    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, "must be a lowercase UUID v4")
+    .regex(UUID_PATTERN, "must be a lowercase UUID v4")
     .openapi({ param: { name: "id", in: "path" }, description: "The upload's id, from the creation's Location." }),
 });
 
-/** RFC 9651 Boolean (§3.3.6): `?1` / `?0`; anything else is ignored, as the draft says. */
-function sfBoolean(value: string | undefined): boolean | null {
-  const trimmed = value?.trim();
-  return trimmed === "?1" ? true : trimmed === "?0" ? false : null;
-}
-
-/** The `Upload-Limit` dictionary (draft §4.1.4): what this server accepts. */
-export function uploadLimit(env: object, maxAgeSeconds: number): string {
-  const limits = limitsFrom(env);
-  const sizes = `max-size=${limits.maxResumableBytes}, max-append-size=${limits.maxUploadBytes}, min-append-size=${limits.minUploadChunkBytes}`;
-  return `${sizes}, max-age=${Math.max(0, Math.floor(maxAgeSeconds))}`;
-}
-
-function stateHeaders(c: Context<AppEnv>, offset: number, complete: boolean, expiresAt: number, length: number | null): void {
-  c.header("Upload-Offset", String(offset));
-  c.header("Upload-Complete", complete ? "?1" : "?0");
-  if (length !== null) c.header("Upload-Length", String(length));
-  c.header("Upload-Limit", uploadLimit(c.env, (expiresAt - Date.now()) / 1000));
-  c.header("Cache-Control", "no-store");
-}
-
-/**
- * A write request that asks for a resumable upload (`Upload-Complete: ?0`): creates the upload
- * resource and answers 201 with its Location. Null for every other write, which goes on as one
- * request (`?1` means the whole content is in this request: the ordinary write).
- */
-export async function startUpload(c: Context<AppEnv>, kind: WriteKind, datasetId: string): Promise<Response | null> {
-  if (sfBoolean(c.req.header("upload-complete")) !== false) return null;
-  const caller = requireCaller(c);
-  const creation = await readUploadCreation(c.get("body"));
-  // The creation's body describes the upload; only `Upload-Length` says how long its content is.
-  const length = sfNonNegativeInteger(c.req.header("upload-length"));
-  const ifMatch = kind === "create" ? null : ifMatchVersion(c);
-  const upload = await withUploadLimit(c, () => createUpload(c.env, { kind, datasetId, caller, ifMatch, creation, length }));
-  c.header("Location", `/v1/uploads/${upload.id}`);
-  stateHeaders(c, 0, false, upload.expiresAt, upload.length);
-  return c.body(null, 201);
-}
-
 const ANSWERS = { create: createAnswer, update: updateAnswer, append: appendAnswer } as const;
 
-/** Where a resumable upload can be created (the dataset writes) or appended to (an upload). */
-const RESUMABLE_TARGET = /^\/v1\/(?:dataset(?:\/[^/]+)?|uploads\/[^/]+)\/?$/;
-
 /**
- * OPTIONS on those paths (draft §4.1.4): `Accept-Patch` names `application/partial-upload` and
- * `Upload-Limit` the limits, so a client can learn both before creating an upload. Wraps the
- * CORS middleware, which answers every OPTIONS.
+ * OPTIONS on a path where a write takes resumable uploads (its route policy says `resumable`;
+ * draft §4.1.4): `Accept-Patch` names `application/partial-upload` and `Upload-Limit` the
+ * limits, so a client can learn both before creating an upload. Wraps the CORS middleware,
+ * which answers every OPTIONS.
  */
-export const uploadOptionsMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await next();
-  if (c.req.method !== "OPTIONS" || !RESUMABLE_TARGET.test(c.req.path)) return;
-  const headers = new Headers(c.res.headers);
-  headers.set("Accept-Patch", PARTIAL_UPLOAD);
-  headers.set("Upload-Limit", uploadLimit(c.env, limitsFrom(c.env).uploadExpirySeconds));
-  c.res = new Response(c.res.body, { status: c.res.status, headers });
-};
-
-/** A 413 from the upload's limits carries `Upload-Limit` (draft §4.1.4). */
-async function withUploadLimit<T>(c: Context<AppEnv>, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error: unknown) {
-    if (error instanceof ApiError && error.status === 413) {
-      const maxAge = limitsFrom(c.env).uploadExpirySeconds;
-      throw new ApiError(error.code, error.detail, error.extensions, { ...error.headers, "Upload-Limit": uploadLimit(c.env, maxAge) });
-    }
-    throw error;
-  }
+export function uploadOptionsMiddleware(routes: RouteTable): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    if (c.req.method !== "OPTIONS" || !routes.takesUploads(c.req.path)) return;
+    const headers = new Headers(c.res.headers);
+    headers.set("Accept-Patch", PARTIAL_UPLOAD);
+    headers.set("Upload-Limit", uploadLimit(c.env, limitsFrom(c.env).uploadExpirySeconds));
+    c.res = new Response(c.res.body, { status: c.res.status, headers });
+  };
 }
 
 // Registered as GET, which Hono also serves for HEAD (the draft's offset retrieval, §4.3).
-const headRoute = createRoute({
-  method: "get",
-  path: "/{id}",
-  summary: "A resumable upload's offset (HEAD or GET)",
-  request: { params: UploadParamsSchema },
-  responses: {
-    204: { description: "`Upload-Offset`, `Upload-Complete`, `Upload-Limit`, `Upload-Length` once known; `Cache-Control: no-store`" },
-    401: problemResponse("Not signed, or the signature does not verify"),
-    404: problemResponse("No such upload of the caller's team (or it expired)"),
-    400: problemResponse("The upload failed on its length: `inconsistent_upload_length` (no body on HEAD)"),
-    422: problemResponse("The upload failed: a chunk's CSV was invalid (no body on HEAD)"),
-  },
-});
-
-const patchRoute = createRoute({
-  method: "patch",
-  path: "/{id}",
-  summary: "Append a chunk to a resumable upload",
-  request: {
-    params: UploadParamsSchema,
-    headers: z.object({
-      "upload-offset": z.string().regex(/^\d{1,15}$/, "must be a non-negative integer").openapi({ description: "Where this chunk starts: the upload's offset." }),
-      "upload-complete": z.enum(["?0", "?1"]).openapi({ description: "`?1` on the last chunk: the upload is then committed as one version." }),
-      "upload-length": z
-        .string()
-        .optional()
-        .openapi({ description: "The content's whole length in bytes as sent, once known (draft §4.1.3); must agree with every other indication." }),
-    }),
-    body: {
-      required: true,
-      description: "`Content-Type: application/partial-upload`; the next bytes of the content (whole gzip members for a gzip upload).",
-      content: { [PARTIAL_UPLOAD]: { schema: { type: "string" as const, format: "binary" } } },
+const headRoute = withPolicy(
+  createRoute({
+    method: "get",
+    path: "/{id}",
+    summary: "A resumable upload's offset (HEAD or GET)",
+    request: { params: UploadParamsSchema },
+    responses: {
+      204: { description: "`Upload-Offset`, `Upload-Complete`, `Upload-Limit`, `Upload-Length` once known; `Cache-Control: no-store`" },
+      401: problemResponse("Not signed, or the signature does not verify"),
+      404: problemResponse("No such upload of the caller's team (or it expired)"),
+      400: problemResponse("The upload failed on its length: `inconsistent_upload_length` (no body on HEAD)"),
+      422: problemResponse("The upload failed: a chunk's CSV was invalid (no body on HEAD)"),
     },
-  },
-  responses: {
-    200: { description: "Last chunk of a PUT: the updated dataset, as PUT answers" },
-    201: { description: "Last chunk of a create or append: the created dataset or version, as the write answers" },
-    204: { description: "Chunk stored; `Upload-Offset` is the new offset" },
-    400: problemResponse(
-      "Malformed headers, a gzip chunk that is not whole members, `inconsistent_upload_length` (lengths that disagree, content past the length or after the last chunk), or `completed_upload`",
-    ),
-    401: problemResponse("Not signed, or the chunk does not match its Content-Digest"),
-    404: problemResponse("No such upload of the caller's team (or it expired)"),
-    409: problemResponse("`mismatching_upload_offset`: `Upload-Offset` is not the upload's offset (the right one is in the header and `offset`)"),
-    413: problemResponse(
-      "Chunk over `max-append-size`, a chunk before the last under `min-append-size`, one past `MAX_UPLOAD_CHUNKS`, content or `Upload-Length` over `max-size`, or a CSV limit",
-    ),
-    415: problemResponse("Not application/partial-upload"),
-    422: problemResponse("Invalid CSV in this chunk (`row` is the row number in the whole file): the upload fails"),
-  },
-});
+  }),
+  UNCACHED,
+);
 
-const deleteRoute = createRoute({
-  method: "delete",
-  path: "/{id}",
-  summary: "Cancel a resumable upload",
-  request: { params: UploadParamsSchema },
-  responses: {
-    204: { description: "Cancelled; its stored chunks are removed by the clean-up" },
-    401: problemResponse("Not signed, or the signature does not verify"),
-    404: problemResponse("No such upload of the caller's team"),
-  },
-});
+const patchRoute = withPolicy(
+  createRoute({
+    method: "patch",
+    path: "/{id}",
+    summary: "Append a chunk to a resumable upload",
+    request: {
+      params: UploadParamsSchema,
+      headers: z.object({
+        "upload-offset": z.string().regex(/^\d{1,15}$/, "must be a non-negative integer").openapi({ description: "Where this chunk starts: the upload's offset." }),
+        "upload-complete": z.enum(["?0", "?1"]).openapi({ description: "`?1` on the last chunk: the upload is then committed as one version." }),
+        "upload-length": z
+          .string()
+          .optional()
+          .openapi({ description: "The content's whole length in bytes as sent, once known (draft §4.1.3); must agree with every other indication." }),
+      }),
+      body: {
+        required: true,
+        description: "`Content-Type: application/partial-upload`; the next bytes of the content (whole gzip members for a gzip upload).",
+        content: { [PARTIAL_UPLOAD]: { schema: { type: "string" as const, format: "binary" } } },
+      },
+    },
+    responses: {
+      200: { description: "Last chunk of a PUT: the updated dataset, as PUT answers" },
+      201: { description: "Last chunk of a create or append: the created dataset or version, as the write answers" },
+      204: { description: "Chunk stored; `Upload-Offset` is the new offset" },
+      400: problemResponse(
+        "Malformed headers, a gzip chunk that is not whole members, `inconsistent_upload_length` (lengths that disagree, content past the length or after the last chunk), or `completed_upload`",
+      ),
+      401: problemResponse("Not signed, or the chunk does not match its Content-Digest"),
+      404: problemResponse("No such upload of the caller's team (or it expired)"),
+      409: problemResponse("`mismatching_upload_offset`: `Upload-Offset` is not the upload's offset (the right one is in the header and `offset`)"),
+      413: problemResponse(
+        "Chunk over `max-append-size`, a chunk before the last under `min-append-size`, one past `MAX_UPLOAD_CHUNKS`, content or `Upload-Length` over `max-size`, or a CSV limit",
+      ),
+      415: problemResponse("Not application/partial-upload"),
+      422: problemResponse("Invalid CSV in this chunk (`row` is the row number in the whole file): the upload fails"),
+    },
+  }),
+  writePolicy({ uploads: "append" }),
+);
+
+const deleteRoute = withPolicy(
+  createRoute({
+    method: "delete",
+    path: "/{id}",
+    summary: "Cancel a resumable upload",
+    request: { params: UploadParamsSchema },
+    responses: {
+      204: { description: "Cancelled; its stored chunks are removed by the clean-up" },
+      401: problemResponse("Not signed, or the signature does not verify"),
+      404: problemResponse("No such upload of the caller's team"),
+    },
+  }),
+  writePolicy(),
+);
 
 export function uploadRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(headRoute, async (c) => {

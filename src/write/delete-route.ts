@@ -8,20 +8,24 @@ import { ApiError } from "../model/errors.ts";
 import type { Caller, DatasetRow } from "../model/dataset.ts";
 import { IdParamsSchema, problemResponse } from "../http/schemas.ts";
 import { requireCaller } from "./write-context.ts";
+import { withPolicy, writePolicy } from "../edge/route-policy.ts";
 
-export const deleteDatasetRoute = createRoute({
-  method: "delete",
-  path: "/{id}",
-  summary: "Delete a dataset, all its versions and content",
-  request: { params: IdParamsSchema },
-  responses: {
-    204: { description: "Deleted" },
-    400: problemResponse("Malformed id"),
-    401: problemResponse("Not signed, or the signature does not verify"),
-    403: problemResponse("Public dataset of another team"),
-    404: problemResponse("No such dataset visible to the caller"),
-  },
-});
+export const deleteDatasetRoute = withPolicy(
+  createRoute({
+    method: "delete",
+    path: "/{id}",
+    summary: "Delete a dataset, all its versions and content",
+    request: { params: IdParamsSchema },
+    responses: {
+      204: { description: "Deleted" },
+      400: problemResponse("Malformed id"),
+      401: problemResponse("Not signed, or the signature does not verify"),
+      403: problemResponse("Public dataset of another team"),
+      404: problemResponse("No such dataset visible to the caller"),
+    },
+  }),
+  writePolicy(),
+);
 
 export function registerDelete(app: OpenAPIHono<AppEnv>): void {
   app.openapi(deleteDatasetRoute, async (c) => {

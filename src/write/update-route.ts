@@ -4,26 +4,30 @@ import type { AppEnv } from "../app-env.ts";
 import { updateAnswer } from "./answers.ts";
 import { writeVersion } from "./write.ts";
 import { IdParamsSchema, multipartBody, UpdatedSchema, problemResponse } from "../http/schemas.ts";
-import { startUpload } from "../uploads/routes.ts";
+import { startUpload } from "../uploads/start.ts";
 import { sendAnswer, writeRequest } from "./write-context.ts";
+import { withPolicy, writePolicy } from "../edge/route-policy.ts";
 
-export const updateDatasetRoute = createRoute({
-  method: "put",
-  path: "/{id}",
-  summary: "Update a dataset's metadata and/or replace its content",
-  request: { params: IdParamsSchema, body: multipartBody([], "At least one part: `collection` replaces the fields it names; `dataset` replaces the content (its first row is the new header). A `collection` with only `schema` re-types the current content: every stored row is checked and the new version reuses the stored content.") },
-  responses: {
-    200: { description: "The new version", content: { "application/json": { schema: UpdatedSchema } } },
-    400: problemResponse("Malformed request"),
-    401: problemResponse("Not signed, or the signature does not verify"),
-    403: problemResponse("Dataset of another team"),
-    404: problemResponse("No such dataset visible to the caller"),
-    412: problemResponse("If-Match is not the latest version"),
-    413: problemResponse("Too large"),
-    415: problemResponse("Not multipart/form-data"),
-    422: problemResponse("Invalid CSV, a malformed `collection.schema` (`invalid_schema`), or a cell that breaks a declared type (`schema_mismatch`, with `row`, `column`, `value`, `expected`)"),
-  },
-});
+export const updateDatasetRoute = withPolicy(
+  createRoute({
+    method: "put",
+    path: "/{id}",
+    summary: "Update a dataset's metadata and/or replace its content",
+    request: { params: IdParamsSchema, body: multipartBody([], "At least one part: `collection` replaces the fields it names; `dataset` replaces the content (its first row is the new header). A `collection` with only `schema` re-types the current content: every stored row is checked and the new version reuses the stored content.") },
+    responses: {
+      200: { description: "The new version", content: { "application/json": { schema: UpdatedSchema } } },
+      400: problemResponse("Malformed request"),
+      401: problemResponse("Not signed, or the signature does not verify"),
+      403: problemResponse("Dataset of another team"),
+      404: problemResponse("No such dataset visible to the caller"),
+      412: problemResponse("If-Match is not the latest version"),
+      413: problemResponse("Too large"),
+      415: problemResponse("Not multipart/form-data"),
+      422: problemResponse("Invalid CSV, a malformed `collection.schema` (`invalid_schema`), or a cell that breaks a declared type (`schema_mismatch`, with `row`, `column`, `value`, `expected`)"),
+    },
+  }),
+  writePolicy({ ifMatch: true, uploads: "start" }),
+);
 
 export function registerUpdate(app: OpenAPIHono<AppEnv>): void {
   app.openapi(updateDatasetRoute, async (c) => {
