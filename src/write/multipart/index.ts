@@ -2,13 +2,13 @@
 // `request.formData()` buffers the whole body, which a 100 MiB upload cannot afford; this
 // parser holds one chunk plus a few bytes and hands each part's body out as a stream.
 
-import { DelimiterFinder, isValidBoundary } from "./boundary.ts";
+import { DelimiterFinder, isValidBoundary } from "./delimiter.ts";
 import { MultipartParser } from "./parser.ts";
 import type { MultipartPart } from "./parser.ts";
 
-export { boundaryFrom } from "./boundary.ts";
-export { MultipartError } from "./error.ts";
-export type { MultipartErrorReason } from "./error.ts";
+export { boundaryFrom } from "./delimiter.ts";
+export { MultipartError } from "./part-headers.ts";
+export type { MultipartErrorReason } from "./part-headers.ts";
 export type { MultipartPart } from "./parser.ts";
 
 export interface MultipartLimits {

@@ -2,11 +2,8 @@
 // preamble, delimiter lines with transport padding, header sections, part bodies pulled on
 // demand, close delimiter and epilogue. Part bodies are never buffered whole.
 
-import type { DelimiterFinder } from "./boundary.ts";
-import { MultipartError } from "./error.ts";
-import { parsePartHeaders } from "./headers.ts";
-import type { PartHeaders } from "./headers.ts";
-import { ByteWindow } from "./window.ts";
+import { ByteWindow, type DelimiterFinder } from "./delimiter.ts";
+import { MultipartError, parsePartHeaders, type PartHeaders } from "./part-headers.ts";
 
 export interface MultipartPart extends PartHeaders {
   /** The part's bytes; read it to the end or cancel it before asking for the next part. */
