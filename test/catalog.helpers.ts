@@ -2,7 +2,7 @@
 // check its fixed headers, and pull out tags, text and links with regular expressions
 // that fit the markup hono/jsx renders.
 import { expect } from "vitest";
-import { CATALOG_CSP } from "../src/catalog/html-response.ts";
+import { CATALOG_CSP } from "../src/catalog/pages/layout.tsx";
 import { send, type SendOptions } from "./helpers/http.ts";
 
 export interface Page {

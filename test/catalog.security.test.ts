@@ -2,7 +2,7 @@
 // (text, attributes, URLs), pages load nothing and run nothing (strict CSP, no scripts, no
 // outside resources), and signatures are ignored — the catalog is the anonymous view only.
 import { beforeAll, describe, expect, it } from "vitest";
-import { CATALOG_CSP } from "../src/catalog/html-response.ts";
+import { CATALOG_CSP } from "../src/catalog/pages/layout.tsx";
 import { expectCatalogHeaders, page } from "./catalog.helpers.ts";
 import { createDataset, send } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";

@@ -11,7 +11,7 @@ import { joinedGzipLength } from "../wire/gzip-join.ts";
 import { openSegment } from "../storage/segment-store.ts";
 import { listVersions, type VersionSummaryRow } from "../read/versions-store.ts";
 import { PREVIEW_MAX_CHARS, PREVIEW_ROWS, VERSIONS_PAGE_SIZE } from "./catalog-limits.ts";
-import { csvPath } from "./links.ts";
+import { csvPath } from "./format.ts";
 import type { DatasetRow, VersionRow } from "../model/dataset.ts";
 import { UUID_PATTERN } from "../model/ids.ts";
 

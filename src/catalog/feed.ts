@@ -3,9 +3,8 @@
 // the HTML catalog): a private dataset or a draft version is never in it.
 import { ApiError } from "../model/errors.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
-import type { CatalogEntry } from "../metadata/dcat.ts";
-import { dcatCatalogPage } from "../metadata/dcat.ts";
-import { feedContents, publishedVersions } from "./feed-store.ts";
+import { type CatalogEntry, dcatCatalogPage } from "../metadata/dcat.ts";
+import { feedContents, publishedVersions } from "./store.ts";
 import { listDatasets } from "../storage/dataset-lists-db.ts";
 import { joinedGzipLength } from "../wire/gzip-join.ts";
 import { FEED_MAX_PAGE_SIZE, FEED_PAGE_SIZE, FEED_VERSIONS_PER_DATASET } from "./catalog-limits.ts";

@@ -1,5 +1,5 @@
-// How the catalog words values for people: dates, sizes, counts, and the known dataset
-// properties read defensively (properties are free-form JSON, docs/api.md).
+// How the catalog prints numbers, sizes, dates and names, and the links between its pages:
+// one place, so every page says the same thing the same way.
 
 export interface KnownProperties {
   description: string;
@@ -45,4 +45,32 @@ export function truncate(text: string, max: number): string {
   const cut = chars.slice(0, max - 1).join("");
   const space = cut.lastIndexOf(" ");
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+export interface HomeLink {
+  q?: string;
+  team?: string;
+  owner?: string;
+  cursor?: string;
+}
+
+/** The home page with these filters; empty values are left out. */
+export function homeHref(query: HomeLink): string {
+  const params = new URLSearchParams();
+  for (const name of ["q", "team", "owner", "cursor"] as const) {
+    const value = query[name];
+    if (value) params.set(name, value);
+  }
+  const search = params.toString();
+  return search === "" ? "/" : `/?${search}`;
+}
+
+/** A dataset's page; with a history cursor, that page of its versions. */
+export function datasetHref(id: string, versionsCursor?: string): string {
+  return versionsCursor === undefined ? `/datasets/${id}` : `/datasets/${id}?${new URLSearchParams({ versions: versionsCursor })}`;
+}
+
+/** The plain-CSV download of a version (its `source` without `.gz`). */
+export function csvPath(datasetId: string, versionId: string, fileName: string): string {
+  return `/v1/dataset/${datasetId}/${versionId}/${fileName}`;
 }

@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { publicTeams, versionSizes, type VersionSize } from "./store.ts";
 import { listDatasets, type ListFilter, type ListRow } from "../storage/dataset-lists-db.ts";
 import { CATALOG_MAX_TEAMS, CATALOG_PAGE_SIZE } from "./catalog-limits.ts";
-import { homeHref } from "./links.ts";
+import { homeHref } from "./format.ts";
 
 const ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 

@@ -1,6 +1,10 @@
 // The public catalog (docs/catalog.md `GET /`): server-rendered HTML pages over the same domain
 // functions as the API, always in the anonymous scope — the catalog ignores signatures, so a
 // private dataset never shows, whoever asks. Failures become HTML pages, not problem+json.
+// `GET /catalog.jsonld` (feed.ts) is its own sub-app, so a bad query or a server that is not set
+// up answers problem+json like the API. `/favicon.ico`: browsers ask every origin for it, even
+// on a JSON answer, a CSV or a problem+json opened in a tab, and log the 404 when there is none;
+// one small SVG (a table's rows), cached for a day, holding no script.
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { publicOrigin } from "../config.ts";
@@ -8,11 +12,14 @@ import { ApiError } from "../model/errors.ts";
 import { logSetupProblem, setupProblem } from "../http/setup-problems.ts";
 import { loadDatasetPage } from "./dataset-data.ts";
 import { homeQuery, loadHome } from "./home-data.ts";
-import { htmlResponse } from "./html-response.ts";
+import { htmlResponse } from "./pages/layout.tsx";
 import { DatasetPage } from "./pages/dataset-page.tsx";
 import { ErrorPage, NOT_SET_UP, PAGE_NOT_FOUND } from "./pages/error-page.tsx";
 import { HomePage } from "./pages/home-page.tsx";
 import { declarePolicy, readPolicy } from "../edge/route-policy.ts";
+import { MUTABLE_CACHE_CONTROL } from "../edge/cache-policy.ts";
+import { etagOf, ifNoneMatchHits, notModified } from "../edge/etag.ts";
+import { FEED_PATH, feedQuery, loadCatalogFeed } from "./feed.ts";
 
 export function catalogRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -59,4 +66,42 @@ export function catalogNotFound(request: Request): Promise<Response> | null {
   const isPageRequest = request.method === "GET" || request.method === "HEAD";
   if (!isPageRequest || path.startsWith("/v1/") || !(request.headers.get("accept") ?? "").includes("text/html")) return null;
   return htmlResponse(<ErrorPage status={404} message={PAGE_NOT_FOUND} />, 404);
+}
+
+export function catalogFeedRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get(FEED_PATH, declarePolicy(readPolicy("catalog")), async (c) => {
+    const query = feedQuery(new URL(c.req.url));
+    const document = await loadCatalogFeed(c.env.DB, publicOrigin(c.env), query);
+    const bytes = new TextEncoder().encode(JSON.stringify(document));
+    const response = new Response(bytes, {
+      headers: {
+        "Content-Type": "application/ld+json",
+        // The same for everyone (anonymous scope), so a minute fresh like the catalog's lists.
+        "Cache-Control": MUTABLE_CACHE_CONTROL,
+        ETag: await etagOf(bytes),
+      },
+    });
+    return ifNoneMatchHits(c.req.header("if-none-match"), response.headers.get("ETag") ?? "") ? notModified(response) : response;
+  });
+  return app;
+}
+
+const ICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">' +
+  '<rect width="32" height="32" rx="6" fill="#1f4e79"/>' +
+  '<path d="M8 9h16M8 15h16M8 21h16M8 27h9" stroke="#fff" stroke-width="3"/></svg>';
+
+export function faviconRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get("/favicon.ico", () =>
+    new Response(ICON, {
+      headers: {
+        "Content-Type": "image/svg+xml",
+        "Cache-Control": "public, max-age=86400",
+        "Content-Security-Policy": "default-src 'none'",
+      },
+    }),
+  );
+  return app;
 }

@@ -1,8 +1,7 @@
 // Small inline pieces several catalog views share: a timestamp people can read (with the
 // exact ISO 8601 value for machines) and a dataset's key words as search links. Publisher text
 // in the catalog is direction-isolated (`dir="auto"`, docs/edge-and-caching.md) so no bidi override escapes it.
-import { formatDate } from "../format.ts";
-import { homeHref } from "../links.ts";
+import { formatDate, homeHref } from "../format.ts";
 
 export function Time({ iso }: { iso: string }) {
   return <time datetime={iso}>{formatDate(iso)}</time>;

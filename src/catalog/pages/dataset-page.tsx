@@ -1,13 +1,10 @@
 // `GET /datasets/:id`: one public dataset — metadata, the first rows, downloads and commands,
 // and its version history.
-import { DatasetMeta } from "../components/dataset-meta.tsx";
-import { GetTheData } from "../components/get-the-data.tsx";
-import { MetadataHead } from "../components/metadata-head.tsx";
+import { DatasetMeta, GetTheData, MetadataHead } from "../components/dataset-summary.tsx";
 import { PreviewTable } from "../components/preview-table.tsx";
 import { VersionsTable } from "../components/versions-table.tsx";
 import type { DatasetPageData } from "../dataset-data.ts";
-import { formatCount, knownProperties, truncate } from "../format.ts";
-import { datasetHref } from "../links.ts";
+import { formatCount, knownProperties, truncate, datasetHref } from "../format.ts";
 import { Layout } from "./layout.tsx";
 
 export interface DatasetPageProps {

@@ -1,11 +1,13 @@
-// `GET /`: the catalog's front page — search form, team filter and one page of public
-// datasets, newest first (best match first when searching).
+// `GET /`: the catalog's front page — the search form (full-text words and a team filter, a
+// plain GET form that works without JavaScript; an owner filter, set by following an owner link,
+// rides along as a hidden field), and one page of public datasets, newest first (best match first
+// when searching), each as a list item.
 import { MAX_SEARCH_QUERY_LENGTH } from "../../config.ts";
-import { DatasetItem } from "../components/dataset-item.tsx";
-import { SearchForm } from "../components/search-form.tsx";
-import type { HomeData, HomeQuery } from "../home-data.ts";
-import { homeHref } from "../links.ts";
+import type { HomeData, HomeQuery, HomeEntry } from "../home-data.ts";
+import { homeHref, formatBytes, formatCount, knownProperties, truncate, datasetHref } from "../format.ts";
 import { Layout } from "./layout.tsx";
+import { LIST_DESCRIPTION_CHARS, LIST_KEY_WORDS } from "../catalog-limits.ts";
+import { KeyWords, Time } from "../components/inline.tsx";
 
 function summary(query: HomeQuery): string {
   const parts: string[] = [];
@@ -62,5 +64,66 @@ export function HomePage({ data }: { data: HomeData }) {
         ) : null}
       </nav>
     </Layout>
+  );
+}
+
+export interface SearchFormProps {
+  query: HomeQuery;
+  teams: string[];
+  maxLength: number;
+}
+
+export function SearchForm({ query, teams, maxLength }: SearchFormProps) {
+  const options = query.team !== "" && !teams.includes(query.team) ? [query.team, ...teams] : teams;
+  return (
+    <form class="search" method="get" action="/" role="search">
+      <div class="q">
+        <label for="q">Search datasets</label>
+        <input id="q" name="q" type="search" value={query.q} maxlength={maxLength} aria-describedby="q-hint" />
+      </div>
+      <div>
+        <label for="team">Team</label>
+        <select id="team" name="team">
+          <option value="" selected={query.team === ""}>
+            All teams
+          </option>
+          {options.map((team) => (
+            <option value={team} selected={team === query.team}>
+              {team}
+            </option>
+          ))}
+        </select>
+      </div>
+      {query.owner !== "" ? <input type="hidden" name="owner" value={query.owner} /> : null}
+      <div>
+        <button type="submit">Search</button>
+      </div>
+      <p id="q-hint" class="hint">
+        Every word must appear in the name, description, key words or contact; the last may be the start of a word.
+      </p>
+    </form>
+  );
+}
+
+export function DatasetItem({ row }: { row: HomeEntry }) {
+  const props = knownProperties(row.properties);
+  return (
+    <li>
+      <h2>
+        <a href={datasetHref(row.id)} dir="auto">
+          {row.name}
+        </a>
+      </h2>
+      {props.description !== "" ? <p dir="auto">{truncate(props.description, LIST_DESCRIPTION_CHARS)}</p> : null}
+      <KeyWords words={props.keyWords.slice(0, LIST_KEY_WORDS)} label={`Key words of ${row.name}`} />
+      {row.size !== null ? (
+        <p>
+          {formatCount(row.size.rows, "row", "rows")} · {formatCount(row.size.columns, "column", "columns")} · {formatBytes(row.size.bytes)} CSV
+        </p>
+      ) : null}
+      <p class="muted">
+        Team <a href={homeHref({ team: row.team })}>{row.team}</a> · updated <Time iso={row.created} />
+      </p>
+    </li>
   );
 }
