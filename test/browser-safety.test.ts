@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 
 const EXPOSE = "ETag,Link,Location,Retry-After,Idempotent-Replayed,X-D1-Bookmark,RateLimit,RateLimit-Policy,Upload-Offset,Upload-Complete,Upload-Limit,Upload-Length";
-/** The draft-11 quota fields every response carries (src/edge/rate-limit-middleware.ts). */
+/** The draft-11 quota fields every response carries (src/edge/rate-limit.ts). */
 const QUOTA = { ratelimit: expect.stringMatching(/^"anonymous";r=\d+;t=\d+$/), "ratelimit-policy": expect.stringMatching(/^"anonymous";q=\d+;w=\d+$/) };
 
 function headerMap(response: Response): Record<string, string> {

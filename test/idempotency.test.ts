@@ -1,12 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signRequest } from "../src/wire/sign.ts";
-import {
-  completeIdempotencyKey,
-  findIdempotencyRecord,
-  purgeExpiredIdempotencyRecords,
-  reserveIdempotencyKey,
-} from "../src/write/idempotency-store.ts";
+import { completeIdempotencyKey, findIdempotencyRecord, purgeExpiredIdempotencyRecords, reserveIdempotencyKey } from "../src/write/store.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { ORIGIN, collectionPart, createDataset, csvPart, expectProblem, gunzipText, multipart, send, type Part } from "./helpers/http.ts";
 import { mulberry32, randomInt } from "./helpers/random.ts";

@@ -14,7 +14,7 @@ import { largeChunks } from "../http/large-chunks.ts";
 import { findKey, nonceExpiry, recordNonce, type StoredKey } from "./store.ts";
 import type { AppEnv } from "../app-env.ts";
 import type { Context } from "hono";
-import { chargeFailedSignature, refuseIfAddressOverBudget } from "../edge/rate-limit-middleware.ts";
+import { chargeFailedSignature, refuseIfAddressOverBudget } from "../edge/rate-limit.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

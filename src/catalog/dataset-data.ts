@@ -9,7 +9,7 @@ import { decodeSeqCursor, encodeSeqCursor } from "../http/cursor.ts";
 import { getVersionSegmentsWithParts } from "../storage/datasets-db.ts";
 import { joinedGzipLength } from "../wire/gzip-join.ts";
 import { openSegment } from "../storage/segment-store.ts";
-import { listVersions, type VersionSummaryRow } from "../read/versions-store.ts";
+import { listVersions, type VersionSummaryRow } from "../read/store.ts";
 import { PREVIEW_MAX_CHARS, PREVIEW_ROWS, VERSIONS_PAGE_SIZE } from "./catalog-limits.ts";
 import { csvPath } from "./format.ts";
 import type { DatasetRow, VersionRow } from "../model/dataset.ts";

@@ -1,8 +1,15 @@
-// Which responses a shared cache may keep, for how long, and under which purge tags (docs/edge-and-caching.md).
-// Routes say only "public" or "private", and their cache class (route-policy.ts); this turns that into the wire policy, so
-// Workers Cache (checked before the Worker runs) and the local in-worker cache agree.
+// Which responses a shared cache may keep, for how long, and under which purge tags
+// (docs/edge-and-caching.md), applied by the middleware below as the last word on every
+// response's caching headers. Routes say only "public" or "private", and their cache class
+// (route-policy.ts); this turns that into the wire policy (immutable or mutable Cache-Control,
+// Cache-Tag, Vary, no-store for errors), so Workers Cache (checked before the Worker runs) and
+// the local in-worker cache agree.
+import { createMiddleware } from "hono/factory";
 import { isUuid } from "../model/ids.ts";
-import type { MatchedRoute } from "./route-policy.ts";
+import type { MatchedRoute, RouteTable } from "./route-policy.ts";
+import type { AppEnv } from "../app-env.ts";
+import { copyResponse } from "./response-copy.ts";
+import { replaceResponse } from "./http-cache.ts";
 
 /** A path that names a version id never changes: cache it for a year. */
 export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";
@@ -89,4 +96,19 @@ export function applyCachePolicy(request: Request, route: MatchedRoute | null, s
   headers.set("Cache-Control", policy.immutable ? IMMUTABLE_CACHE_CONTROL : MUTABLE_CACHE_CONTROL);
   headers.set("Cache-Tag", policy.tags.join(","));
   addVary(headers, PUBLIC_VARY);
+}
+
+export function cachePolicyMiddleware(routes: RouteTable) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    await next();
+    const route = routes.match(c.req.method, c.req.path);
+    try {
+      applyCachePolicy(c.req.raw, route, c.res.status, c.res.headers);
+    } catch {
+      // A response with immutable headers (one passed through from fetch or the Cache API).
+      const copy = copyResponse(c.res);
+      applyCachePolicy(c.req.raw, route, copy.status, copy.headers);
+      replaceResponse(c, copy);
+    }
+  });
 }

@@ -1,7 +1,12 @@
-// D1 read replication through the Sessions API (docs/edge-and-caching.md "Replicas"): one session per request.
-// Reads start anywhere (the nearest replica); writes start on the primary; a request that sends
-// `X-D1-Bookmark` reads at least that fresh, so a writer reads its own writes from any replica.
+// D1 read replication through the Sessions API (docs/edge-and-caching.md "Replicas"): one session
+// per request, opened by the middleware below. Reads start anywhere (the nearest replica); writes
+// start on the primary; a request that sends `X-D1-Bookmark` reads at least that fresh, so a
+// writer reads its own writes from any replica. Responses to writes, signed reads and bookmarked
+// reads carry `X-D1-Bookmark`, the newest the request saw.
 // https://developers.cloudflare.com/d1/best-practices/read-replication/
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../app-env.ts";
+import { ApiError } from "../model/errors.ts";
 
 export const BOOKMARK_HEADER = "X-D1-Bookmark";
 
@@ -57,3 +62,28 @@ export function noteBookmark(db: D1Database, bookmark: string | null | undefined
   const note = notes.get(db);
   if (note) note.bookmark = newestBookmark(note.bookmark, bookmark);
 }
+
+/**
+ * Writes, signed requests and requests that sent a bookmark get one back. An anonymous read
+ * does not (not even its 404): a client that then sent it on would turn every later public
+ * read private and skip the edge cache for nothing.
+ */
+function wantsBookmark(request: Request, sent: string | undefined): boolean {
+  const safe = request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS";
+  return !safe || sent !== undefined || request.headers.has("Signature");
+}
+
+export const d1SessionMiddleware = createMiddleware<AppEnv>(async (c, next) => {
+  const sent = c.req.header(BOOKMARK_HEADER)?.trim();
+  if (sent !== undefined && !isBookmark(sent)) {
+    throw new ApiError("invalid_request", `${BOOKMARK_HEADER} must be a bookmark this service returned.`);
+  }
+  const session = c.env.DB.withSession(sessionConstraint(c.req.method, sent ?? null));
+  const db = sessionDatabase(session);
+  c.env = { ...c.env, DB: db };
+  await next();
+  const bookmark = newestBookmark(newestBookmark(session.getBookmark(), notedBookmark(db)), sent);
+  if (bookmark === null || !wantsBookmark(c.req.raw, sent)) return;
+  if (/^\s*public\b/i.test(c.res.headers.get("Cache-Control") ?? "")) return;
+  c.res.headers.set(BOOKMARK_HEADER, bookmark);
+});

@@ -14,7 +14,7 @@ import type { AppEnv } from "../app-env.ts";
 import { acceptsGzip, clientAcceptEncoding } from "./accept-encoding.ts";
 import { etagOf, ifNoneMatchHits, notModified } from "./etag.ts";
 import { copyResponse } from "./response-copy.ts";
-import { catalogGeneration, datasetCacheState } from "./cache-state-store.ts";
+import { catalogGeneration, datasetCacheState } from "./store.ts";
 import type { MatchedRoute, RouteTable } from "./route-policy.ts";
 import { isUuid } from "../model/ids.ts";
 

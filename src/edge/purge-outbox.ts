@@ -3,7 +3,7 @@
 // each (PLATFORM.md §1.2). The drain runs once a minute (cron in wrangler.toml) and sends at most
 // 5 requests of 100 tags, oldest first, so a burst of flips is coalesced and spread over minutes,
 // never dropped: a tag leaves the outbox only after a purge that covered it succeeded.
-import { completePurges, failedPurges, outboxBacklog, pendingPurges } from "./purge-outbox-store.ts";
+import { completePurges, failedPurges, outboxBacklog, pendingPurges } from "./store.ts";
 
 /** Must match the first cron in wrangler.toml: one drain a minute keeps within the purge budget. */
 export const PURGE_CRON = "* * * * *";

@@ -3,7 +3,7 @@
 // compacts latest versions whose lists grew past the bound when an append's own compaction did
 // not run. Each step runs even when another fails; the summary is logged.
 import { limitsFrom, mergePolicyFrom, storageTimingsFrom } from "../config.ts";
-import { purgeExpiredIdempotencyRecords } from "../write/idempotency-store.ts";
+import { purgeExpiredIdempotencyRecords } from "../write/store.ts";
 import { purgeExpiredNonces } from "../auth/store.ts";
 import { expireUploads } from "../uploads/store.ts";
 import { longLatestVersions } from "./store.ts";

@@ -1,11 +1,12 @@
-// Resolves `:version` (an id or `latest`) of a dataset the caller may read (docs/api.md).
-// A draft resolves for the dataset's team only (docs/api.md#who-sees-what); to anyone else it does not exist.
-// Each read asks D1 once: the dataset, the version and (for content) its segments in one batch.
+// Resolves `:id` and `:version` (an id or `latest`) as the caller may read them (docs/api.md).
+// What the caller may not see is indistinguishable from what does not exist, so both are 404; a
+// draft resolves for the dataset's team only (docs/api.md#who-sees-what). Each read asks D1 once:
+// the dataset, the version and (for content) its segments in one batch.
 import { ApiError } from "../model/errors.ts";
-import { getVersionContent } from "./content-store.ts";
+import { getVersionContent } from "./store.ts";
 import { canRead, canReadVersion } from "../model/access.ts";
-import type { DatasetRow, SegmentRow, StoredVersionRow } from "../model/dataset.ts";
-import type { Caller } from "../model/dataset.ts";
+import type { DatasetRow, SegmentRow, StoredVersionRow, Caller } from "../model/dataset.ts";
+import { getDataset } from "../storage/datasets-db.ts";
 
 export interface ReadableVersion {
   dataset: DatasetRow;
@@ -40,4 +41,10 @@ export const PRIVATE_CACHE_CONTROL = "private, no-store";
 /** docs/edge-and-caching.md: public data read anonymously may be cached by anyone; everything else by no one. */
 export function cacheControlFor(dataset: DatasetRow, caller: Caller | null): string {
   return caller === null && dataset.visibility === "public" ? PUBLIC_CACHE_CONTROL : PRIVATE_CACHE_CONTROL;
+}
+
+export async function readableDataset(db: D1Database, id: string, caller: Caller | null): Promise<DatasetRow> {
+  const dataset = await getDataset(db, id);
+  if (!dataset || !canRead(dataset, caller)) throw new ApiError("not_found", `No dataset ${id}.`);
+  return dataset;
 }

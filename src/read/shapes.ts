@@ -1,7 +1,7 @@
 // The exact field set of every dataset response (docs/api.md): no more, no fewer keys. Each function
 // builds its object from scratch so a new column in D1 can never leak into a response.
 import type { ListRow } from "../storage/dataset-lists-db.ts";
-import type { VersionSummaryRow } from "./versions-store.ts";
+import type { VersionSummaryRow } from "./store.ts";
 import type { DatasetRow, VersionRow } from "../model/dataset.ts";
 
 export function sourcePath(datasetId: string, versionId: string, fileName: string): string {

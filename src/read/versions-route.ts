@@ -3,12 +3,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { LIST_DEFAULT_LIMIT } from "../config.ts";
-import { readableDataset } from "./access.ts";
+import { readableDataset, cacheControlFor } from "./content.ts";
 import { isTeamMember } from "../model/access.ts";
 import { versionSummary } from "./shapes.ts";
-import { cacheControlFor } from "./content.ts";
 import { decodeSeqCursor, encodeSeqCursor, nextLink } from "../http/cursor.ts";
-import { listVersions } from "./versions-store.ts";
+import { listVersions } from "./store.ts";
 import { VersionsQuerySchema, VersionsResponseSchema } from "./reader-schemas.ts";
 import { IdParamsSchema, problemResponse } from "../http/schemas.ts";
 import { readPolicy, withPolicy } from "../edge/route-policy.ts";

@@ -3,7 +3,7 @@
 // (docs/storage-protocol.md, invariant 7). Used by writeVersion and by the append sequencer.
 import { ApiError } from "../model/errors.ts";
 import { commitVersions, versionExists, type CommitOutcome, type VersionCommit } from "../storage/datasets-db.ts";
-import { completeIdempotencyStatement, type StoredResponse } from "./idempotency-store.ts";
+import { completeIdempotencyStatement, type StoredResponse } from "./store.ts";
 import { answerToStore } from "./answers.ts";
 import { settleUploadStatement, uploadCommitStatement } from "../uploads/store.ts";
 import type { Collection } from "./collection-schema.ts";

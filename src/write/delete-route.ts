@@ -2,7 +2,7 @@
 // Signed, owning team only; afterwards every path of the dataset answers 404.
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
-import { readableDataset } from "../read/access.ts";
+import { readableDataset } from "../read/content.ts";
 import { deleteDataset } from "./delete.ts";
 import { ApiError } from "../model/errors.ts";
 import type { Caller, DatasetRow } from "../model/dataset.ts";

@@ -3,7 +3,7 @@
 // scheduled clean-up deletes the objects once downloads already under way have had time to end
 // (READ_GRACE_SECONDS); nothing here deletes from R2 (docs/storage-protocol.md).
 import { storageTimingsFrom, limitsFrom } from "../config.ts";
-import { deleteDatasetRows } from "./delete-store.ts";
+import { deleteDatasetRows } from "./store.ts";
 
 /** Deletes the dataset; false when another request deleted it first. */
 export async function deleteDataset(env: { DB: D1Database } & object, datasetId: string): Promise<boolean> {

@@ -9,14 +9,7 @@ import { limitsFrom } from "../config.ts";
 import { problemFromStreamError } from "./stream-errors.ts";
 import { ApiError } from "../model/errors.ts";
 import { parseIdempotencyKey, requestFingerprint } from "./idempotency-key.ts";
-import {
-  completeIdempotencyKey,
-  findIdempotencyRecord,
-  releaseIdempotencyKey,
-  reserveIdempotencyKey,
-  type IdempotencyScope,
-  type StoredResponse,
-} from "./idempotency-store.ts";
+import { completeIdempotencyKey, findIdempotencyRecord, releaseIdempotencyKey, reserveIdempotencyKey, type IdempotencyScope, type StoredResponse } from "./store.ts";
 
 const METHODS = new Set(["POST", "PUT", "DELETE"]);
 const REPLAYED_HEADERS = ["Content-Type", "Location"];

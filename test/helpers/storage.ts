@@ -55,7 +55,7 @@ export function wrapBinding<T extends object>(real: T, override: Partial<Record<
   return new Proxy(real, {
     get(target, property, receiver: T) {
       if (Object.prototype.hasOwnProperty.call(override, property)) return override[property as keyof T];
-      // The worker opens one D1 session per request (src/edge/d1-session-middleware.ts); a session of
+      // The worker opens one D1 session per request (src/edge/d1-session.ts); a session of
       // a wrapped D1 binding goes through the wrapper, so what it overrides still applies.
       if (property === "withSession" && ("prepare" in override || "batch" in override)) {
         const db = receiver as unknown as D1Database;

@@ -1,5 +1,25 @@
-// D1 access for the purge outbox (migrations/0009_edge.sql): the oldest pending tags, and
-// removal of those whose purge went through and were not enqueued again meanwhile.
+// The edge's D1 reads and writes. What a cached public response depends on
+// (docs/edge-and-caching.md): the catalog's write generation for lists, a dataset's visibility and
+// latest version for its own paths. And the purge outbox (migrations/0009_edge.sql): the oldest
+// pending tags, and removal of those whose purge went through and were not enqueued again meanwhile.
+
+export async function catalogGeneration(db: D1Database): Promise<number> {
+  const row = await db.prepare("SELECT generation FROM catalog_state WHERE id = 1").first<{ generation: number }>();
+  return row?.generation ?? 0;
+}
+
+export interface DatasetCacheState {
+  visibility: "public" | "private";
+  latestSeq: number;
+}
+
+export async function datasetCacheState(db: D1Database, datasetId: string): Promise<DatasetCacheState | null> {
+  const row = await db
+    .prepare("SELECT visibility, latest_seq FROM datasets WHERE id = ?")
+    .bind(datasetId)
+    .first<{ visibility: "public" | "private"; latest_seq: number }>();
+  return row ? { visibility: row.visibility, latestSeq: row.latest_seq } : null;
+}
 
 export interface PendingPurge {
   tag: string;

@@ -1,6 +1,13 @@
-// D1 access for Idempotency-Key records (docs/api.md#idempotent-writes). The row's PRIMARY KEY
-// (key_id, idempotency_key) is the lock; a row past `expires` is treated as absent everywhere.
+// The write flow's own D1 access (the dataset, version and segment rows are storage/'s).
+// Idempotency-Key records (docs/api.md#idempotent-writes): the row's PRIMARY KEY (key_id,
+// idempotency_key) is the lock, and a row past `expires` is treated as absent everywhere.
+// Deleting a dataset: every row of it in one batch (a transaction), children before parents so
+// foreign keys hold at each statement; its R2 objects are recorded in the intent log first, for
+// the scheduled clean-up to delete.
 import type { IdempotencyScope } from "../model/idempotency.ts";
+import { recordDatasetObjectsStatement } from "../storage/pending-objects-db.ts";
+import { unindexStatements } from "../storage/search-db.ts";
+import { deleteDatasetPartsStatement } from "../storage/segment-parts-db.ts";
 
 export type { IdempotencyScope };
 
@@ -113,4 +120,21 @@ export async function releaseIdempotencyKey(db: D1Database, scope: IdempotencySc
 export async function purgeExpiredIdempotencyRecords(db: D1Database, nowSeconds: number): Promise<number> {
   const result = await db.prepare("DELETE FROM idempotency_keys WHERE expires <= ?").bind(nowSeconds).run();
   return result.meta.changes;
+}
+
+/** Deletes the dataset and everything of it; false when there was no such dataset. */
+export async function deleteDatasetRows(db: D1Database, datasetId: string, collectObjectsAfter: number): Promise<boolean> {
+  const results = await db.batch([
+    recordDatasetObjectsStatement(db, datasetId, collectObjectsAfter),
+    db
+      .prepare("DELETE FROM version_segments WHERE version_id IN (SELECT id FROM versions WHERE dataset_id = ?)")
+      .bind(datasetId),
+    deleteDatasetPartsStatement(db, datasetId),
+    db.prepare("DELETE FROM segments WHERE dataset_id = ?").bind(datasetId),
+    db.prepare("DELETE FROM versions WHERE dataset_id = ?").bind(datasetId),
+    ...unindexStatements(db, datasetId),
+    db.prepare("DELETE FROM datasets WHERE id = ?").bind(datasetId),
+  ]);
+  const last = results[results.length - 1];
+  return (last?.meta.changes ?? 0) > 0;
 }
