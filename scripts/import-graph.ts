@@ -32,15 +32,15 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** File (relative to src/) → the files it imports (relative to src/). */
-export function importGraph(): Map<string, string[]> {
+export function importGraph(src: string = SRC): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of sourceFiles(SRC)) {
+  for (const file of sourceFiles(src)) {
     const text = readFileSync(file, "utf8");
     const targets = [...text.matchAll(SPECIFIER)]
       .map((m) => normalize(join(dirname(file), m[1]!)))
       .filter((target) => /\.(ts|tsx)$/.test(target))
-      .map((target) => relative(SRC, target));
-    graph.set(relative(SRC, file), [...new Set(targets)]);
+      .map((target) => relative(src, target));
+    graph.set(relative(src, file), [...new Set(targets)]);
   }
   return graph;
 }
@@ -118,8 +118,56 @@ export function forbiddenImports(graph: Map<string, string[]>): string[] {
   return found;
 }
 
+/**
+ * What one request's entry file pulls in: every file it imports, directly or not, the rooms
+ * they sit in, and the longest import chain from it (back edges of a circle are not followed).
+ */
+export function reachFrom(graph: Map<string, string[]>, entry: string): { files: string[]; rooms: string[]; chain: string[] } {
+  const seen = new Set<string>();
+  const pending = [entry];
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    pending.push(...(graph.get(file) ?? []));
+  }
+  const longest = new Map<string, string[]>();
+  const open = new Set<string>();
+  const chainFrom = (file: string): string[] => {
+    const known = longest.get(file);
+    if (known) return known;
+    open.add(file);
+    let best: string[] = [];
+    for (const next of graph.get(file) ?? []) {
+      if (open.has(next)) continue;
+      const chain = chainFrom(next);
+      if (chain.length > best.length) best = chain;
+    }
+    open.delete(file);
+    const chain = [file, ...best];
+    longest.set(file, chain);
+    return chain;
+  };
+  return { files: [...seen], rooms: [...new Set([...seen].map(roomOf))].sort(), chain: chainFrom(entry) };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const graph = importGraph();
+  // `--src DIR` reads another checkout's src/ (to compare with an older commit); `--from FILE`
+  // prints what that entry file pulls in.
+  const option = (name: string) => {
+    const at = process.argv.indexOf(name);
+    return at > 0 ? process.argv[at + 1] : undefined;
+  };
+  const graph = importGraph(option("--src") ?? SRC);
+  const entry = option("--from");
+  if (entry !== undefined) {
+    const { files, rooms, chain } = reachFrom(graph, entry);
+    const roomChanges = chain.filter((file, i) => i > 0 && roomOf(file) !== roomOf(chain[i - 1]!)).length;
+    console.log(`${entry} pulls in ${files.length} files in ${rooms.length} rooms (${rooms.join(", ")})`);
+    console.log(`longest import chain: ${chain.length} files, ${roomChanges} room changes`);
+    for (const file of chain) console.log(`  ${file}`);
+    process.exit(0);
+  }
   const circles = importCircles(graph);
   const forbidden = [...forbiddenImports(graph), ...upwardImports(graph)];
   const rooms = new Set([...graph.keys()].map(roomOf));

@@ -20,6 +20,7 @@ import { declarePolicy, readPolicy } from "../edge/route-policy.ts";
 import { MUTABLE_CACHE_CONTROL } from "../edge/cache-policy.ts";
 import { etagOf, ifNoneMatchHits, notModified } from "../edge/etag.ts";
 import { FEED_PATH, feedQuery, loadCatalogFeed } from "./feed.ts";
+import { ICON_CACHE_CONTROL } from "../edge/cache-policy.ts";
 
 export function catalogRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -98,7 +99,7 @@ export function faviconRoutes(): Hono<AppEnv> {
     new Response(ICON, {
       headers: {
         "Content-Type": "image/svg+xml",
-        "Cache-Control": "public, max-age=86400",
+        "Cache-Control": ICON_CACHE_CONTROL,
         "Content-Security-Policy": "default-src 'none'",
       },
     }),

@@ -5,6 +5,7 @@
 // complete.
 import { PROBLEMS } from "../model/errors.ts";
 import type { LinkRelation, RoutePolicy, RouteTable } from "../edge/route-policy.ts";
+import { ERROR_CACHE_CONTROL, IMMUTABLE_CACHE_CONTROL, MUTABLE_CACHE_CONTROL, PRIVATE_CACHE_CONTROL } from "../edge/cache-policy.ts";
 
 type Json = Record<string, unknown>;
 
@@ -24,7 +25,7 @@ const responseHeaders = {
   ETag: { description: "Strong entity tag; send it back in If-None-Match for a 304.", schema: { type: "string" } },
   "Cache-Control": {
     description:
-      "Unsigned reads of public data: `public, max-age=31536000, immutable` on paths that name a version id, `public, max-age=60, stale-while-revalidate=300` on `latest` paths and lists; signed, private or `X-D1-Bookmark` reads: `private, no-store`; errors: `no-store`.",
+      `Unsigned reads of public data: \`${IMMUTABLE_CACHE_CONTROL}\` on paths that name a version id, \`${MUTABLE_CACHE_CONTROL}\` on \`latest\` paths and lists; signed, private or \`X-D1-Bookmark\` reads: \`${PRIVATE_CACHE_CONTROL}\`; errors: \`${ERROR_CACHE_CONTROL}\`.`,
     schema: { type: "string" },
   },
   Link: { description: 'Present when more results exist: `<…&cursor=…>; rel="next"`.', schema: { type: "string" } },

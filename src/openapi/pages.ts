@@ -4,6 +4,7 @@
 // unsigned HTML for people; decorate.ts leaves them without the API's headers and problems.
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
+import { ICON_CACHE_CONTROL, MUTABLE_CACHE_CONTROL } from "../edge/cache-policy.ts";
 
 const PAGES_TAG = "Pages (HTML for people)";
 const METADATA_TAG = "Catalog metadata (for harvesters)";
@@ -62,7 +63,7 @@ export function documentPages(app: OpenAPIHono<AppEnv>): void {
     parameters: [query("limit", "Datasets per page, 1-100 (default 20)."), query("cursor", "The next page, from `hydra:next`.")],
     responses: {
       200: {
-        description: "A `dcat:Catalog` whose `hydra:view` is this page; `Cache-Control: public, max-age=60, stale-while-revalidate=300`, `ETag`",
+        description: `A \`dcat:Catalog\` whose \`hydra:view\` is this page; \`Cache-Control: ${MUTABLE_CACHE_CONTROL}\`, \`ETag\``,
         content: { "application/ld+json": { schema: { type: "object" as const } } },
       },
       304: { description: "Not modified (If-None-Match matched)" },
@@ -75,6 +76,6 @@ export function documentPages(app: OpenAPIHono<AppEnv>): void {
     path: "/favicon.ico",
     tags: [PAGES_TAG],
     summary: "The site icon browsers ask for, also on JSON and CSV answers",
-    responses: { 200: { description: "An SVG icon; `Cache-Control: public, max-age=86400`", content: { "image/svg+xml": { schema: { type: "string" as const } } } } },
+    responses: { 200: { description: `An SVG icon; \`Cache-Control: ${ICON_CACHE_CONTROL}\``, content: { "image/svg+xml": { schema: { type: "string" as const } } } } },
   });
 }

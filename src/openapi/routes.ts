@@ -10,6 +10,7 @@ import type { RouteTable } from "../edge/route-policy.ts";
 import { API_DESCRIPTION, API_TITLE, API_VERSION } from "./info.ts";
 import { documentPages } from "./pages.ts";
 import { docsContentSecurityPolicy, referencePageHtml } from "./reference-page.tsx";
+import { DOCS_CACHE_CONTROL } from "../edge/cache-policy.ts";
 
 
 export function openApiDocument(app: OpenAPIHono<AppEnv>, routes: RouteTable, origin: string) {
@@ -28,11 +29,11 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, routes: RouteTable): void
   // The JSON body that starts a resumable upload on the same writes (decorate.ts).
   app.openAPIRegistry.register("UploadCreation", UploadCreationSchema);
   app.get("/openapi.json", (c) => {
-    c.header("Cache-Control", "public, max-age=300");
+    c.header("Cache-Control", DOCS_CACHE_CONTROL);
     return c.json(openApiDocument(app, routes, publicOrigin(c.env)));
   });
   app.get("/docs", async (c) => {
-    c.header("Cache-Control", "public, max-age=300");
+    c.header("Cache-Control", DOCS_CACHE_CONTROL);
     c.header("Content-Security-Policy", docsContentSecurityPolicy(publicOrigin(c.env)));
     c.header("Referrer-Policy", "no-referrer");
     return c.html(await referencePageHtml(openApiDocument(app, routes, publicOrigin(c.env))));

@@ -5,6 +5,7 @@
 // and a Content-Security-Policy that allows nothing but inline styles.
 import type { Child } from "hono/jsx";
 import { CATALOG_CSS } from "../styles.ts";
+import { CATALOG_PAGE_CACHE_CONTROL } from "../../edge/cache-policy.ts";
 
 export interface LayoutProps {
   title: string;
@@ -62,12 +63,11 @@ export function Layout({ title, description, head, after, children }: LayoutProp
 export const CATALOG_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-export const CATALOG_CACHE_CONTROL = "public, max-age=60";
 
 export function catalogHeaders(): Headers {
   return new Headers({
     "Content-Type": "text/html; charset=utf-8",
-    "Cache-Control": CATALOG_CACHE_CONTROL,
+    "Cache-Control": CATALOG_PAGE_CACHE_CONTROL,
     "Content-Security-Policy": CATALOG_CSP,
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
