@@ -17,10 +17,9 @@ import { DatasetPage } from "./pages/dataset-page.tsx";
 import { ErrorPage, NOT_SET_UP, PAGE_NOT_FOUND } from "./pages/error-page.tsx";
 import { HomePage } from "./pages/home-page.tsx";
 import { declarePolicy, readPolicy } from "../edge/route-policy.ts";
-import { MUTABLE_CACHE_CONTROL } from "../edge/cache-policy.ts";
 import { etagOf, ifNoneMatchHits, notModified } from "../edge/etag.ts";
 import { FEED_PATH, feedQuery, loadCatalogFeed } from "./feed.ts";
-import { ICON_CACHE_CONTROL } from "../edge/cache-policy.ts";
+import { ICON_CACHE_CONTROL, MUTABLE_CACHE_CONTROL } from "../edge/cache-control.ts";
 
 export function catalogRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

@@ -6,24 +6,11 @@
 // the local in-worker cache agree.
 import { createMiddleware } from "hono/factory";
 import { isUuid } from "../model/ids.ts";
+import { ERROR_CACHE_CONTROL, IMMUTABLE_CACHE_CONTROL, MUTABLE_CACHE_CONTROL, PRIVATE_CACHE_CONTROL } from "./cache-control.ts";
 import type { MatchedRoute, RouteTable } from "./route-policy.ts";
 import type { AppEnv } from "../app-env.ts";
 import { copyResponse } from "./response-copy.ts";
 import { replaceResponse } from "./http-cache.ts";
-
-/** A path that names a version id never changes: cache it for a year. */
-export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";
-/** `latest` paths, lists and search: a minute fresh, five more served stale while refetched. */
-export const MUTABLE_CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=300";
-/** The catalog's HTML pages: the anonymous view, the same for everyone, a minute fresh. */
-export const CATALOG_PAGE_CACHE_CONTROL = "public, max-age=60";
-/** `/openapi.json` and `/docs`: they change only with a deployment. */
-export const DOCS_CACHE_CONTROL = "public, max-age=300";
-/** The favicon. */
-export const ICON_CACHE_CONTROL = "public, max-age=86400";
-export const PRIVATE_CACHE_CONTROL = "private, no-store";
-/** Errors: Workers Cache would otherwise keep a 404 for minutes after a dataset turns public. */
-export const ERROR_CACHE_CONTROL = "no-store";
 
 /** The tag every list and catalog page carries; purged whenever any dataset leaves public view. */
 export const CATALOG_TAG = "catalog";

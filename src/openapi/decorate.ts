@@ -5,7 +5,7 @@
 // complete.
 import { PROBLEMS } from "../model/errors.ts";
 import type { LinkRelation, RoutePolicy, RouteTable } from "../edge/route-policy.ts";
-import { ERROR_CACHE_CONTROL, IMMUTABLE_CACHE_CONTROL, MUTABLE_CACHE_CONTROL, PRIVATE_CACHE_CONTROL } from "../edge/cache-policy.ts";
+import { ERROR_CACHE_CONTROL, IMMUTABLE_CACHE_CONTROL, MUTABLE_CACHE_CONTROL, PRIVATE_CACHE_CONTROL } from "../edge/cache-control.ts";
 
 type Json = Record<string, unknown>;
 

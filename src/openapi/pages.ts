@@ -4,7 +4,7 @@
 // unsigned HTML for people; decorate.ts leaves them without the API's headers and problems.
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
-import { ICON_CACHE_CONTROL, MUTABLE_CACHE_CONTROL } from "../edge/cache-policy.ts";
+import { ICON_CACHE_CONTROL, MUTABLE_CACHE_CONTROL } from "../edge/cache-control.ts";
 
 const PAGES_TAG = "Pages (HTML for people)";
 const METADATA_TAG = "Catalog metadata (for harvesters)";

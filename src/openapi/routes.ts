@@ -10,7 +10,7 @@ import type { RouteTable } from "../edge/route-policy.ts";
 import { API_DESCRIPTION, API_TITLE, API_VERSION } from "./info.ts";
 import { documentPages } from "./pages.ts";
 import { docsContentSecurityPolicy, referencePageHtml } from "./reference-page.tsx";
-import { DOCS_CACHE_CONTROL } from "../edge/cache-policy.ts";
+import { DOCS_CACHE_CONTROL } from "../edge/cache-control.ts";
 
 
 export function openApiDocument(app: OpenAPIHono<AppEnv>, routes: RouteTable, origin: string) {

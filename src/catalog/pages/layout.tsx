@@ -5,7 +5,7 @@
 // and a Content-Security-Policy that allows nothing but inline styles.
 import type { Child } from "hono/jsx";
 import { CATALOG_CSS } from "../styles.ts";
-import { CATALOG_PAGE_CACHE_CONTROL } from "../../edge/cache-policy.ts";
+import { CATALOG_PAGE_CACHE_CONTROL } from "../../edge/cache-control.ts";
 
 export interface LayoutProps {
   title: string;
