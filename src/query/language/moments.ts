@@ -1,0 +1,113 @@
+// Dates, datetimes and times of day as the query language compares them (docs/queries.md#comparisons):
+// each becomes a key that sorts as text in time order. A datetime with an offset is the instant
+// it names; one without is read as UTC, as DuckDB reads it into TIMESTAMPTZ with TimeZone=UTC.
+import { isDate, isDatetime, isTime } from "../../schema/lexical.ts";
+import type { Cell } from "../../schema/cast.ts";
+import type { LiteralReading } from "./numbers.ts";
+
+/** Seconds added so every instant from year 0 to 9999 is a positive 13-digit count. */
+const EPOCH_SHIFT = 1e12;
+
+function digitsAt(text: string, start: number, count: number): number {
+  let value = 0;
+  for (let i = start; i < start + count; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return NaN;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+function civilFromDays(days: number): string {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+/** Seconds, the fraction's digits without trailing zeros, and the offset in minutes, of `hh:mm:ss[.f][Z|±hh:mm]` at `start`. */
+function clock(text: string, start: number): { seconds: number; fraction: string; offset: number } | undefined {
+  const seconds = digitsAt(text, start, 2) * 3600 + digitsAt(text, start + 3, 2) * 60 + digitsAt(text, start + 6, 2);
+  if (Number.isNaN(seconds)) return undefined;
+  let i = start + 8;
+  let fraction = "";
+  if (text[i] === ".") {
+    const from = ++i;
+    while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+    fraction = text.slice(from, i).replace(/0+$/, "");
+  }
+  let offset = 0;
+  const zone = text[i];
+  if (zone === "+" || zone === "-") offset = (zone === "-" ? -1 : 1) * (digitsAt(text, i + 1, 2) * 60 + digitsAt(text, i + 4, 2));
+  return Number.isNaN(offset) ? undefined : { seconds, fraction, offset };
+}
+
+function fixed(seconds: number, width: number, fraction: string): string {
+  return `${String(seconds).padStart(width, "0")}${fraction ? `.${fraction}` : ""}`;
+}
+
+/** A date cell is its ISO text, which already sorts in time order. */
+export function dateKey(cell: Cell): string | undefined {
+  return typeof cell === "string" ? cell : undefined;
+}
+
+/** An instant: seconds since year 0 in 13 digits, then `.fraction` when there is one. */
+export function datetimeKey(cell: Cell): string | undefined {
+  if (typeof cell !== "string" || cell.length < 19) return undefined;
+  const days = daysFromCivil(digitsAt(cell, 0, 4), digitsAt(cell, 5, 2), digitsAt(cell, 8, 2));
+  const time = clock(cell, 11);
+  if (time === undefined || Number.isNaN(days)) return undefined;
+  return fixed(days * 86400 + time.seconds - time.offset * 60 + EPOCH_SHIFT, 13, time.fraction);
+}
+
+/** A time of day, moved to UTC when it has an offset (wrapping past midnight). */
+export function timeKey(cell: Cell): string | undefined {
+  if (typeof cell !== "string") return undefined;
+  const time = clock(cell, 0);
+  if (time === undefined) return undefined;
+  return fixed((((time.seconds - time.offset * 60) % 86400) + 86400) % 86400, 5, time.fraction);
+}
+
+function clockText(seconds: number, fraction: string): string {
+  return `${pad(Math.floor(seconds / 3600))}:${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}${fraction ? `.${fraction}` : ""}`;
+}
+
+export function dateLiteral(text: string): LiteralReading<string> {
+  return isDate(text) ? { ok: true, key: text, canonical: `'${text}'` } : { ok: false, expected: "a date as text, like '2024-01-31'" };
+}
+
+/** Canonical: the instant in UTC, `YYYY-MM-DDThh:mm:ss[.f]Z`. */
+export function datetimeLiteral(text: string): LiteralReading<string> {
+  const key = isDatetime(text) ? datetimeKey(text) : undefined;
+  if (key === undefined) return { ok: false, expected: "a datetime as text, like '2024-01-31T12:00:00Z'" };
+  const [whole, fraction = ""] = key.split(".");
+  const seconds = Number(whole) - EPOCH_SHIFT;
+  const days = Math.floor(seconds / 86400);
+  return { ok: true, key, canonical: `'${civilFromDays(days)}T${clockText(seconds - days * 86400, fraction)}Z'` };
+}
+
+/** Canonical: the time of day in UTC without a zone, `hh:mm:ss[.f]`. */
+export function timeLiteral(text: string): LiteralReading<string> {
+  const key = isTime(text) ? timeKey(text) : undefined;
+  if (key === undefined) return { ok: false, expected: "a time of day as text, like '13:30:00'" };
+  const [whole, fraction = ""] = key.split(".");
+  return { ok: true, key, canonical: `'${clockText(Number(whole), fraction)}'` };
+}
