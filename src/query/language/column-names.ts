@@ -43,8 +43,10 @@ export function resolveColumn(schema: TableSchema, parameter: QueryParameter, in
 
 export interface ListedName {
   name: string;
-  /** UTF-16 index of the name's first character (its quote, or the `-` of a descending order). */
+  /** UTF-16 index where the item starts (at the `-` of a descending order). */
   start: number;
+  /** UTF-16 index of the name itself (its opening quote when quoted). */
+  nameStart: number;
   descending: boolean;
 }
 
@@ -62,7 +64,11 @@ export function listNames(parameter: QueryParameter, input: string): Result<List
     skipSpaces();
     const start = i;
     const descending = parameter === "order" && input[i] === "-";
-    if (descending) i++;
+    if (descending) {
+      i++;
+      skipSpaces();
+    }
+    const nameStart = i;
     let name: string;
     if (input[i] === '"') {
       name = "";
@@ -82,8 +88,8 @@ export function listNames(parameter: QueryParameter, input: string): Result<List
       if (name.includes('"')) return failure(queryError(parameter, input, i + name.indexOf('"'), "a name without a double quote (or one wholly in double quotes)", "a double quote"));
       i = end;
     }
-    if (name === "") return failure(queryError(parameter, input, start, "a column name", i < input.length ? '","' : "end of input"));
-    names.push({ name, start, descending });
+    if (name === "" && input[nameStart] !== '"') return failure(queryError(parameter, input, nameStart, "a column name", i < input.length ? '","' : "end of input"));
+    names.push({ name, start, nameStart, descending });
     if (i >= input.length) return { ok: true, value: names };
     if (input[i] !== ",") return failure(queryError(parameter, input, i, '"," or end of input', quoteFound(input.slice(i, i + 1))));
     i++;

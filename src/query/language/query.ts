@@ -51,8 +51,7 @@ function resolveList(parameter: QueryParameter, input: string, schema: TableSche
   const seen = new Set<number>();
   const resolved: { column: number; descending: boolean }[] = [];
   for (const item of listed.value) {
-    const nameStart = item.start + (item.descending ? 1 : 0);
-    const column = resolveColumn(schema, parameter, input, nameStart, item.name);
+    const column = resolveColumn(schema, parameter, input, item.nameStart, item.name);
     if (!column.ok) return column;
     if (seen.has(column.value)) return failure(queryError(parameter, input, item.start, "each column at most once", `${quoteFound(item.name)} again`));
     seen.add(column.value);
