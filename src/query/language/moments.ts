@@ -49,19 +49,27 @@ function clock(text: string, start: number): { seconds: number; fraction: string
   if (Number.isNaN(seconds)) return undefined;
   let i = start + 8;
   let fraction = "";
-  if (text[i] === ".") {
+  if (text.charCodeAt(i) === 46) {
     const from = ++i;
-    while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
-    fraction = text.slice(from, i).replace(/0+$/, "");
+    let last = from;
+    for (; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      if (unit < 48 || unit > 57) break;
+      if (unit !== 48) last = i + 1;
+    }
+    fraction = text.slice(from, last);
   }
   let offset = 0;
-  const zone = text[i];
-  if (zone === "+" || zone === "-") offset = (zone === "-" ? -1 : 1) * (digitsAt(text, i + 1, 2) * 60 + digitsAt(text, i + 4, 2));
+  const zone = text.charCodeAt(i);
+  // `+` and `-`; `Z` and no zone are UTC.
+  if (zone === 43 || zone === 45) offset = (zone === 45 ? -1 : 1) * (digitsAt(text, i + 1, 2) * 60 + digitsAt(text, i + 4, 2));
   return Number.isNaN(offset) ? undefined : { seconds, fraction, offset };
 }
 
 function fixed(seconds: number, width: number, fraction: string): string {
-  return `${String(seconds).padStart(width, "0")}${fraction ? `.${fraction}` : ""}`;
+  const whole = String(seconds);
+  const padded = whole.length < width ? whole.padStart(width, "0") : whole;
+  return fraction === "" ? padded : `${padded}.${fraction}`;
 }
 
 /** A date cell is its ISO text, which already sorts in time order. */
