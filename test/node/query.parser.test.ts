@@ -122,6 +122,8 @@ describe("errors name their position (1-based, in code points) and what was expe
     ['"abc = 1', 9, 'a closing "'],
     ["a = 1e", 7, "digits of the exponent"],
     ["a = 1e+x", 8, "digits of the exponent"],
+    ["a = 1and b = 2", 6, "a space, an operator or a parenthesis after a number"],
+    ["a IN (1,2x)", 10, "a space, an operator or a parenthesis after a number"],
     ["a # 1", 3, "a column, a literal, an operator or a parenthesis"],
     ["a = .", 5, "a column, a literal, an operator or a parenthesis"],
     ["-a = 1", 1, "a column, a literal, an operator or a parenthesis"],

@@ -110,6 +110,11 @@ export function tokenize(input: string): Token[] {
         tokens.push({ kind: "error", expected: "digits of the exponent", found: at < input.length ? `"${input[at]}"` : "end of input", start: at, end: at });
         return tokens;
       }
+      if (end > 0 && isNamePart(input[end])) {
+        // `1and` or `12abc`: a name glued to a number is a typo, not two tokens.
+        tokens.push({ kind: "error", expected: "a space, an operator or a parenthesis after a number", found: `"${input[end]}"`, start: end, end: end + 1 });
+        return tokens;
+      }
       if (end > 0) {
         tokens.push({ kind: "number", text: input.slice(start, end), start, end });
         i = end;
