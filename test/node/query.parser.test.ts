@@ -317,3 +317,38 @@ describe("normalisation", () => {
     expect(key({ columns: '"x,y"' })).toBe("columns=%22x%2Cy%22");
   });
 });
+
+describe("any input", () => {
+  const SEEDS = [
+    "a = 1 AND ( amount > -2.5 OR name LIKE 'x%' ESCAPE '!' )",
+    "NOT ( \"a b\" IN ( 'x' , 'it''s' ) ) OR b IS NOT NULL",
+    "\"x,y\" NOT LIKE '%' AND NOT a <> 1e3 AND amount <= .5",
+    "( ( name >= 'é' ) ) OR a NOT IN ( 1 , 2 ) AND b IS NULL",
+  ].map((seed) => seed.split(" "));
+  const PIECES = ["a", "amount", "name", '"a b"', "=", "!=", "<", "(", ")", ",", "AND", "or", "Not", "IN", "IS", "NULL", "LIKE", "ESCAPE", "true", "1", "-2.5", "1e", "'x'", "'", '"', "😀", "#", "-", ".", ""];
+
+  it("is answered with a query or an error at a position inside it, never an exception", () => {
+    let seed = 99;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const any = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+    let accepted = 0;
+    for (let n = 0; n < 3000; n++) {
+      const tokens = [...any(SEEDS)];
+      for (let edits = Math.floor(random() * 3); edits > 0; edits--) tokens.splice(Math.floor(random() * tokens.length), random() < 0.5 ? 1 : 0, any(PIECES));
+      const where = tokens.join(random() < 0.8 ? " " : "");
+      const result = compileQuery({ where }, SCHEMA);
+      if (result.ok) {
+        accepted++;
+        const again = compileQuery({ where: result.value.normalised.where }, SCHEMA);
+        expect(again.ok && again.value.normalised.where, where).toBe(result.value.normalised.where);
+      } else {
+        expect(result.error.position, where).toBeGreaterThanOrEqual(1);
+        expect(result.error.position, where).toBeLessThanOrEqual([...where].length + 1);
+        expect(result.error.detail, where).toMatch(/^(where, at character \d+: expected .+, found .+\.)$/s);
+      }
+    }
+    // Both sides must be exercised: the edits leave some queries valid and break others.
+    expect(accepted).toBeGreaterThan(300);
+    expect(accepted).toBeLessThan(2700);
+  });
+});
