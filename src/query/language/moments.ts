@@ -77,9 +77,20 @@ export function dateKey(cell: Cell): string | undefined {
   return typeof cell === "string" ? cell : undefined;
 }
 
+/** The last datetime read and its key: columns often repeat a value row after row. */
+let lastDatetime = "";
+let lastDatetimeKey: string | undefined;
+
 /** An instant: seconds since year 0 in 13 digits, then `.fraction` when there is one. */
 export function datetimeKey(cell: Cell): string | undefined {
   if (typeof cell !== "string" || cell.length < 19) return undefined;
+  if (cell === lastDatetime) return lastDatetimeKey;
+  lastDatetime = cell;
+  lastDatetimeKey = instant(cell);
+  return lastDatetimeKey;
+}
+
+function instant(cell: string): string | undefined {
   const days = daysFromCivil(digitsAt(cell, 0, 4), digitsAt(cell, 5, 2), digitsAt(cell, 8, 2));
   const time = clock(cell, 11);
   if (time === undefined || Number.isNaN(days)) return undefined;
