@@ -1,0 +1,111 @@
+// A growable little-endian byte writer: the one buffer type the Parquet encoder fills (page values,
+// Thrift structs, dictionary pages), so the hot path writes into typed arrays and never concatenates.
+// Pure: Uint8Array, DataView and TextEncoder only.
+
+const encoder = new TextEncoder();
+
+export class ByteBuffer {
+  bytes: Uint8Array;
+  view: DataView;
+  length = 0;
+
+  constructor(capacity = 1024) {
+    this.bytes = new Uint8Array(capacity);
+    this.view = new DataView(this.bytes.buffer);
+  }
+
+  /** Makes room for `extra` more bytes. */
+  reserve(extra: number): void {
+    const needed = this.length + extra;
+    if (needed <= this.bytes.length) return;
+    let capacity = this.bytes.length * 2;
+    while (capacity < needed) capacity *= 2;
+    const grown = new Uint8Array(capacity);
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+    this.view = new DataView(grown.buffer);
+  }
+
+  reset(): void {
+    this.length = 0;
+  }
+
+  u8(value: number): void {
+    this.reserve(1);
+    this.bytes[this.length++] = value;
+  }
+
+  write(bytes: Uint8Array): void {
+    this.reserve(bytes.length);
+    this.bytes.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+
+  i32(value: number): void {
+    this.reserve(4);
+    this.view.setInt32(this.length, value, true);
+    this.length += 4;
+  }
+
+  /** An int64 given as its two 32-bit halves (`lo` unsigned, `hi` signed). */
+  i64(lo: number, hi: number): void {
+    this.reserve(8);
+    this.view.setUint32(this.length, lo, true);
+    this.view.setInt32(this.length + 4, hi, true);
+    this.length += 8;
+  }
+
+  f64(value: number): void {
+    this.reserve(8);
+    this.view.setFloat64(this.length, value, true);
+    this.length += 8;
+  }
+
+  /** Unsigned LEB128, for values up to 2^53. */
+  varint(value: number): void {
+    this.reserve(8);
+    let v = value;
+    while (v >= 0x80) {
+      this.bytes[this.length++] = (v % 0x80) | 0x80;
+      v = Math.floor(v / 0x80);
+    }
+    this.bytes[this.length++] = v;
+  }
+
+  /** UTF-8 of `text` prefixed by its byte length as a 4-byte little-endian int (Parquet PLAIN BYTE_ARRAY). */
+  lengthPrefixedUtf8(text: string): number {
+    this.reserve(4 + text.length * 3);
+    const start = this.length + 4;
+    const written = ascii(text, this.bytes, start) ? text.length : encoder.encodeInto(text, this.bytes.subarray(start)).written;
+    this.view.setInt32(this.length, written, true);
+    this.length = start + written;
+    return written;
+  }
+
+  /** The bytes written so far, as a view (valid until the next write). */
+  filled(): Uint8Array {
+    return this.bytes.subarray(0, this.length);
+  }
+
+  /** A copy of the bytes written so far. */
+  copy(): Uint8Array {
+    return this.bytes.slice(0, this.length);
+  }
+}
+
+/** Copies `text` into `out` at `at` when it is all ASCII and short; encodeInto costs more than a loop for short text. */
+function ascii(text: string, out: Uint8Array, at: number): boolean {
+  const n = text.length;
+  if (n > 32) return false;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x7f) return false;
+    out[at + i] = c;
+  }
+  return true;
+}
+
+/** The UTF-8 bytes of `text`. */
+export function utf8(text: string): Uint8Array {
+  return encoder.encode(text);
+}
