@@ -112,8 +112,13 @@ export function maxCompressedLength(n: number): number {
 
 /** `input` compressed as one raw Snappy block: its length as a varint, then the elements. */
 export function snappyCompress(input: Uint8Array): Uint8Array {
+  const out = new Uint8Array(maxCompressedLength(input.length));
+  return out.subarray(0, snappyCompressInto(input, out));
+}
+
+/** Compresses `input` into `out` (at least maxCompressedLength bytes) and returns the bytes written. */
+export function snappyCompressInto(input: Uint8Array, out: Uint8Array): number {
   const n = input.length;
-  const out = new Uint8Array(maxCompressedLength(n));
   let op = 0;
   let v = n;
   while (v >= 0x80) {
@@ -123,5 +128,5 @@ export function snappyCompress(input: Uint8Array): Uint8Array {
   out[op++] = v;
   if (table.length < 1 << MAX_TABLE_BITS) table = new Int32Array(1 << MAX_TABLE_BITS);
   for (let start = 0; start < n; start += FRAGMENT) op = compressFragment(input, start, Math.min(n, start + FRAGMENT), out, op);
-  return out.subarray(0, op);
+  return op;
 }

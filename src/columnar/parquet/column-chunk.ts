@@ -1,0 +1,242 @@
+// One column chunk of a row group being built: definition levels, values in pages of about
+// PAGE_BYTES, a dictionary while it pays, Snappy on every page. Subclasses (typed-columns.ts)
+// read cells into values; this class owns pages, dictionary and the chunk's layout.
+// https://github.com/apache/parquet-format/blob/master/README.md#data-pages
+import { ByteBuffer } from "./byte-buffer.ts";
+import type { ColumnKind } from "./column-kinds.ts";
+import { dataPageHeader, dictionaryPageHeader, ENCODING } from "./page-header.ts";
+import type { ChunkMeta } from "./part-metadata.ts";
+import { bitWidth, encodeHybrid, encodeLevels } from "./rle-hybrid.ts";
+import { maxCompressedLength, snappyCompressInto } from "./snappy.ts";
+
+/** Values (before encoding) per page: small enough for a reader to seek, large enough to compress. */
+export const PAGE_BYTES = 1 << 20;
+/** A dictionary stops growing here and the rest of the chunk is PLAIN. */
+export const DICTIONARY_MAX_ENTRIES = 1 << 16;
+export const DICTIONARY_MAX_BYTES = 1 << 20;
+/** After this many values a dictionary holding more than half of them distinct is dropped. */
+const DICTIONARY_TRIAL = 4096;
+
+const body = new ByteBuffer(1 << 16);
+let squeezed = new Uint8Array(1 << 16);
+
+function compress(input: Uint8Array): Uint8Array {
+  const bound = maxCompressedLength(input.length);
+  if (squeezed.length < bound) squeezed = new Uint8Array(bound);
+  return squeezed.slice(0, snappyCompressInto(input, squeezed));
+}
+
+export abstract class ColumnChunk {
+  /** The kind being written; a `timestamp` column becomes utc or local at its first value. */
+  kind: ColumnKind;
+  protected levels = new Uint8Array(256);
+  protected rowsInPage = 0;
+  private nullsInPage = 0;
+  private pageValueBytes = 0;
+  protected readonly values = new ByteBuffer(256);
+  private dict: Map<string | number, number> | null;
+  private readonly dictValues = new ByteBuffer(256);
+  private entryStarts: number[] = [];
+  private indices = new Int32Array(256);
+  private indexCount = 0;
+  private dictPages = 0;
+  private plainPages = 0;
+  private pages: Uint8Array[] = [];
+  private pageOffsets: number[] = [];
+  private pageSizes: number[] = [];
+  private pageFirstRows: number[] = [];
+  private dataBytes = 0;
+  private uncompressedBytes = 0;
+  private rows = 0;
+  private nulls = 0;
+  private present = 0;
+  private readonly useDictionary: boolean;
+
+  constructor(kind: ColumnKind, useDictionary: boolean) {
+    this.kind = kind;
+    this.useDictionary = useDictionary;
+    this.dict = useDictionary ? new Map() : null;
+  }
+
+  /** Adds a cell that is not missing; undefined when written, else the kind it needs (nothing written). */
+  abstract add(text: string): ColumnKind | undefined;
+  /** Writes the value add() just read, PLAIN-encoded. */
+  protected abstract writeValue(out: ByteBuffer): void;
+  /** Counts the value add() just read into the statistics. */
+  protected abstract noteValue(): void;
+  protected abstract statistics(): { min: Uint8Array; max: Uint8Array } | null;
+  protected abstract resetStatistics(): void;
+
+  /** Bytes this chunk holds in memory, for the row group's size bound. */
+  bufferedBytes(): number {
+    return this.dataBytes + this.pageValueBytes + this.dictValues.length;
+  }
+
+  addNull(): void {
+    if (this.rowsInPage === this.levels.length) this.growLevels();
+    this.levels[this.rowsInPage++] = 0;
+    this.nullsInPage++;
+  }
+
+  private growLevels(): void {
+    const grown = new Uint8Array(this.levels.length * 2);
+    grown.set(this.levels);
+    this.levels = grown;
+  }
+
+  /** Stores the value add() read; `key` identifies it in the dictionary, `size` is its PLAIN size. */
+  protected put(key: string | number, size: number): void {
+    const dict = this.dict;
+    if (dict !== null) {
+      let index = dict.get(key);
+      if (index === undefined) {
+        index = dict.size;
+        if (index >= DICTIONARY_MAX_ENTRIES || this.dictValues.length >= DICTIONARY_MAX_BYTES) {
+          this.stopDictionary();
+          index = undefined;
+        } else {
+          dict.set(key, index);
+          this.entryStarts.push(this.dictValues.length);
+          this.writeValue(this.dictValues);
+          this.noteValue();
+        }
+      }
+      if (index !== undefined) {
+        if (this.indexCount === this.indices.length) {
+          const grown = new Int32Array(this.indices.length * 2);
+          grown.set(this.indices);
+          this.indices = grown;
+        }
+        this.indices[this.indexCount++] = index;
+        this.placed(size);
+        if (this.present === DICTIONARY_TRIAL && this.pages.length === 0 && dict.size * 2 > DICTIONARY_TRIAL) this.dropDictionary();
+        return;
+      }
+    }
+    this.writeValue(this.values);
+    this.noteValue();
+    this.placed(size);
+  }
+
+  private placed(size: number): void {
+    if (this.rowsInPage === this.levels.length) this.growLevels();
+    this.levels[this.rowsInPage++] = 1;
+    this.present++;
+    this.pageValueBytes += size;
+    if (this.pageValueBytes >= PAGE_BYTES) this.cutPage();
+  }
+
+  /** The dictionary is full: the page so far keeps it, the rest of the chunk is PLAIN. */
+  private stopDictionary(): void {
+    if (this.rowsInPage > 0) this.cutPage();
+    this.dict = null;
+  }
+
+  /** No page used the dictionary yet and it saves nothing: rewrite the page's values PLAIN. */
+  private dropDictionary(): void {
+    const bytes = this.dictValues.bytes;
+    const starts = this.entryStarts;
+    const end = this.dictValues.length;
+    for (let i = 0; i < this.indexCount; i++) {
+      const index = this.indices[i]!;
+      this.values.write(bytes.subarray(starts[index]!, index + 1 < starts.length ? starts[index + 1]! : end));
+    }
+    this.dict = null;
+    this.dictValues.reset();
+    this.entryStarts = [];
+    this.indexCount = 0;
+  }
+
+  /** Writes the page's PLAIN values to `out` (booleans override this: they are bit-packed). */
+  protected pageValues(out: ByteBuffer): void {
+    out.write(this.values.filled());
+  }
+
+  private cutPage(): void {
+    const rows = this.rowsInPage;
+    body.reset();
+    encodeLevels(body, this.levels, rows, this.nullsInPage);
+    let encoding: number = ENCODING.PLAIN;
+    if (this.dict !== null && this.indexCount > 0) {
+      const width = bitWidth(this.dict.size - 1);
+      body.u8(width);
+      encodeHybrid(body, this.indices, this.indexCount, width);
+      encoding = ENCODING.RLE_DICTIONARY;
+      this.dictPages++;
+    } else {
+      this.pageValues(body);
+      this.plainPages++;
+    }
+    const compressed = compress(body.filled());
+    const header = dataPageHeader(body.length, compressed.length, rows, encoding);
+    this.pageOffsets.push(this.dataBytes);
+    this.pageSizes.push(header.length + compressed.length);
+    this.pageFirstRows.push(this.rows);
+    this.pages.push(header, compressed);
+    this.dataBytes += header.length + compressed.length;
+    this.uncompressedBytes += header.length + body.length;
+    this.rows += rows;
+    this.nulls += this.nullsInPage;
+    this.rowsInPage = 0;
+    this.nullsInPage = 0;
+    this.indexCount = 0;
+    this.pageValueBytes = 0;
+    this.values.reset();
+  }
+
+  /** Ends the chunk: its bytes in file order and its metadata (offsets relative to the chunk); then starts afresh. */
+  finish(): { bytes: Uint8Array[]; meta: ChunkMeta } {
+    if (this.dict !== null && this.pages.length === 0 && this.dict.size * 2 > this.present) this.dropDictionary();
+    if (this.rowsInPage > 0 || this.pages.length === 0) this.cutPage();
+    const bytes: Uint8Array[] = [];
+    let shift = 0;
+    let uncompressed = this.uncompressedBytes;
+    if (this.dictPages > 0) {
+      const compressed = compress(this.dictValues.filled());
+      const header = dictionaryPageHeader(this.dictValues.length, compressed.length, this.entryStarts.length);
+      bytes.push(header, compressed);
+      shift = header.length + compressed.length;
+      uncompressed += header.length + this.dictValues.length;
+    }
+    for (const page of this.pages) bytes.push(page);
+    const encodings: number[] = [];
+    if (this.plainPages > 0 || this.dictPages > 0) encodings.push(ENCODING.PLAIN);
+    encodings.push(ENCODING.RLE);
+    if (this.dictPages > 0) encodings.push(ENCODING.RLE_DICTIONARY);
+    const stats = this.statistics();
+    const meta: ChunkMeta = {
+      offset: 0,
+      compressed: shift + this.dataBytes,
+      uncompressed,
+      values: this.rows,
+      nulls: this.nulls,
+      dictionary: this.dictPages > 0,
+      encodings,
+      min: stats?.min ?? null,
+      max: stats?.max ?? null,
+      pageOffsets: this.pageOffsets.map((offset) => offset + shift),
+      pageSizes: this.pageSizes,
+      pageFirstRows: this.pageFirstRows,
+    };
+    this.restart();
+    return { bytes, meta };
+  }
+
+  private restart(): void {
+    this.dict = this.useDictionary ? new Map() : null;
+    this.dictValues.reset();
+    this.entryStarts = [];
+    this.dictPages = 0;
+    this.plainPages = 0;
+    this.pages = [];
+    this.pageOffsets = [];
+    this.pageSizes = [];
+    this.pageFirstRows = [];
+    this.dataBytes = 0;
+    this.uncompressedBytes = 0;
+    this.rows = 0;
+    this.nulls = 0;
+    this.present = 0;
+    this.resetStatistics();
+  }
+}

@@ -1,0 +1,110 @@
+// What a part's footer entries need, kept beside the part so a version's tail is written from
+// metadata alone: per row group, per column chunk, sizes, offsets relative to the part's first
+// byte, encodings, statistics and page locations. Serialized as versioned JSON with positional
+// arrays (a 4,000-column row group stays small); decodePartMetadata refuses other versions.
+import { COLUMN_KINDS, type ColumnKind } from "./column-kinds.ts";
+
+export interface ChunkMeta {
+  /** Where the chunk's first page starts, relative to the part (to the chunk while it is being built). */
+  offset: number;
+  /** Byte length of the chunk: page headers and compressed pages. */
+  compressed: number;
+  /** Byte length with every page uncompressed (headers included). */
+  uncompressed: number;
+  /** Rows of the chunk (num_values: the column is flat, so nulls count). */
+  values: number;
+  nulls: number;
+  /** Whether the chunk opens with a dictionary page (then its data pages follow it). */
+  dictionary: boolean;
+  /** parquet.thrift `Encoding` values used by the chunk. */
+  encodings: number[];
+  /** Statistics in Parquet's binary form (plain encoding; unsigned byte order for text), null when no value. */
+  min: Uint8Array | null;
+  max: Uint8Array | null;
+  /** Data pages: offset relative to the chunk, byte length with header, first row within the row group. */
+  pageOffsets: number[];
+  pageSizes: number[];
+  pageFirstRows: number[];
+}
+
+export interface RowGroupMeta {
+  rows: number;
+  columns: ChunkMeta[];
+}
+
+export interface PartMetadata {
+  /** Kinds the part was encoded with, one per column. */
+  kinds: ColumnKind[];
+  rows: number;
+  /** Byte length of the part. */
+  byteLength: number;
+  rowGroups: RowGroupMeta[];
+}
+
+export const PART_METADATA_VERSION = 1;
+
+function base64(bytes: Uint8Array | null): string | null {
+  if (bytes === null) return null;
+  let text = "";
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text);
+}
+
+function unbase64(text: unknown): Uint8Array | null {
+  if (text === null) return null;
+  if (typeof text !== "string") throw new Error("part metadata: statistics must be base64 text");
+  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+}
+
+type ChunkTuple = [number, number, number, number, number, 0 | 1, number[], string | null, string | null, number[], number[], number[]];
+
+/** The JSON stored beside a part: `{"v":1,"kinds":[…],"rows":N,"bytes":N,"groups":[[rows,[chunk…]]…]}`. */
+export function encodePartMetadata(meta: PartMetadata): string {
+  const groups = meta.rowGroups.map((group) => [
+    group.rows,
+    group.columns.map((c): ChunkTuple => [c.offset, c.compressed, c.uncompressed, c.values, c.nulls, c.dictionary ? 1 : 0, c.encodings, base64(c.min), base64(c.max), c.pageOffsets, c.pageSizes, c.pageFirstRows]),
+  ]);
+  return JSON.stringify({ v: PART_METADATA_VERSION, kinds: meta.kinds, rows: meta.rows, bytes: meta.byteLength, groups });
+}
+
+function numbers(value: unknown): number[] {
+  if (!Array.isArray(value) || !value.every((n) => Number.isSafeInteger(n))) throw new Error("part metadata: expected a list of integers");
+  return value as number[];
+}
+
+function integer(value: unknown): number {
+  if (!Number.isSafeInteger(value)) throw new Error("part metadata: expected an integer");
+  return value as number;
+}
+
+/** Reads what encodePartMetadata wrote; throws on another version or a malformed document. */
+export function decodePartMetadata(text: string): PartMetadata {
+  const doc = JSON.parse(text) as { v?: unknown; kinds?: unknown; rows?: unknown; bytes?: unknown; groups?: unknown };
+  if (doc.v !== PART_METADATA_VERSION) throw new Error(`part metadata: version ${String(doc.v)} is not ${PART_METADATA_VERSION}`);
+  if (!Array.isArray(doc.kinds) || !doc.kinds.every((k) => (COLUMN_KINDS as readonly unknown[]).includes(k))) throw new Error("part metadata: bad kinds");
+  if (!Array.isArray(doc.groups)) throw new Error("part metadata: bad row groups");
+  const width = doc.kinds.length;
+  const rowGroups = doc.groups.map((group: unknown): RowGroupMeta => {
+    if (!Array.isArray(group) || !Array.isArray(group[1]) || group[1].length !== width) throw new Error("part metadata: bad row group");
+    const columns = (group[1] as unknown[]).map((tuple): ChunkMeta => {
+      if (!Array.isArray(tuple) || tuple.length !== 12) throw new Error("part metadata: bad column chunk");
+      const t = tuple as unknown[];
+      return {
+        offset: integer(t[0]),
+        compressed: integer(t[1]),
+        uncompressed: integer(t[2]),
+        values: integer(t[3]),
+        nulls: integer(t[4]),
+        dictionary: t[5] === 1,
+        encodings: numbers(t[6]),
+        min: unbase64(t[7]),
+        max: unbase64(t[8]),
+        pageOffsets: numbers(t[9]),
+        pageSizes: numbers(t[10]),
+        pageFirstRows: numbers(t[11]),
+      };
+    });
+    return { rows: integer(group[0]), columns };
+  });
+  return { kinds: doc.kinds as ColumnKind[], rows: integer(doc.rows), byteLength: integer(doc.bytes), rowGroups };
+}
