@@ -1,0 +1,55 @@
+// Part metadata and kinds (src/columnar/parquet): the stored form round-trips and refuses other
+// versions, kinds widen as docs/columnar.md says, and a part that meets a wider value reports it.
+import { describe, expect, it } from "vitest";
+import { decodePartMetadata, encodePart, encodePartMetadata, PART_METADATA_VERSION, PartWriter, startKinds, unifyKind } from "../../src/columnar/parquet/index.ts";
+import type { TableSchema } from "../../src/schema/table-schema.ts";
+import { randomTable } from "./helpers/random-table.ts";
+
+describe("part metadata", () => {
+  it("round-trips through its stored form", () => {
+    const { schema, rows } = randomTable(3, 10, 200);
+    const { metadata } = encodePart(schema, rows, startKinds(schema), { rowGroupRows: 60 });
+    const stored = encodePartMetadata(metadata);
+    expect(JSON.parse(stored).v).toBe(PART_METADATA_VERSION);
+    expect(decodePartMetadata(stored)).toEqual(metadata);
+    expect(metadata.rowGroups.map((group) => group.rows)).toEqual([60, 60, 60, 20]);
+  });
+
+  it("refuses another version and malformed documents", () => {
+    const { schema, rows } = randomTable(4, 3, 5);
+    const stored = JSON.parse(encodePartMetadata(encodePart(schema, rows).metadata));
+    expect(() => decodePartMetadata(JSON.stringify({ ...stored, v: 2 }))).toThrow();
+    expect(() => decodePartMetadata(JSON.stringify({ ...stored, kinds: ["int128", "string", "string"] }))).toThrow();
+    expect(() => decodePartMetadata(JSON.stringify({ ...stored, groups: [[5, []]] }))).toThrow();
+  });
+});
+
+describe("column kinds", () => {
+  it("widen int64 ⊂ decimal ⊂ string and resolve timestamps, utc and local meeting as string", () => {
+    expect(unifyKind("int64", "decimal")).toBe("decimal");
+    expect(unifyKind("decimal", "string")).toBe("string");
+    expect(unifyKind("timestamp", "timestamp-local")).toBe("timestamp-local");
+    expect(unifyKind("timestamp-utc", "timestamp-local")).toBe("string");
+    expect(unifyKind("date", "string")).toBe("string");
+    expect(unifyKind("double", "double")).toBe("double");
+  });
+
+  it("report every widening a part needs at once, reading on past the first", () => {
+    const schema: TableSchema = {
+      fields: [{ name: "n", type: "integer" }, { name: "t", type: "time" }, { name: "at", type: "datetime" }, { name: "b", type: "boolean" }],
+      missingValues: [""],
+    };
+    const writer = new PartWriter(schema, startKinds(schema));
+    expect(writer.addRow(["1", "10:00:00", "2020-01-01T00:00:00", "true"])).toBe(true);
+    expect(writer.addRow(["18446744073709551616", "10:00:00", "", "false"])).toBe(false);
+    expect(writer.addRow(["1", "10:00:00+01:00", "2020-01-01T00:00:00Z", "yes"])).toBe(false);
+    expect(writer.addRow(["1" + "0".repeat(40), "", "", ""])).toBe(false);
+    expect(writer.finish()).toEqual({ ok: false, kinds: ["string", "string", "string", "string"] });
+  });
+
+  it("read cells castCell refuses as text in a column widened to string", () => {
+    const schema: TableSchema = { fields: [{ name: "n", type: "integer" }], missingValues: [""] };
+    const { metadata } = encodePart(schema, [["12"], ["oops"]]);
+    expect(metadata.kinds).toEqual(["string"]);
+  });
+});
