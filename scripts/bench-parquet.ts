@@ -1,0 +1,149 @@
+// The Parquet encoder's throughput and output size against DuckDB's writer (docs/columnar.md).
+// Generates a ~100 MB mixed-type CSV in /tmp once (BENCH_PARQUET_MB sets the size), then times
+// (a) CSV parse + cast + encode in Node, cutting parts every few MB as the service stores
+// segments, and (b) DuckDB's COPY … TO … (FORMAT parquet); prints a Markdown table.
+// Run: npx node scripts/bench-parquet.ts
+import { closeSync, existsSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { encodePartMetadata, type PartMetadata, PartWriter, planKinds, startKinds, writeTail } from "../src/columnar/parquet/index.ts";
+import { CsvRecordDecoder } from "../src/csv/index.ts";
+import type { TableSchema } from "../src/schema/table-schema.ts";
+import { seededRandom } from "./bench/csv-gen.ts";
+import { machineLine, MB } from "./bench/stats.ts";
+
+const TARGET_MB = Number(process.env.BENCH_PARQUET_MB ?? 100);
+const CSV_PATH = `/tmp/pubset-bench-parquet-${TARGET_MB}mb.csv`;
+const OURS = "/tmp/pubset-bench-parquet-ours.parquet";
+/** A segment's size: parts are cut here, as the service cuts stored segments. */
+const SEGMENT_BYTES = 4 * MB;
+
+const SCHEMA: TableSchema = {
+  fields: [
+    { name: "id", type: "integer" },
+    { name: "amount", type: "number" },
+    { name: "quantity", type: "integer" },
+    { name: "ordered_on", type: "date" },
+    { name: "ordered_at", type: "datetime" },
+    { name: "paid", type: "boolean" },
+    { name: "status", type: "string" },
+    { name: "city", type: "string" },
+    { name: "note", type: "string" },
+  ],
+  missingValues: [""],
+};
+
+const STATUS = ["paid", "shipped", "pending", "refunded", "cancelled"];
+const CITIES = ["Lagos", "Paris", '"Washington, D.C."', "São Paulo", "Tokyo", "Zürich", "Nairobi", "Oslo", "Lima", "東京"];
+const WORDS = ["fast", "delivery", "gift", "wrap", "fragile", "call", "before", "leave", "at", "door", "reorder", "bulk", "discount", "naïve", "😀"];
+
+function generate(path: string, megabytes: number): void {
+  const random = seededRandom(42);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const fd = openSync(path, "w");
+  let written = 0;
+  let id = 0;
+  writeSync(fd, SCHEMA.fields.map((f) => f.name).join(",") + "\n");
+  while (written < megabytes * MB) {
+    let chunk = "";
+    for (let i = 0; i < 10_000; i++) {
+      id++;
+      const ms = Date.UTC(2020, 0, 1) + Math.floor(random() * 5 * 365 * 86_400_000);
+      const iso = new Date(ms).toISOString();
+      const words = Array.from({ length: 2 + Math.floor(random() * 8) }, () => pick(WORDS)).join(" ");
+      const note = random() < 0.3 ? "" : random() < 0.1 ? `"${words}, ""quoted"""` : words;
+      const amount = random() < 0.05 ? "" : (random() * 5000).toFixed(2);
+      chunk += `${id},${amount},${1 + Math.floor(random() * 20)},${iso.slice(0, 10)},${iso},${random() < 0.5 ? "true" : "false"},${pick(STATUS)},${pick(CITIES)},${note}\n`;
+    }
+    written += writeSync(fd, chunk);
+  }
+  closeSync(fd);
+}
+
+/** CSV → stitched Parquet in memory, one part per segment; returns the file's size. */
+function encodeOurs(csv: Uint8Array): { bytes: number; rows: number; parts: number; metadataBytes: number } {
+  const decoder = new CsvRecordDecoder();
+  const text = new TextDecoder();
+  const kinds = startKinds(SCHEMA);
+  const parts: PartMetadata[] = [];
+  const fd = openSync(OURS, "w");
+  writeSync(fd, "PAR1");
+  let header = true;
+  let writer = new PartWriter(SCHEMA, kinds);
+  let segmentStart = 0;
+  let rows = 0;
+  let metadataBytes = 0;
+  const endPart = () => {
+    const result = writer.finish();
+    if (!result.ok) throw new Error(`bench: kinds widened to ${result.kinds.join(",")}`);
+    for (const piece of writer.takeBytes()) writeSync(fd, piece);
+    metadataBytes += encodePartMetadata(result.metadata).length;
+    parts.push(result.metadata);
+    writer = new PartWriter(SCHEMA, kinds);
+  };
+  const CHUNK = 1 << 20;
+  for (let at = 0; at < csv.length; at += CHUNK) {
+    const records = decoder.push(text.decode(csv.subarray(at, Math.min(csv.length, at + CHUNK)), { stream: true }));
+    for (const record of records) {
+      if (header) {
+        header = false;
+        continue;
+      }
+      writer.addRow(record);
+      rows++;
+    }
+    for (const piece of writer.takeBytes()) writeSync(fd, piece);
+    if (at + CHUNK - segmentStart >= SEGMENT_BYTES) {
+      endPart();
+      segmentStart = at + CHUNK;
+    }
+  }
+  for (const record of decoder.finish()) {
+    writer.addRow(record);
+    rows++;
+  }
+  endPart();
+  if (planKinds(parts).reencode.length > 0) throw new Error("bench: parts disagree on kinds");
+  writeSync(fd, writeTail(SCHEMA, parts));
+  closeSync(fd);
+  return { bytes: statSync(OURS).size, rows, parts: parts.length, metadataBytes };
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(CSV_PATH)) {
+    process.stderr.write(`bench parquet: writing ${CSV_PATH}…\n`);
+    generate(CSV_PATH, TARGET_MB);
+  }
+  const csv = readFileSync(CSV_PATH);
+  const csvMB = csv.length / MB;
+  const db = await (await DuckDBInstance.create(":memory:")).connect();
+  await db.run("SET threads TO 2");
+  const ours: number[] = [];
+  const duck: number[] = [];
+  let result = { bytes: 0, rows: 0, parts: 0, metadataBytes: 0 };
+  for (let run = 0; run < 3; run++) {
+    process.stderr.write(`bench parquet: run ${run + 1}/3…\n`);
+    let start = performance.now();
+    result = encodeOurs(csv);
+    ours.push((performance.now() - start) / 1000);
+    start = performance.now();
+    await db.run(`COPY (SELECT * FROM read_csv('${CSV_PATH}')) TO '/tmp/pubset-bench-parquet-duck-snappy.parquet' (FORMAT parquet)`);
+    duck.push((performance.now() - start) / 1000);
+  }
+  await db.run(`COPY (SELECT * FROM read_csv('${CSV_PATH}')) TO '/tmp/pubset-bench-parquet-duck-zstd.parquet' (FORMAT parquet, COMPRESSION zstd)`);
+  const check = await db.runAndReadAll(`select count(*) from read_parquet('${OURS}')`);
+  if (Number(check.getRows()[0]![0]) !== result.rows) throw new Error("bench: DuckDB reads another row count from our file");
+  const snappySize = statSync("/tmp/pubset-bench-parquet-duck-snappy.parquet").size;
+  const zstdSize = statSync("/tmp/pubset-bench-parquet-duck-zstd.parquet").size;
+  const best = (xs: number[]) => Math.min(...xs);
+  const oursRate = csvMB / best(ours);
+  const duckRate = csvMB / best(duck);
+  console.log(`\nParquet encoder vs DuckDB — ${csvMB.toFixed(1)} MB CSV, ${result.rows} rows, ${result.parts} parts; ${machineLine()}\n`);
+  console.log("| Measure | pubset | DuckDB | Ratio |");
+  console.log("|---|---:|---:|---:|");
+  console.log(`| Throughput, MB of CSV/s (best of 3) | ${oursRate.toFixed(1)} | ${duckRate.toFixed(1)} | ${(oursRate / duckRate).toFixed(2)}× |`);
+  console.log(`| File size vs DuckDB Snappy | ${(result.bytes / MB).toFixed(1)} MB | ${(snappySize / MB).toFixed(1)} MB | ${(result.bytes / snappySize).toFixed(2)}× |`);
+  console.log(`| File size vs DuckDB ZSTD | ${(result.bytes / MB).toFixed(1)} MB | ${(zstdSize / MB).toFixed(1)} MB | ${(result.bytes / zstdSize).toFixed(2)}× |`);
+  console.log(`| Part metadata stored (JSON) | ${(result.metadataBytes / 1000).toFixed(1)} kB | | |`);
+}
+
+await main();
