@@ -34,7 +34,8 @@ export abstract class ColumnChunk {
   private nullsInPage = 0;
   private pageValueBytes = 0;
   protected readonly values = new ByteBuffer(256);
-  private dict: Map<string | number, number> | null;
+  /** The chunk's dictionary while values go through it; null once PLAIN (or for a kind without one). */
+  protected dict: Map<string | number, number> | null;
   private readonly dictValues = new ByteBuffer(256);
   private entryStarts: number[] = [];
   private indices = new Int32Array(256);

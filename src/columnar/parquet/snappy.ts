@@ -10,8 +10,10 @@ const MARGIN = 15;
 
 let table = new Int32Array(1 << MAX_TABLE_BITS);
 
-function load32(b: Uint8Array, i: number): number {
-  return (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
+let view = new DataView(new ArrayBuffer(0));
+
+function load32(_b: Uint8Array, i: number): number {
+  return view.getUint32(i, true);
 }
 
 function emitLiteral(input: Uint8Array, from: number, to: number, out: Uint8Array, op: number): number {
@@ -127,6 +129,7 @@ export function snappyCompressInto(input: Uint8Array, out: Uint8Array): number {
   }
   out[op++] = v;
   if (table.length < 1 << MAX_TABLE_BITS) table = new Int32Array(1 << MAX_TABLE_BITS);
+  view = new DataView(input.buffer, input.byteOffset, input.byteLength);
   for (let start = 0; start < n; start += FRAGMENT) op = compressFragment(input, start, Math.min(n, start + FRAGMENT), out, op);
   return op;
 }

@@ -50,7 +50,7 @@ class Int64Column extends ColumnChunk {
     }
     this.lo = int64.lo;
     this.hi = int64.hi;
-    this.put(this.hi >= -SAFE_HI && this.hi < SAFE_HI ? this.hi * 4294967296 + this.lo : `${this.hi}:${this.lo}`, 8);
+    this.put(this.dict === null ? 0 : this.hi >= -SAFE_HI && this.hi < SAFE_HI ? this.hi * 4294967296 + this.lo : `${this.hi}:${this.lo}`, 8);
     return undefined;
   }
 
@@ -115,7 +115,7 @@ class NumberColumn extends ColumnChunk {
       const value = readNumber(text);
       if (value === undefined) return "string";
       this.value = value;
-      this.put(value === 0 && 1 / value < 0 ? "-0" : value, 8);
+      this.put(this.dict === null ? 0 : value === 0 && 1 / value < 0 ? "-0" : value, 8);
     }
     return undefined;
   }
