@@ -10,7 +10,7 @@ const MARGIN = 15;
 
 let table = new Int32Array(1 << MAX_TABLE_BITS);
 
-let view = new DataView(new ArrayBuffer(0));
+let view: DataView = new DataView(new ArrayBuffer(0));
 
 function load32(_b: Uint8Array, i: number): number {
   return view.getUint32(i, true);
@@ -31,6 +31,10 @@ function emitLiteral(input: Uint8Array, from: number, to: number, out: Uint8Arra
     out[op++] = n & 0xff;
     out[op++] = (n >>> 8) & 0xff;
     out[op++] = n >>> 16;
+  }
+  if (to - from < 32) {
+    for (let i = from; i < to; i++) out[op++] = input[i]!;
+    return op;
   }
   out.set(input.subarray(from, to), op);
   return op + (to - from);
