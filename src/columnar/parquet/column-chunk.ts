@@ -1,9 +1,8 @@
 // One column chunk of a row group being built: definition levels, values in pages of about
-// PAGE_BYTES, a dictionary while it pays, Snappy on every page. Subclasses (typed-columns.ts)
-// read cells into values; this class owns pages, dictionary and the chunk's layout.
+// PAGE_BYTES, a dictionary while it pays, Snappy on every page. The typed columns
+// (typed-columns.ts) read cells into values; this class owns pages, dictionary and layout.
 // https://github.com/apache/parquet-format/blob/master/README.md#data-pages
 import { ByteBuffer } from "./byte-buffer.ts";
-import type { ColumnKind } from "./column-kinds.ts";
 import { dataPageHeader, dictionaryPageHeader, ENCODING } from "./page-header.ts";
 import type { ChunkMeta } from "./part-metadata.ts";
 import { bitWidth, encodeHybrid, encodeLevels } from "./rle-hybrid.ts";
@@ -26,16 +25,19 @@ function compress(input: Uint8Array): Uint8Array {
   return squeezed.slice(0, snappyCompressInto(input, squeezed));
 }
 
-export abstract class ColumnChunk {
-  /** The kind being written; a `timestamp` column becomes utc or local at its first value. */
-  kind: ColumnKind;
-  protected levels = new Uint8Array(256);
-  protected rowsInPage = 0;
+/**
+ * Pages, dictionary and layout of one column chunk. One class for every kind, so the hot path's
+ * loads stay monomorphic: a typed column (typed-columns.ts) asks slot() where to write a value,
+ * writes it PLAIN, then calls placed().
+ */
+export class ColumnChunk {
+  private levels = new Uint8Array(256);
+  private rowsInPage = 0;
   private nullsInPage = 0;
   private pageValueBytes = 0;
-  protected readonly values = new ByteBuffer(256);
+  private readonly values = new ByteBuffer(256);
   /** The chunk's dictionary while values go through it; null once PLAIN (or for a kind without one). */
-  protected dict: Map<string | number, number> | null;
+  dict: Map<string | number, number> | null;
   private readonly dictValues = new ByteBuffer(256);
   private entryStarts: number[] = [];
   private indices = new Int32Array(256);
@@ -52,21 +54,14 @@ export abstract class ColumnChunk {
   private nulls = 0;
   private present = 0;
   private readonly useDictionary: boolean;
+  /** BOOLEAN values: one byte each in `values`, bit-packed when the page is cut. */
+  private readonly bitPacked: boolean;
 
-  constructor(kind: ColumnKind, useDictionary: boolean) {
-    this.kind = kind;
+  constructor(useDictionary: boolean, bitPacked = false) {
     this.useDictionary = useDictionary;
+    this.bitPacked = bitPacked;
     this.dict = useDictionary ? new Map() : null;
   }
-
-  /** Adds a cell that is not missing; undefined when written, else the kind it needs (nothing written). */
-  abstract add(text: string): ColumnKind | undefined;
-  /** Writes the value add() just read, PLAIN-encoded. */
-  protected abstract writeValue(out: ByteBuffer): void;
-  /** Counts the value add() just read into the statistics. */
-  protected abstract noteValue(): void;
-  protected abstract statistics(): { min: Uint8Array; max: Uint8Array } | null;
-  protected abstract resetStatistics(): void;
 
   /** Bytes this chunk holds in memory, for the row group's size bound. */
   bufferedBytes(): number {
@@ -85,46 +80,47 @@ export abstract class ColumnChunk {
     this.levels = grown;
   }
 
-  /** Stores the value add() read; `key` identifies it in the dictionary, `size` is its PLAIN size. */
-  protected put(key: string | number, size: number): void {
+  /**
+   * Where to write the next value (identified by `key` in the dictionary), PLAIN-encoded: the
+   * dictionary for a new entry, the page otherwise; null when the dictionary already holds it.
+   * The caller writes the value, counts it in its statistics, then calls placed().
+   */
+  slot(key: string | number): ByteBuffer | null {
     const dict = this.dict;
-    if (dict !== null) {
-      let index = dict.get(key);
-      if (index === undefined) {
-        index = dict.size;
-        if (index >= DICTIONARY_MAX_ENTRIES || this.dictValues.length >= DICTIONARY_MAX_BYTES) {
-          this.stopDictionary();
-          index = undefined;
-        } else {
-          dict.set(key, index);
-          this.entryStarts.push(this.dictValues.length);
-          this.writeValue(this.dictValues);
-          this.noteValue();
-        }
+    if (dict === null) return this.values;
+    let index = dict.get(key);
+    if (index === undefined) {
+      index = dict.size;
+      if (index >= DICTIONARY_MAX_ENTRIES || this.dictValues.length >= DICTIONARY_MAX_BYTES) {
+        this.stopDictionary();
+        return this.values;
       }
-      if (index !== undefined) {
-        if (this.indexCount === this.indices.length) {
-          const grown = new Int32Array(this.indices.length * 2);
-          grown.set(this.indices);
-          this.indices = grown;
-        }
-        this.indices[this.indexCount++] = index;
-        this.placed(size);
-        if (this.present === DICTIONARY_TRIAL && this.pages.length === 0 && dict.size * 2 > DICTIONARY_TRIAL) this.dropDictionary();
-        return;
-      }
+      dict.set(key, index);
+      this.entryStarts.push(this.dictValues.length);
+      this.pushIndex(index);
+      return this.dictValues;
     }
-    this.writeValue(this.values);
-    this.noteValue();
-    this.placed(size);
+    this.pushIndex(index);
+    return null;
   }
 
-  private placed(size: number): void {
+  private pushIndex(index: number): void {
+    if (this.indexCount === this.indices.length) {
+      const grown = new Int32Array(this.indices.length * 2);
+      grown.set(this.indices);
+      this.indices = grown;
+    }
+    this.indices[this.indexCount++] = index;
+  }
+
+  /** Ends the value slot() began; `size` is its PLAIN size. */
+  placed(size: number): void {
     if (this.rowsInPage === this.levels.length) this.growLevels();
     this.levels[this.rowsInPage++] = 1;
     this.present++;
     this.pageValueBytes += size;
     if (this.pageValueBytes >= PAGE_BYTES) this.cutPage();
+    else if (this.present === DICTIONARY_TRIAL && this.dict !== null && this.pages.length === 0 && this.dict.size * 2 > DICTIONARY_TRIAL) this.dropDictionary();
   }
 
   /** The dictionary is full: the page so far keeps it, the rest of the chunk is PLAIN. */
@@ -148,9 +144,20 @@ export abstract class ColumnChunk {
     this.indexCount = 0;
   }
 
-  /** Writes the page's PLAIN values to `out` (booleans override this: they are bit-packed). */
-  protected pageValues(out: ByteBuffer): void {
-    out.write(this.values.filled());
+  /** The page's PLAIN values: as written, or bit-packed (least significant bit first) for booleans. */
+  private pageValues(out: ByteBuffer): void {
+    if (!this.bitPacked) {
+      out.write(this.values.filled());
+      return;
+    }
+    const bits = this.values.bytes;
+    const n = this.values.length;
+    out.reserve((n + 7) >> 3);
+    for (let i = 0; i < n; i += 8) {
+      let byte = 0;
+      for (let k = 0; k < 8 && i + k < n; k++) byte |= bits[i + k]! << k;
+      out.bytes[out.length++] = byte;
+    }
   }
 
   private cutPage(): void {
@@ -186,7 +193,7 @@ export abstract class ColumnChunk {
   }
 
   /** Ends the chunk: its bytes in file order and its metadata (offsets relative to the chunk); then starts afresh. */
-  finish(): { bytes: Uint8Array[]; meta: ChunkMeta } {
+  finish(stats: { min: Uint8Array; max: Uint8Array } | null): { bytes: Uint8Array[]; meta: ChunkMeta } {
     if (this.dict !== null && this.pages.length === 0 && this.dict.size * 2 > this.present) this.dropDictionary();
     if (this.rowsInPage > 0 || this.pages.length === 0) this.cutPage();
     const bytes: Uint8Array[] = [];
@@ -204,7 +211,6 @@ export abstract class ColumnChunk {
     if (this.plainPages > 0 || this.dictPages > 0) encodings.push(ENCODING.PLAIN);
     encodings.push(ENCODING.RLE);
     if (this.dictPages > 0) encodings.push(ENCODING.RLE_DICTIONARY);
-    const stats = this.statistics();
     const meta: ChunkMeta = {
       offset: 0,
       compressed: shift + this.dataBytes,
@@ -238,6 +244,5 @@ export abstract class ColumnChunk {
     this.rows = 0;
     this.nulls = 0;
     this.present = 0;
-    this.resetStatistics();
   }
 }

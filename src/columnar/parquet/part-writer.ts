@@ -3,11 +3,10 @@
 // a row group is cut at ROW_GROUP_ROWS rows or ROW_GROUP_BYTES of cell text, whichever comes first,
 // which bounds memory to about one row group. See docs/columnar.md.
 import type { TableSchema } from "../../schema/table-schema.ts";
-import type { ColumnChunk } from "./column-chunk.ts";
 import { type ColumnKind, unifyKind } from "./column-kinds.ts";
 import { booleanLookup, canonicalText, cellKind } from "./field-text.ts";
 import type { ChunkMeta, PartMetadata, RowGroupMeta } from "./part-metadata.ts";
-import { createColumn } from "./typed-columns.ts";
+import { createColumn, type TypedColumn } from "./typed-columns.ts";
 
 /** Rows per row group: DuckDB's and Arrow's readers parallelise by row group, and 64Ki rows keep dictionaries useful. */
 export const ROW_GROUP_ROWS = 65_536;
@@ -23,7 +22,7 @@ export interface PartWriterOptions {
 
 export class PartWriter {
   private readonly schema: TableSchema;
-  private readonly columns: ColumnChunk[];
+  private readonly columns: TypedColumn[];
   private readonly missing: ReadonlySet<string>;
   private readonly onlyEmptyMissing: boolean;
   private readonly maxRows: number;
@@ -64,7 +63,7 @@ export class PartWriter {
       const text = cells[c] ?? "";
       const column = columns[c]!;
       if (this.onlyEmptyMissing ? text === "" : this.missing.has(text)) {
-        column.addNull();
+        column.chunk.addNull();
         continue;
       }
       bytes += text.length;
@@ -96,7 +95,7 @@ export class PartWriter {
   private flush(): void {
     const columns: ChunkMeta[] = [];
     for (const column of this.columns) {
-      const { bytes, meta } = column.finish();
+      const { bytes, meta } = column.chunk.finish(column.takeStatistics());
       meta.offset = this.offset;
       this.offset += meta.compressed;
       for (const piece of bytes) this.ready.push(piece);

@@ -11,13 +11,24 @@ import type { ColumnKind } from "./column-kinds.ts";
 import { booleanLookup, type Canonical, canonicalText } from "./field-text.ts";
 import { textStatistics } from "./text-statistics.ts";
 
+/** A column of one kind: reads cells into its chunk and keeps the chunk's min/max. */
+export interface TypedColumn {
+  /** The kind being written; a `timestamp` column becomes utc or local at its first value. */
+  kind: ColumnKind;
+  readonly chunk: ColumnChunk;
+  /** Adds a cell that is not missing; undefined when written, else the kind it needs (nothing written). */
+  add(text: string): ColumnKind | undefined;
+  /** The chunk's statistics so far, then forgotten for the next row group. */
+  takeStatistics(): { min: Uint8Array; max: Uint8Array } | null;
+}
+
 const SAFE_HI = 1 << 21;
 const NOTHING_MISSING: ReadonlySet<string> = new Set();
 
 /** INT64 columns: integers, times of day and timestamps, each value as two 32-bit halves. */
-class Int64Column extends ColumnChunk {
-  private lo = 0;
-  private hi = 0;
+class Int64Column implements TypedColumn {
+  kind: ColumnKind;
+  readonly chunk = new ColumnChunk(true);
   private has = false;
   private minLo = 0;
   private minHi = 0;
@@ -26,7 +37,7 @@ class Int64Column extends ColumnChunk {
   private readonly canonical: Canonical | null;
 
   constructor(kind: ColumnKind, field: Field) {
-    super(kind, true);
+    this.kind = kind;
     this.canonical = canonicalText(field);
   }
 
@@ -48,18 +59,19 @@ class Int64Column extends ColumnChunk {
       if (kind === "timestamp") this.kind = used;
       else if (kind !== used) return "string";
     }
-    this.lo = int64.lo;
-    this.hi = int64.hi;
-    this.put(this.dict === null ? 0 : this.hi >= -SAFE_HI && this.hi < SAFE_HI ? this.hi * 4294967296 + this.lo : `${this.hi}:${this.lo}`, 8);
+    const lo = int64.lo;
+    const hi = int64.hi;
+    const chunk = this.chunk;
+    const out = chunk.slot(chunk.dict === null ? 0 : hi >= -SAFE_HI && hi < SAFE_HI ? hi * 4294967296 + lo : `${hi}:${lo}`);
+    if (out !== null) {
+      out.i64(lo, hi);
+      this.note(lo, hi);
+    }
+    chunk.placed(8);
     return undefined;
   }
 
-  protected writeValue(out: ByteBuffer): void {
-    out.i64(this.lo, this.hi);
-  }
-
-  protected noteValue(): void {
-    const { lo, hi } = this;
+  private note(lo: number, hi: number): void {
     if (!this.has) {
       this.has = true;
       this.minLo = this.maxLo = lo;
@@ -76,7 +88,7 @@ class Int64Column extends ColumnChunk {
     }
   }
 
-  protected statistics(): { min: Uint8Array; max: Uint8Array } | null {
+  private statistics(): { min: Uint8Array; max: Uint8Array } | null {
     if (!this.has) return null;
     const min = new ByteBuffer(8);
     min.i64(this.minLo, this.minHi);
@@ -85,21 +97,28 @@ class Int64Column extends ColumnChunk {
     return { min: min.copy(), max: max.copy() };
   }
 
-  protected resetStatistics(): void {
+  takeStatistics(): { min: Uint8Array; max: Uint8Array } | null {
+    const stats = this.statistics();
+    this.resetStatistics();
+    return stats;
+  }
+
+  private resetStatistics(): void {
     this.has = false;
   }
 }
 
 /** Numeric columns held as a JS number: DATE (INT32 days) and DOUBLE. */
-class NumberColumn extends ColumnChunk {
-  private value = 0;
+class NumberColumn implements TypedColumn {
+  readonly kind: ColumnKind;
+  readonly chunk = new ColumnChunk(true);
   private min = Infinity;
   private max = -Infinity;
   private has = false;
   private readonly canonical: Canonical | null;
 
   constructor(kind: "date" | "double", field: Field) {
-    super(kind, true);
+    this.kind = kind;
     this.canonical = canonicalText(field);
   }
 
@@ -109,31 +128,34 @@ class NumberColumn extends ColumnChunk {
     if (this.kind === "date") {
       const days = readDate(text);
       if (Number.isNaN(days)) return "string";
-      this.value = days;
-      this.put(days, 4);
+      const out = this.chunk.slot(days);
+      if (out !== null) {
+        out.i32(days);
+        this.note(days);
+      }
+      this.chunk.placed(4);
     } else {
       const value = readNumber(text);
       if (value === undefined) return "string";
-      this.value = value;
-      this.put(this.dict === null ? 0 : value === 0 && 1 / value < 0 ? "-0" : value, 8);
+      const chunk = this.chunk;
+      const out = chunk.slot(chunk.dict === null ? 0 : value === 0 && 1 / value < 0 ? "-0" : value);
+      if (out !== null) {
+        out.f64(value);
+        this.note(value);
+      }
+      chunk.placed(8);
     }
     return undefined;
   }
 
-  protected writeValue(out: ByteBuffer): void {
-    if (this.kind === "date") out.i32(this.value);
-    else out.f64(this.value);
-  }
-
-  protected noteValue(): void {
-    const v = this.value;
+  private note(v: number): void {
     if (v !== v) return;
     this.has = true;
     if (v < this.min) this.min = v;
     if (v > this.max) this.max = v;
   }
 
-  protected statistics(): { min: Uint8Array; max: Uint8Array } | null {
+  private statistics(): { min: Uint8Array; max: Uint8Array } | null {
     if (!this.has) return null;
     const min = new ByteBuffer(8);
     const max = new ByteBuffer(8);
@@ -147,7 +169,13 @@ class NumberColumn extends ColumnChunk {
     return { min: min.copy(), max: max.copy() };
   }
 
-  protected resetStatistics(): void {
+  takeStatistics(): { min: Uint8Array; max: Uint8Array } | null {
+    const stats = this.statistics();
+    this.resetStatistics();
+    return stats;
+  }
+
+  private resetStatistics(): void {
     this.has = false;
     this.min = Infinity;
     this.max = -Infinity;
@@ -155,65 +183,53 @@ class NumberColumn extends ColumnChunk {
 }
 
 /** BOOLEAN: PLAIN booleans are bit-packed, least significant bit first; no dictionary. */
-class BooleanColumn extends ColumnChunk {
-  private value = false;
+class BooleanColumn implements TypedColumn {
+  readonly kind: ColumnKind = "boolean";
+  readonly chunk = new ColumnChunk(false, true);
   private sawTrue = false;
   private sawFalse = false;
   private readonly lookup: (text: string) => boolean | undefined;
 
   constructor(field: Field) {
-    super("boolean", false);
     this.lookup = booleanLookup(field);
   }
 
   add(text: string): ColumnKind | undefined {
     const value = this.lookup(text);
     if (value === undefined) return "string";
-    this.value = value;
-    this.put(0, 1);
+    this.chunk.slot(0)!.u8(value ? 1 : 0);
+    if (value) this.sawTrue = true;
+    else this.sawFalse = true;
+    this.chunk.placed(1);
     return undefined;
   }
 
-  protected writeValue(out: ByteBuffer): void {
-    out.u8(this.value ? 1 : 0);
-  }
-
-  protected noteValue(): void {
-    if (this.value) this.sawTrue = true;
-    else this.sawFalse = true;
-  }
-
-  protected override pageValues(out: ByteBuffer): void {
-    const bits = this.values.bytes;
-    const n = this.values.length;
-    out.reserve((n + 7) >> 3);
-    for (let i = 0; i < n; i += 8) {
-      let byte = 0;
-      for (let k = 0; k < 8 && i + k < n; k++) byte |= bits[i + k]! << k;
-      out.bytes[out.length++] = byte;
-    }
-  }
-
-  protected statistics(): { min: Uint8Array; max: Uint8Array } | null {
+  private statistics(): { min: Uint8Array; max: Uint8Array } | null {
     if (!this.sawTrue && !this.sawFalse) return null;
     return { min: Uint8Array.of(this.sawFalse ? 0 : 1), max: Uint8Array.of(this.sawTrue ? 1 : 0) };
   }
 
-  protected resetStatistics(): void {
+  takeStatistics(): { min: Uint8Array; max: Uint8Array } | null {
+    const stats = this.statistics();
+    this.resetStatistics();
+    return stats;
+  }
+
+  private resetStatistics(): void {
     this.sawTrue = this.sawFalse = false;
   }
 }
 
 /** DECIMAL(38, 0) as FIXED_LEN_BYTE_ARRAY(16): integers past int64 that fit 38 digits. */
-class DecimalColumn extends ColumnChunk {
-  private value = 0n;
+class DecimalColumn implements TypedColumn {
+  readonly kind: ColumnKind = "decimal";
+  readonly chunk = new ColumnChunk(false);
   private min = 0n;
   private max = 0n;
   private has = false;
   private readonly canonical: Canonical | null;
 
   constructor(field: Field) {
-    super("decimal", false);
     this.canonical = canonicalText(field);
   }
 
@@ -222,25 +238,19 @@ class DecimalColumn extends ColumnChunk {
     if (text === undefined) return "string";
     const status = readInteger(text);
     if (status !== INTEGER_OK && status !== INTEGER_DECIMAL) return "string";
-    this.value = BigInt(text);
-    this.put(0, 16);
-    return undefined;
-  }
-
-  protected writeValue(out: ByteBuffer): void {
+    const v = BigInt(text);
+    const out = this.chunk.slot(0)!;
     out.reserve(16);
-    decimalBytes(this.value, out.bytes, out.length);
+    decimalBytes(v, out.bytes, out.length);
     out.length += 16;
-  }
-
-  protected noteValue(): void {
-    const v = this.value;
     if (!this.has || v < this.min) this.min = v;
     if (!this.has || v > this.max) this.max = v;
     this.has = true;
+    this.chunk.placed(16);
+    return undefined;
   }
 
-  protected statistics(): { min: Uint8Array; max: Uint8Array } | null {
+  private statistics(): { min: Uint8Array; max: Uint8Array } | null {
     if (!this.has) return null;
     const min = new Uint8Array(16);
     const max = new Uint8Array(16);
@@ -249,7 +259,13 @@ class DecimalColumn extends ColumnChunk {
     return { min, max };
   }
 
-  protected resetStatistics(): void {
+  takeStatistics(): { min: Uint8Array; max: Uint8Array } | null {
+    const stats = this.statistics();
+    this.resetStatistics();
+    return stats;
+  }
+
+  private resetStatistics(): void {
     this.has = false;
   }
 }
@@ -259,15 +275,15 @@ class DecimalColumn extends ColumnChunk {
  * type widened to text holds the text of castCell's value (`007` in an integer field is `7`), or the
  * cell itself when it does not cast.
  */
-class StringColumn extends ColumnChunk {
-  private value = "";
+class StringColumn implements TypedColumn {
+  readonly kind: ColumnKind = "string";
+  readonly chunk = new ColumnChunk(true);
   private min = "";
   private max = "";
   private has = false;
   private readonly field: Field | null;
 
   constructor(field: Field) {
-    super("string", true);
     this.field = field.type === "string" ? null : { ...field, constraints: {} };
   }
 
@@ -277,17 +293,16 @@ class StringColumn extends ColumnChunk {
       const cast = castCell(this.field, raw, NOTHING_MISSING);
       if (cast.ok && cast.value !== null) text = String(cast.value);
     }
-    this.value = text;
-    this.put(text, text.length + 4);
+    const out = this.chunk.slot(text);
+    if (out !== null) {
+      out.lengthPrefixedUtf8(text);
+      this.note(text);
+    }
+    this.chunk.placed(text.length + 4);
     return undefined;
   }
 
-  protected writeValue(out: ByteBuffer): void {
-    out.lengthPrefixedUtf8(this.value);
-  }
-
-  protected noteValue(): void {
-    const v = this.value;
+  private note(v: string): void {
     if (!this.has) {
       this.has = true;
       this.min = this.max = v;
@@ -297,17 +312,23 @@ class StringColumn extends ColumnChunk {
     else if (compareText(v, this.max) > 0) this.max = v;
   }
 
-  protected statistics(): { min: Uint8Array; max: Uint8Array } | null {
+  private statistics(): { min: Uint8Array; max: Uint8Array } | null {
     return this.has ? textStatistics(this.min, this.max) : null;
   }
 
-  protected resetStatistics(): void {
+  takeStatistics(): { min: Uint8Array; max: Uint8Array } | null {
+    const stats = this.statistics();
+    this.resetStatistics();
+    return stats;
+  }
+
+  private resetStatistics(): void {
     this.has = false;
   }
 }
 
 /** A fresh column chunk writing `field`'s cells as `kind`. */
-export function createColumn(kind: ColumnKind, field: Field): ColumnChunk {
+export function createColumn(kind: ColumnKind, field: Field): TypedColumn {
   switch (kind) {
     case "int64":
     case "time":
