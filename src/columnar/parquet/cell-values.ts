@@ -110,6 +110,17 @@ export function daysFromCivil(year: number, month: number, day: number): number 
   return era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
 }
 
+/** Days since 1970 of the first of every month of years 0000–9999, and each month's length: a date is two lookups. */
+const MONTH_START = new Int32Array(10000 * 12);
+const MONTH_DAYS = new Uint8Array(10000 * 12);
+for (let year = 0, at = 0, days = daysFromCivil(0, 1, 1); year < 10000; year++) {
+  for (let month = 1; month <= 12; month++, at++) {
+    MONTH_START[at] = days;
+    MONTH_DAYS[at] = daysIn(year, month);
+    days += MONTH_DAYS[at]!;
+  }
+}
+
 /** `YYYY-MM-DD` at the start of `text` as days since 1970, or NaN when it is not a valid date. */
 function datePrefix(text: string): number {
   if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return NaN;
@@ -118,8 +129,8 @@ function datePrefix(text: string): number {
   const month = two(text, 5);
   const day = two(text, 8);
   if (hi < 0 || lo < 0 || month < 1 || month > 12 || day < 1) return NaN;
-  const year = hi * 100 + lo;
-  return day <= daysIn(year, month) ? daysFromCivil(year, month, day) : NaN;
+  const at = (hi * 100 + lo) * 12 + month - 1;
+  return day <= MONTH_DAYS[at]! ? MONTH_START[at]! + day - 1 : NaN;
 }
 
 /** A `date` cell (`YYYY-MM-DD`) as days since 1970, or NaN. */

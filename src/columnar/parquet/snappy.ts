@@ -93,6 +93,7 @@ function compressFragment(input: Uint8Array, start: number, end: number, out: Ui
       do {
         const base = ip;
         let matched = 4;
+        while (ip + matched + 4 <= end && view.getUint32(candidate + matched, true) === view.getUint32(ip + matched, true)) matched += 4;
         while (ip + matched < end && input[candidate + matched] === input[ip + matched]) matched++;
         ip += matched;
         op = emitCopy(base - candidate, matched, out, op);
