@@ -1,6 +1,7 @@
 // Files written by the Parquet encoder (src/columnar/parquet), read back by DuckDB and hyparquet:
 // every cell equals castCell's value of the CSV cell, types and statistics are the documented ones
 // (docs/columnar.md), and a file stitched from many parts reads as the rows concatenated.
+import { readOffsetIndex } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import { type ColumnKind, decodePartMetadata, encodePart, encodePartMetadata, joinParquet, type PartMetadata, planKinds, startKinds, writeTail } from "../../src/columnar/parquet/index.ts";
 import { fieldNames } from "../../src/schema/field-names.ts";
@@ -177,13 +178,25 @@ describe("Parquet encoder read back by DuckDB and hyparquet", () => {
       String(i % 50),
     ]);
     const schema: TableSchema = { fields: [{ name: "mixed", type: "string" }, { name: "long", type: "string" }, { name: "small", type: "integer" }], missingValues: [""] };
-    const { path } = await expectReadsBack("pages", schema, [rows]);
+    const { path, bytes } = await expectReadsBack("pages", schema, [rows]);
+    const long = hyparquetMetadata(bytes).row_groups[0]!.columns[1]!;
+    const start = Number(long.offset_index_offset);
+    const index = readOffsetIndex({ view: new DataView(bytes.buffer, bytes.byteOffset + start, long.offset_index_length!), offset: 0 });
+    expect(index.page_locations.length).toBe(3);
+    expect(index.page_locations.map((page) => Number(page.first_row_index))).toEqual([0, expect.any(Number), expect.any(Number)]);
+    expect(Number(index.page_locations[0]!.offset)).toBe(Number(long.meta_data!.data_page_offset));
     const meta = await duckRows(`select path_in_schema, encodings, dictionary_page_offset from parquet_metadata('${path}')`);
     expect(meta.map((row) => [row[0], row[1], row[2] !== null])).toEqual([
       ["mixed", "PLAIN, RLE, RLE_DICTIONARY", true],
       ["long", "PLAIN, RLE", false],
       ["small", "PLAIN, RLE, RLE_DICTIONARY", true],
     ]);
+  });
+
+  it("writes a file of no rows, and parts of no rows among others", async () => {
+    const schema: TableSchema = { fields: [{ name: "n", type: "integer" }, { name: "s", type: "string" }], missingValues: [""] };
+    await expectReadsBack("empty", schema, []);
+    await expectReadsBack("empty-parts", schema, [[], [["1", "a"]], [], [["2", ""]]]);
   });
 
   it.each([1, 2, 3, 4, 5, 6])("matches castCell on seeded random table %i", async (seed) => {
