@@ -15,6 +15,8 @@ export const DICTIONARY_MAX_ENTRIES = 1 << 16;
 export const DICTIONARY_MAX_BYTES = 1 << 20;
 /** After this many values a dictionary holding more than half of them distinct is dropped. */
 const DICTIONARY_TRIAL = 4096;
+/** Row groups a column whose dictionary was dropped goes without one before trying again. */
+const SKIPPED_TRIALS = 4;
 
 const body = new ByteBuffer(1 << 16);
 let squeezed = new Uint8Array(1 << 16);
@@ -54,6 +56,8 @@ export class ColumnChunk {
   private nulls = 0;
   private present = 0;
   private readonly useDictionary: boolean;
+  /** Row groups left to write PLAIN before trying a dictionary again. */
+  private skipTrials = 0;
   /** BOOLEAN values: one byte each in `values`, bit-packed when the page is cut. */
   private readonly bitPacked: boolean;
 
@@ -230,7 +234,9 @@ export class ColumnChunk {
   }
 
   private restart(): void {
-    this.dict = this.useDictionary ? new Map() : null;
+    // A dictionary dropped in this row group is not tried again in the next few: the column's values are mostly distinct.
+    if (this.dict === null && this.useDictionary && this.dictPages === 0) this.skipTrials = SKIPPED_TRIALS;
+    this.dict = this.useDictionary && this.skipTrials-- <= 0 ? new Map() : null;
     this.dictValues.reset();
     this.entryStarts = [];
     this.dictPages = 0;

@@ -32,6 +32,14 @@ export function booleanLookup(field: Field): (text: string) => boolean | undefin
   for (const text of field.falseValues ?? DEFAULT_FALSE_VALUES) table.set(text, false);
   for (const text of field.trueValues ?? DEFAULT_TRUE_VALUES) table.set(text, true);
   const anyCase = !field.trueValues && !field.falseValues;
+  if (anyCase) {
+    return (text) => {
+      if (text === "true") return true;
+      if (text === "false") return false;
+      const lower = text.toLowerCase();
+      return lower === "true" ? true : lower === "false" ? false : undefined;
+    };
+  }
   return (text) => {
     const known = table.get(text);
     if (known !== undefined || !anyCase) return known;
