@@ -8,13 +8,9 @@ const MAX_TABLE_BITS = 14;
 /** The reference's input margin: the match finder stops this far from the end of a fragment. */
 const MARGIN = 15;
 
-let table = new Int32Array(1 << MAX_TABLE_BITS);
+const table = new Int32Array(1 << MAX_TABLE_BITS);
 
 let view: DataView = new DataView(new ArrayBuffer(0));
-
-function load32(_b: Uint8Array, i: number): number {
-  return view.getUint32(i, true);
-}
 
 function emitLiteral(input: Uint8Array, from: number, to: number, out: Uint8Array, op: number): number {
   const n = to - from - 1;
@@ -66,16 +62,18 @@ function emitCopy(offset: number, length: number, out: Uint8Array, op: number): 
 }
 
 function compressFragment(input: Uint8Array, start: number, end: number, out: Uint8Array, opStart: number): number {
+  const dv = view;
+  const tbl = table;
   let op = opStart;
   let nextEmit = start;
   if (end - start >= MARGIN) {
     let bits = 8;
     while (bits < MAX_TABLE_BITS && 1 << bits < end - start) bits++;
     const shift = 32 - bits;
-    table.fill(-1, 0, 1 << bits);
+    tbl.fill(-1, 0, 1 << bits);
     const ipLimit = end - MARGIN;
     let ip = start + 1;
-    let nextHash = Math.imul(load32(input, ip), 0x1e35a7bd) >>> shift;
+    let nextHash = Math.imul(dv.getUint32(ip, true), 0x1e35a7bd) >>> shift;
     outer: for (;;) {
       let skip = 32;
       let nextIp = ip;
@@ -85,27 +83,27 @@ function compressFragment(input: Uint8Array, start: number, end: number, out: Ui
         const hash = nextHash;
         nextIp = ip + (skip++ >> 5);
         if (nextIp > ipLimit) break outer;
-        nextHash = Math.imul(load32(input, nextIp), 0x1e35a7bd) >>> shift;
-        candidate = table[hash]!;
-        table[hash] = ip;
-      } while (candidate < 0 || load32(input, ip) !== load32(input, candidate));
+        nextHash = Math.imul(dv.getUint32(nextIp, true), 0x1e35a7bd) >>> shift;
+        candidate = tbl[hash]!;
+        tbl[hash] = ip;
+      } while (candidate < 0 || dv.getUint32(ip, true) !== dv.getUint32(candidate, true));
       op = emitLiteral(input, nextEmit, ip, out, op);
       do {
         const base = ip;
         let matched = 4;
-        while (ip + matched + 4 <= end && view.getUint32(candidate + matched, true) === view.getUint32(ip + matched, true)) matched += 4;
+        while (ip + matched + 4 <= end && dv.getUint32(candidate + matched, true) === dv.getUint32(ip + matched, true)) matched += 4;
         while (ip + matched < end && input[candidate + matched] === input[ip + matched]) matched++;
         ip += matched;
         op = emitCopy(base - candidate, matched, out, op);
         nextEmit = ip;
         if (ip >= ipLimit) break outer;
-        table[Math.imul(load32(input, ip - 1), 0x1e35a7bd) >>> shift] = ip - 1;
-        const hash = Math.imul(load32(input, ip), 0x1e35a7bd) >>> shift;
-        candidate = table[hash]!;
-        table[hash] = ip;
-      } while (candidate >= 0 && load32(input, ip) === load32(input, candidate));
+        tbl[Math.imul(dv.getUint32(ip - 1, true), 0x1e35a7bd) >>> shift] = ip - 1;
+        const hash = Math.imul(dv.getUint32(ip, true), 0x1e35a7bd) >>> shift;
+        candidate = tbl[hash]!;
+        tbl[hash] = ip;
+      } while (candidate >= 0 && dv.getUint32(ip, true) === dv.getUint32(candidate, true));
       ip++;
-      nextHash = Math.imul(load32(input, ip), 0x1e35a7bd) >>> shift;
+      nextHash = Math.imul(dv.getUint32(ip, true), 0x1e35a7bd) >>> shift;
     }
   }
   if (nextEmit < end) op = emitLiteral(input, nextEmit, end, out, op);
@@ -133,7 +131,6 @@ export function snappyCompressInto(input: Uint8Array, out: Uint8Array): number {
     v >>>= 7;
   }
   out[op++] = v;
-  if (table.length < 1 << MAX_TABLE_BITS) table = new Int32Array(1 << MAX_TABLE_BITS);
   view = new DataView(input.buffer, input.byteOffset, input.byteLength);
   for (let start = 0; start < n; start += FRAGMENT) op = compressFragment(input, start, Math.min(n, start + FRAGMENT), out, op);
   return op;
