@@ -53,3 +53,20 @@ describe("column kinds", () => {
     expect(metadata.kinds).toEqual(["string"]);
   });
 });
+
+describe("text to UTF-8", () => {
+  it("writes the bytes TextEncoder writes, lone surrogates included, short and long", async () => {
+    const { ByteBuffer } = await import("../../src/columnar/parquet/byte-buffer.ts");
+    const { random } = await import("./helpers/random-table.ts");
+    const rnd = random(99);
+    const samples = ["", "abc", "Zürich", "東京", "😀", "a\uD800b", "\uDC00x", "x\uD83D", "𝔘𝔫𝔦", "\uE000\uFFFF", "😀".repeat(48), "é".repeat(200)];
+    for (let k = 0; k < 500; k++) samples.push(String.fromCharCode(...Array.from({ length: Math.floor(rnd() * 120) }, () => Math.floor(rnd() * 65536))));
+    for (const text of samples) {
+      const out = new ByteBuffer(4);
+      out.lengthPrefixedUtf8(text);
+      const want = new TextEncoder().encode(text);
+      expect(out.view.getInt32(0, true)).toBe(want.length);
+      expect(Buffer.from(out.filled().subarray(4)).equals(Buffer.from(want))).toBe(true);
+    }
+  });
+});

@@ -76,7 +76,7 @@ export class ByteBuffer {
   lengthPrefixedUtf8(text: string): number {
     this.reserve(4 + text.length * 3);
     const start = this.length + 4;
-    const written = ascii(text, this.bytes, start) ? text.length : encoder.encodeInto(text, this.bytes.subarray(start)).written;
+    const written = text.length <= SHORT_TEXT ? shortUtf8(text, this.bytes, start) : encoder.encodeInto(text, this.bytes.subarray(start)).written;
     this.view.setInt32(this.length, written, true);
     this.length = start + written;
     return written;
@@ -93,16 +93,40 @@ export class ByteBuffer {
   }
 }
 
-/** Copies `text` into `out` at `at` when it is all ASCII and short; encodeInto costs more than a loop for short text. */
-function ascii(text: string, out: Uint8Array, at: number): boolean {
+/** Text up to this many UTF-16 units is encoded by shortUtf8: for short text a loop costs less than a call into encodeInto. */
+const SHORT_TEXT = 96;
+
+/** UTF-8 of short `text` into `out` at `at` (room for 3 bytes per unit is reserved); lone surrogates become U+FFFD, as TextEncoder does. */
+function shortUtf8(text: string, out: Uint8Array, at: number): number {
+  let o = at;
   const n = text.length;
-  if (n > 32) return false;
   for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 0x7f) return false;
-    out[at + i] = c;
+    let c = text.charCodeAt(i);
+    if (c < 0x80) {
+      out[o++] = c;
+    } else if (c < 0x800) {
+      out[o++] = 0xc0 | (c >> 6);
+      out[o++] = 0x80 | (c & 0x3f);
+    } else {
+      if (c >= 0xd800 && c < 0xe000) {
+        const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+        if (c < 0xdc00 && next >= 0xdc00 && next < 0xe000) {
+          const point = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+          out[o++] = 0xf0 | (point >> 18);
+          out[o++] = 0x80 | ((point >> 12) & 0x3f);
+          out[o++] = 0x80 | ((point >> 6) & 0x3f);
+          out[o++] = 0x80 | (point & 0x3f);
+          i++;
+          continue;
+        }
+        c = 0xfffd;
+      }
+      out[o++] = 0xe0 | (c >> 12);
+      out[o++] = 0x80 | ((c >> 6) & 0x3f);
+      out[o++] = 0x80 | (c & 0x3f);
+    }
   }
-  return true;
+  return o - at;
 }
 
 /** The UTF-8 bytes of `text`. */
