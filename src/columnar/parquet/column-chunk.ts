@@ -1,9 +1,10 @@
 // One column chunk of a row group being built: definition levels, values in pages of about
 // PAGE_BYTES, a dictionary while it pays, Snappy on every page. The typed columns
-// (typed-columns.ts) read cells into values; this class owns pages, dictionary and layout.
+// (numeric-columns.ts, text-columns.ts) read cells into values; this class owns pages, dictionary and layout.
 // https://github.com/apache/parquet-format/blob/master/README.md#data-pages
 import { ByteBuffer } from "./byte-buffer.ts";
 import { dataPageHeader, dictionaryPageHeader, ENCODING } from "./page-header.ts";
+import type { ColumnKind } from "./column-kinds.ts";
 import type { ChunkMeta } from "./part-metadata.ts";
 import { bitWidth, encodeHybrid, encodeLevels } from "./rle-hybrid.ts";
 import { maxCompressedLength, snappyCompressInto } from "./snappy.ts";
@@ -29,8 +30,8 @@ function compress(input: Uint8Array): Uint8Array {
 
 /**
  * Pages, dictionary and layout of one column chunk. One class for every kind, so the hot path's
- * loads stay monomorphic: a typed column (typed-columns.ts) asks slot() where to write a value,
- * writes it PLAIN, then calls placed().
+ * loads stay monomorphic: a typed column (numeric-columns.ts, text-columns.ts) asks slot() where
+ * to write a value, writes it PLAIN, then calls placed().
  */
 export class ColumnChunk {
   private levels = new Uint8Array(256);
@@ -251,4 +252,15 @@ export class ColumnChunk {
     this.nulls = 0;
     this.present = 0;
   }
+}
+
+/** A column of one kind: reads cells into its chunk and keeps the chunk's min/max. */
+export interface TypedColumn {
+  /** The kind being written; a `timestamp` column becomes utc or local at its first value. */
+  kind: ColumnKind;
+  readonly chunk: ColumnChunk;
+  /** Adds a cell that is not missing; undefined when written, else the kind it needs (nothing written). */
+  add(text: string): ColumnKind | undefined;
+  /** The chunk's statistics so far, then forgotten for the next row group. */
+  takeStatistics(): { min: Uint8Array; max: Uint8Array } | null;
 }

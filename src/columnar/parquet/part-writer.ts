@@ -3,10 +3,11 @@
 // a row group is cut at ROW_GROUP_ROWS rows or ROW_GROUP_BYTES of cell text, whichever comes first,
 // which bounds memory to about one row group. See docs/columnar.md.
 import type { TableSchema } from "../../schema/table-schema.ts";
+import type { TypedColumn } from "./column-chunk.ts";
 import { type ColumnKind, unifyKind } from "./column-kinds.ts";
 import { booleanLookup, canonicalText, cellKind } from "./field-text.ts";
 import type { ChunkMeta, PartMetadata, RowGroupMeta } from "./part-metadata.ts";
-import { createColumn, type TypedColumn } from "./typed-columns.ts";
+import { createColumn } from "./create-column.ts";
 
 /** Rows per row group: DuckDB's and Arrow's readers parallelise by row group, and 64Ki rows keep dictionaries useful. */
 export const ROW_GROUP_ROWS = 65_536;

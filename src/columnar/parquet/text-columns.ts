@@ -1,0 +1,106 @@
+// The BOOLEAN and text column chunks. Booleans are bit-packed PLAIN values; text is UTF-8, its
+// min/max in byte order (code point order), cut as text-statistics.ts says.
+import { castCell } from "../../schema/cast.ts";
+import type { Field } from "../../schema/table-schema.ts";
+import { compareText } from "./cell-values.ts";
+import { ColumnChunk, type TypedColumn } from "./column-chunk.ts";
+import type { ColumnKind } from "./column-kinds.ts";
+import { booleanLookup } from "./field-text.ts";
+import { textStatistics } from "./text-statistics.ts";
+
+const NOTHING_MISSING: ReadonlySet<string> = new Set();
+
+/** BOOLEAN: PLAIN booleans are bit-packed, least significant bit first; no dictionary. */
+export class BooleanColumn implements TypedColumn {
+  readonly kind: ColumnKind = "boolean";
+  readonly chunk = new ColumnChunk(false, true);
+  private sawTrue = false;
+  private sawFalse = false;
+  private readonly lookup: (text: string) => boolean | undefined;
+
+  constructor(field: Field) {
+    this.lookup = booleanLookup(field);
+  }
+
+  add(text: string): ColumnKind | undefined {
+    const value = this.lookup(text);
+    if (value === undefined) return "string";
+    this.chunk.slot(0)!.u8(value ? 1 : 0);
+    if (value) this.sawTrue = true;
+    else this.sawFalse = true;
+    this.chunk.placed(1);
+    return undefined;
+  }
+
+  private statistics(): { min: Uint8Array; max: Uint8Array } | null {
+    if (!this.sawTrue && !this.sawFalse) return null;
+    return { min: Uint8Array.of(this.sawFalse ? 0 : 1), max: Uint8Array.of(this.sawTrue ? 1 : 0) };
+  }
+
+  takeStatistics(): { min: Uint8Array; max: Uint8Array } | null {
+    const stats = this.statistics();
+    this.resetStatistics();
+    return stats;
+  }
+
+  private resetStatistics(): void {
+    this.sawTrue = this.sawFalse = false;
+  }
+}
+
+/**
+ * BYTE_ARRAY UTF-8 text, dictionary-encoded while the dictionary stays small. A field of another
+ * type widened to text holds the text of castCell's value (`007` in an integer field is `7`), or the
+ * cell itself when it does not cast.
+ */
+export class StringColumn implements TypedColumn {
+  readonly kind: ColumnKind = "string";
+  readonly chunk = new ColumnChunk(true);
+  private min = "";
+  private max = "";
+  private has = false;
+  private readonly field: Field | null;
+
+  constructor(field: Field) {
+    this.field = field.type === "string" ? null : { ...field, constraints: {} };
+  }
+
+  add(raw: string): ColumnKind | undefined {
+    let text = raw;
+    if (this.field !== null) {
+      const cast = castCell(this.field, raw, NOTHING_MISSING);
+      if (cast.ok && cast.value !== null) text = String(cast.value);
+    }
+    const out = this.chunk.slot(text);
+    if (out !== null) {
+      out.lengthPrefixedUtf8(text);
+      this.note(text);
+    }
+    this.chunk.placed(text.length + 4);
+    return undefined;
+  }
+
+  private note(v: string): void {
+    if (!this.has) {
+      this.has = true;
+      this.min = this.max = v;
+      return;
+    }
+    if (compareText(v, this.min) < 0) this.min = v;
+    else if (compareText(v, this.max) > 0) this.max = v;
+  }
+
+  private statistics(): { min: Uint8Array; max: Uint8Array } | null {
+    return this.has ? textStatistics(this.min, this.max) : null;
+  }
+
+  takeStatistics(): { min: Uint8Array; max: Uint8Array } | null {
+    const stats = this.statistics();
+    this.resetStatistics();
+    return stats;
+  }
+
+  private resetStatistics(): void {
+    this.has = false;
+  }
+}
