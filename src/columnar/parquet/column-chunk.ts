@@ -261,6 +261,13 @@ export interface TypedColumn {
   readonly chunk: ColumnChunk;
   /** Adds a cell that is not missing; undefined when written, else the kind it needs (nothing written). */
   add(text: string): ColumnKind | undefined;
+  /**
+   * Adds cell `c` of each of rows[from, to), a missing cell (in `missing`, or empty when that is
+   * null) as a null. Returns the cells' text length, or -1 at a cell that needs a wider kind,
+   * which is then in `need`.
+   */
+  addCells(rows: readonly (readonly string[])[], c: number, from: number, to: number, missing: ReadonlySet<string> | null): number;
+  need: ColumnKind | undefined;
   /** The chunk's statistics so far, then forgotten for the next row group. */
   takeStatistics(): { min: Uint8Array; max: Uint8Array } | null;
 }

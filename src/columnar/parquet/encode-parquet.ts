@@ -7,17 +7,13 @@ import { PartWriter, type PartWriterOptions } from "./part-writer.ts";
 import { MAGIC, writeTail } from "./tail-writer.ts";
 
 /** One part of `rows`, widening kinds until they hold every value: its bytes and metadata. */
-export function encodePart(schema: TableSchema, rows: Iterable<readonly string[]>, kinds: readonly ColumnKind[] = startKinds(schema), options: PartWriterOptions = {}): { bytes: Uint8Array[]; metadata: PartMetadata } {
+export function encodePart(schema: TableSchema, rows: readonly (readonly string[])[], kinds: readonly ColumnKind[] = startKinds(schema), options: PartWriterOptions = {}): { bytes: Uint8Array[]; metadata: PartMetadata } {
   let current = kinds;
   for (;;) {
     const writer = new PartWriter(schema, current, options);
-    const bytes: Uint8Array[] = [];
-    for (const row of rows) {
-      if (!writer.addRow(row)) continue;
-      for (const piece of writer.takeBytes()) bytes.push(piece);
-    }
+    writer.addRows(rows);
     const result = writer.finish();
-    if (result.ok) return { bytes: [...bytes, ...writer.takeBytes()], metadata: result.metadata };
+    if (result.ok) return { bytes: writer.takeBytes(), metadata: result.metadata };
     current = result.kinds;
   }
 }

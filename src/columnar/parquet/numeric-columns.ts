@@ -15,6 +15,7 @@ const SAFE_HI = 1 << 21;
 export class Int64Column implements TypedColumn {
   kind: ColumnKind;
   readonly chunk = new ColumnChunk(true);
+  need: ColumnKind | undefined = undefined;
   private has = false;
   private minLo = 0;
   private minHi = 0;
@@ -25,6 +26,26 @@ export class Int64Column implements TypedColumn {
   constructor(kind: ColumnKind, field: Field) {
     this.kind = kind;
     this.canonical = canonicalText(field);
+  }
+
+  /** Cells `c` of rows[from, to); as TypedColumn says. A copy per class, so its call to add() stays monomorphic. */
+  addCells(rows: readonly (readonly string[])[], c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
+    const chunk = this.chunk;
+    let bytes = 0;
+    for (let r = from; r < to; r++) {
+      const text = rows[r]![c] ?? "";
+      if (missing === null ? text === "" : missing.has(text)) {
+        chunk.addNull();
+        continue;
+      }
+      bytes += text.length;
+      const need = this.add(text);
+      if (need !== undefined) {
+        this.need = need;
+        return -1;
+      }
+    }
+    return bytes;
   }
 
   add(raw: string): ColumnKind | undefined {
@@ -98,6 +119,7 @@ export class Int64Column implements TypedColumn {
 export class NumberColumn implements TypedColumn {
   readonly kind: ColumnKind;
   readonly chunk = new ColumnChunk(true);
+  need: ColumnKind | undefined = undefined;
   private min = Infinity;
   private max = -Infinity;
   private has = false;
@@ -106,6 +128,26 @@ export class NumberColumn implements TypedColumn {
   constructor(kind: "date" | "double", field: Field) {
     this.kind = kind;
     this.canonical = canonicalText(field);
+  }
+
+  /** Cells `c` of rows[from, to); as TypedColumn says. A copy per class, so its call to add() stays monomorphic. */
+  addCells(rows: readonly (readonly string[])[], c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
+    const chunk = this.chunk;
+    let bytes = 0;
+    for (let r = from; r < to; r++) {
+      const text = rows[r]![c] ?? "";
+      if (missing === null ? text === "" : missing.has(text)) {
+        chunk.addNull();
+        continue;
+      }
+      bytes += text.length;
+      const need = this.add(text);
+      if (need !== undefined) {
+        this.need = need;
+        return -1;
+      }
+    }
+    return bytes;
   }
 
   add(raw: string): ColumnKind | undefined {
@@ -172,6 +214,7 @@ export class NumberColumn implements TypedColumn {
 export class DecimalColumn implements TypedColumn {
   readonly kind: ColumnKind = "decimal";
   readonly chunk = new ColumnChunk(false);
+  need: ColumnKind | undefined = undefined;
   private min = 0n;
   private max = 0n;
   private has = false;
@@ -179,6 +222,26 @@ export class DecimalColumn implements TypedColumn {
 
   constructor(field: Field) {
     this.canonical = canonicalText(field);
+  }
+
+  /** Cells `c` of rows[from, to); as TypedColumn says. A copy per class, so its call to add() stays monomorphic. */
+  addCells(rows: readonly (readonly string[])[], c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
+    const chunk = this.chunk;
+    let bytes = 0;
+    for (let r = from; r < to; r++) {
+      const text = rows[r]![c] ?? "";
+      if (missing === null ? text === "" : missing.has(text)) {
+        chunk.addNull();
+        continue;
+      }
+      bytes += text.length;
+      const need = this.add(text);
+      if (need !== undefined) {
+        this.need = need;
+        return -1;
+      }
+    }
+    return bytes;
   }
 
   add(raw: string): ColumnKind | undefined {

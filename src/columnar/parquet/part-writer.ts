@@ -5,7 +5,7 @@
 import type { TableSchema } from "../../schema/table-schema.ts";
 import type { TypedColumn } from "./column-chunk.ts";
 import { type ColumnKind, unifyKind } from "./column-kinds.ts";
-import { booleanLookup, canonicalText, cellKind } from "./field-text.ts";
+import { booleanLookup, type Canonical, canonicalText, cellKind } from "./field-text.ts";
 import type { ChunkMeta, PartMetadata, RowGroupMeta } from "./part-metadata.ts";
 import { createColumn } from "./create-column.ts";
 
@@ -13,6 +13,8 @@ import { createColumn } from "./create-column.ts";
 export const ROW_GROUP_ROWS = 65_536;
 /** Cell text per row group: the memory a part writer holds stays near this, well inside a Worker's 128 MB. */
 export const ROW_GROUP_BYTES = 8 << 20;
+/** Rows added column by column at a time: the row group's bounds are checked between batches. */
+const BATCH_ROWS = 1024;
 
 export type PartResult = { ok: true; metadata: PartMetadata } | { ok: false; kinds: ColumnKind[] };
 
@@ -35,6 +37,8 @@ export class PartWriter {
   private groupRows = 0;
   private groupBytes = 0;
   private needed: ColumnKind[] | null = null;
+  /** How scan() reads each field's cells, made on its first use. */
+  private readers: { canonical: Canonical | null; isBoolean: (text: string) => boolean | undefined }[] | null = null;
 
   /** A writer of `schema`'s rows as `kinds` (startKinds for a first attempt). */
   constructor(schema: TableSchema, kinds: readonly ColumnKind[], options: PartWriterOptions = {}) {
@@ -47,50 +51,56 @@ export class PartWriter {
     this.maxBytes = options.rowGroupBytes ?? ROW_GROUP_BYTES;
   }
 
-  /**
-   * Adds one data row (cell texts, in field order). Returns false once a cell needs a wider kind
-   * than the writer was given: from then on rows are only read to learn every kind the part
-   * needs, and finish() reports them.
-   */
+  /** Adds one data row (cell texts, in field order); as addRows. */
   addRow(cells: readonly string[]): boolean {
-    if (this.needed !== null) {
-      this.scan(cells);
-      return false;
-    }
+    return this.addRows([cells]);
+  }
+
+  /**
+   * Adds data rows (cell texts, in field order), column by column. Returns false once a cell
+   * needs a wider kind than the writer was given: from then on rows are only read to learn every
+   * kind the part needs, and finish() reports them.
+   */
+  addRows(rows: readonly (readonly string[])[]): boolean {
     const columns = this.columns;
     const n = columns.length;
-    let bytes = this.groupBytes + n;
-    for (let c = 0; c < n; c++) {
-      const text = cells[c] ?? "";
-      const column = columns[c]!;
-      if (this.onlyEmptyMissing ? text === "" : this.missing.has(text)) {
-        column.chunk.addNull();
-        continue;
+    const missing = this.onlyEmptyMissing ? null : this.missing;
+    let from = 0;
+    while (from < rows.length && this.needed === null) {
+      const to = Math.min(rows.length, from + BATCH_ROWS, from + this.maxRows - this.groupRows);
+      let bytes = (to - from) * n;
+      for (let c = 0; c < n; c++) {
+        const column = columns[c]!;
+        const added = column.addCells(rows, c, from, to, missing);
+        if (added < 0) {
+          this.needed = columns.map((col) => col.kind);
+          this.needed[c] = unifyKind(column.kind, column.need!);
+          break;
+        }
+        bytes += added;
       }
-      bytes += text.length;
-      const need = column.add(text);
-      if (need !== undefined) {
-        this.needed = columns.map((col) => col.kind);
-        this.needed[c] = unifyKind(column.kind, need);
-        this.scan(cells);
-        return false;
-      }
+      if (this.needed !== null) break;
+      this.rows += to - from;
+      this.groupRows += to - from;
+      this.groupBytes += bytes;
+      if (this.groupRows >= this.maxRows || this.groupBytes >= this.maxBytes) this.flush();
+      from = to;
     }
-    this.rows++;
-    this.groupBytes = bytes;
-    if (++this.groupRows >= this.maxRows || bytes >= this.maxBytes) this.flush();
-    return true;
+    if (this.needed === null) return true;
+    for (let r = from; r < rows.length; r++) this.scan(rows[r]!);
+    return false;
   }
 
   private scan(cells: readonly string[]): void {
     const needed = this.needed!;
-    this.schema.fields.forEach((field, c) => {
+    this.readers ??= this.schema.fields.map((field) => ({ canonical: canonicalText(field), isBoolean: booleanLookup(field) }));
+    for (let c = 0; c < needed.length; c++) {
       const text = cells[c] ?? "";
-      if (this.missing.has(text) || needed[c] === "string") return;
-      const canonical = canonicalText(field);
+      if (this.missing.has(text) || needed[c] === "string") continue;
+      const { canonical, isBoolean } = this.readers[c]!;
       const plain = canonical === null ? text : canonical(text);
-      needed[c] = plain === undefined ? "string" : unifyKind(needed[c]!, cellKind(needed[c]!, plain, booleanLookup(field)));
-    });
+      needed[c] = plain === undefined ? "string" : unifyKind(needed[c]!, cellKind(needed[c]!, plain, isBoolean));
+    }
   }
 
   private flush(): void {

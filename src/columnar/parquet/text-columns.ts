@@ -14,12 +14,33 @@ const NOTHING_MISSING: ReadonlySet<string> = new Set();
 export class BooleanColumn implements TypedColumn {
   readonly kind: ColumnKind = "boolean";
   readonly chunk = new ColumnChunk(false, true);
+  need: ColumnKind | undefined = undefined;
   private sawTrue = false;
   private sawFalse = false;
   private readonly lookup: (text: string) => boolean | undefined;
 
   constructor(field: Field) {
     this.lookup = booleanLookup(field);
+  }
+
+  /** Cells `c` of rows[from, to); as TypedColumn says. A copy per class, so its call to add() stays monomorphic. */
+  addCells(rows: readonly (readonly string[])[], c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
+    const chunk = this.chunk;
+    let bytes = 0;
+    for (let r = from; r < to; r++) {
+      const text = rows[r]![c] ?? "";
+      if (missing === null ? text === "" : missing.has(text)) {
+        chunk.addNull();
+        continue;
+      }
+      bytes += text.length;
+      const need = this.add(text);
+      if (need !== undefined) {
+        this.need = need;
+        return -1;
+      }
+    }
+    return bytes;
   }
 
   add(text: string): ColumnKind | undefined {
@@ -56,6 +77,7 @@ export class BooleanColumn implements TypedColumn {
 export class StringColumn implements TypedColumn {
   readonly kind: ColumnKind = "string";
   readonly chunk = new ColumnChunk(true);
+  need: ColumnKind | undefined = undefined;
   private min = "";
   private max = "";
   private has = false;
@@ -63,6 +85,26 @@ export class StringColumn implements TypedColumn {
 
   constructor(field: Field) {
     this.field = field.type === "string" ? null : { ...field, constraints: {} };
+  }
+
+  /** Cells `c` of rows[from, to); as TypedColumn says. A copy per class, so its call to add() stays monomorphic. */
+  addCells(rows: readonly (readonly string[])[], c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
+    const chunk = this.chunk;
+    let bytes = 0;
+    for (let r = from; r < to; r++) {
+      const text = rows[r]![c] ?? "";
+      if (missing === null ? text === "" : missing.has(text)) {
+        chunk.addNull();
+        continue;
+      }
+      bytes += text.length;
+      const need = this.add(text);
+      if (need !== undefined) {
+        this.need = need;
+        return -1;
+      }
+    }
+    return bytes;
   }
 
   add(raw: string): ColumnKind | undefined {
