@@ -1,6 +1,6 @@
 // One column chunk of a row group being built: definition levels, values in pages of about
-// PAGE_BYTES, a dictionary while it pays, Snappy on every page. The typed columns
-// (numeric-columns.ts, text-columns.ts) read cells into values; this class owns pages, dictionary and layout.
+// PAGE_BYTES, a dictionary while it pays, Snappy on every page. The typed columns (numeric-columns.ts,
+// text-columns.ts) read cells into values; this class owns pages, dictionary and layout.
 // https://github.com/apache/parquet-format/blob/master/README.md#data-pages
 import { ByteBuffer } from "./byte-buffer.ts";
 import { dataPageHeader, dictionaryPageHeader, ENCODING } from "./page-header.ts";
