@@ -193,6 +193,27 @@ describe("Parquet encoder read back by DuckDB and hyparquet", () => {
     ]);
   });
 
+  it("keeps empty text when it is not a missing value, and reads declared formats through castCell", async () => {
+    const schema: TableSchema = {
+      fields: [
+        { name: "s", type: "string" },
+        { name: "n", type: "integer" },
+        { name: "price", type: "number", decimalChar: ",", groupChar: "." },
+        { name: "day", type: "date", format: "%d/%m/%Y" },
+        { name: "yes", type: "boolean", trueValues: ["y"], falseValues: ["n"] },
+        { name: "leap", type: "datetime" },
+      ],
+      missingValues: ["NA"],
+    };
+    const rows: Rows = [
+      ["", "1", "1.234,5", "31/12/1969", "y", "2016-12-31T23:59:60Z"],
+      ["NA", "NA", "NA", "NA", "NA", "NA"],
+      ["x", "", "-0,25", "01/01/2000", "n", "2017-01-01T00:00:00Z"],
+    ];
+    const { kinds } = await expectReadsBack("declared", schema, [rows]);
+    expect(kinds).toEqual(["string", "string", "double", "date", "boolean", "timestamp-utc"]);
+  });
+
   it("writes a file of no rows, and parts of no rows among others", async () => {
     const schema: TableSchema = { fields: [{ name: "n", type: "integer" }, { name: "s", type: "string" }], missingValues: [""] };
     await expectReadsBack("empty", schema, []);
