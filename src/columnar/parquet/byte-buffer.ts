@@ -16,9 +16,11 @@ export class ByteBuffer {
 
   /** Makes room for `extra` more bytes. */
   reserve(extra: number): void {
-    const needed = this.length + extra;
-    if (needed <= this.bytes.length) return;
-    let capacity = this.bytes.length * 2;
+    if (this.length + extra > this.bytes.length) this.grow(this.length + extra);
+  }
+
+  private grow(needed: number): void {
+    let capacity = Math.max(64, this.bytes.length * 2);
     while (capacity < needed) capacity *= 2;
     const grown = new Uint8Array(capacity);
     grown.set(this.bytes.subarray(0, this.length));
@@ -31,7 +33,7 @@ export class ByteBuffer {
   }
 
   u8(value: number): void {
-    this.reserve(1);
+    if (this.length === this.bytes.length) this.grow(this.length + 1);
     this.bytes[this.length++] = value;
   }
 
@@ -42,21 +44,21 @@ export class ByteBuffer {
   }
 
   i32(value: number): void {
-    this.reserve(4);
+    if (this.length + 4 > this.bytes.length) this.grow(this.length + 4);
     this.view.setInt32(this.length, value, true);
     this.length += 4;
   }
 
   /** An int64 given as its two 32-bit halves (`lo` unsigned, `hi` signed). */
   i64(lo: number, hi: number): void {
-    this.reserve(8);
+    if (this.length + 8 > this.bytes.length) this.grow(this.length + 8);
     this.view.setUint32(this.length, lo, true);
     this.view.setInt32(this.length + 4, hi, true);
     this.length += 8;
   }
 
   f64(value: number): void {
-    this.reserve(8);
+    if (this.length + 8 > this.bytes.length) this.grow(this.length + 8);
     this.view.setFloat64(this.length, value, true);
     this.length += 8;
   }
