@@ -1,7 +1,7 @@
 // Part metadata and kinds (src/columnar/parquet): the stored form round-trips and refuses other
 // versions, kinds widen as docs/columnar.md says, and a part that meets a wider value reports it.
 import { describe, expect, it } from "vitest";
-import { decodePartMetadata, encodePart, encodePartMetadata, PART_METADATA_VERSION, PartWriter, startKinds, unifyKind } from "../../src/columnar/parquet/index.ts";
+import { decodePartMetadata, encodePart, encodePartMetadata, PART_METADATA_VERSION, PartWriter, ROW_GROUP_BYTES, startKinds, unifyKind } from "../../src/columnar/parquet/index.ts";
 import type { TableSchema } from "../../src/schema/table-schema.ts";
 import { randomTable } from "./helpers/random-table.ts";
 
@@ -21,6 +21,32 @@ describe("part metadata", () => {
     expect(() => decodePartMetadata(JSON.stringify({ ...stored, v: 2 }))).toThrow();
     expect(() => decodePartMetadata(JSON.stringify({ ...stored, kinds: ["int128", "string", "string"] }))).toThrow();
     expect(() => decodePartMetadata(JSON.stringify({ ...stored, groups: [[5, []]] }))).toThrow();
+  });
+});
+
+describe("part writer", () => {
+  it("cuts a row group at ROW_GROUP_BYTES of cell text and hands its bytes out before the part ends", () => {
+    const schema: TableSchema = { fields: [{ name: "text", type: "string" }, { name: "n", type: "integer" }], missingValues: [""] };
+    const writer = new PartWriter(schema, startKinds(schema));
+    let streamed = 0;
+    for (let i = 0; i < 20_000; i++) {
+      writer.addRow([`${i} ${"x".repeat(1000)}`, String(i)]);
+      for (const piece of writer.takeBytes()) streamed += piece.length;
+    }
+    expect(streamed).toBeGreaterThan(0);
+    const result = writer.finish();
+    if (!result.ok) throw new Error("unexpected widening");
+    for (const piece of writer.takeBytes()) streamed += piece.length;
+    expect(streamed).toBe(result.metadata.byteLength);
+    const groups = result.metadata.rowGroups.map((group) => group.rows);
+    expect(groups.length).toBe(3);
+    expect(groups.reduce((a, b) => a + b, 0)).toBe(20_000);
+    // Cell text and one byte per cell for its separator; the bound is checked every 1,024 rows.
+    const rowBytes = (i: number) => 2 * String(i).length + 1001 + 2;
+    let firstGroup = 0;
+    for (let i = 0; i < groups[0]!; i++) firstGroup += rowBytes(i);
+    expect(firstGroup).toBeGreaterThanOrEqual(ROW_GROUP_BYTES);
+    expect(firstGroup - 1024 * rowBytes(groups[0]!)).toBeLessThan(ROW_GROUP_BYTES);
   });
 });
 
