@@ -37,13 +37,13 @@ function hasLegacyOrder(kind: ColumnKind): boolean {
   return type !== PHYSICAL.BYTE_ARRAY && type !== PHYSICAL.FIXED_LEN_BYTE_ARRAY;
 }
 
-function columnChunk(w: CompactWriter, name: string, kind: ColumnKind, chunk: ChunkMeta, start: number, index: { offset: number; length: number }): void {
+function columnChunk(w: CompactWriter, name: Uint8Array, kind: ColumnKind, chunk: ChunkMeta, start: number, index: { offset: number; length: number }): void {
   const dataOffset = start + chunk.pageOffsets[0]!;
   w.element().i64(2, start).struct(3);
   w.i32(1, physicalType(kind));
   w.list(2, T_I32, chunk.encodings.length);
   for (const encoding of chunk.encodings) w.i32Element(encoding);
-  w.list(3, T_BINARY, 1).binaryElement(utf8(name));
+  w.list(3, T_BINARY, 1).binaryElement(name);
   w.i32(4, CODEC_SNAPPY).i64(5, chunk.values).i64(6, chunk.uncompressed).i64(7, chunk.compressed).i64(9, dataOffset);
   if (chunk.dictionary) w.i64(11, start);
   w.struct(12);
@@ -60,6 +60,7 @@ function columnChunk(w: CompactWriter, name: string, kind: ColumnKind, chunk: Ch
  */
 export function writeTail(schema: TableSchema, parts: readonly PartMetadata[], keyValue: Readonly<Record<string, string>> = {}): Uint8Array {
   const names = schema.fields.map((field) => field.name);
+  const nameBytes = names.map(utf8);
   if (parts.some((part) => part.kinds.length !== names.length)) throw new Error("writeTail: a part has another column count than the schema");
   const { kinds: unified, reencode } = planKinds(parts);
   if (reencode.length > 0) throw new Error(`writeTail: parts ${reencode.join(", ")} were encoded with other kinds than the file's`);
@@ -94,7 +95,7 @@ export function writeTail(schema: TableSchema, parts: readonly PartMetadata[], k
     for (const rowGroup of part.rowGroups) {
       const first = rowGroup.columns[0];
       w.element().list(1, T_STRUCT, rowGroup.columns.length);
-      rowGroup.columns.forEach((chunk, c) => columnChunk(w, names[c]!, kinds[c]!, chunk, partStart + chunk.offset, indexes[group]![c]!));
+      rowGroup.columns.forEach((chunk, c) => columnChunk(w, nameBytes[c]!, kinds[c]!, chunk, partStart + chunk.offset, indexes[group]![c]!));
       w.i64(2, rowGroup.columns.reduce((sum, chunk) => sum + chunk.uncompressed, 0)).i64(3, rowGroup.rows);
       if (first) w.i64(5, partStart + first.offset);
       w.i64(6, rowGroup.columns.reduce((sum, chunk) => sum + chunk.compressed, 0)).end();

@@ -1,7 +1,7 @@
 // The Thrift compact protocol, write side only: Parquet's page headers, FileMetaData and page
 // indexes are Thrift structs in this encoding. Only the types those structs use are here.
 // https://github.com/apache/thrift/blob/master/doc/specs/thrift-compact-protocol.md
-import { ByteBuffer } from "./byte-buffer.ts";
+import { ByteBuffer, utf8 } from "./byte-buffer.ts";
 
 export const T_TRUE = 1;
 export const T_FALSE = 2;
@@ -68,7 +68,7 @@ export class CompactWriter {
   }
 
   string(id: number, value: string): this {
-    return this.binary(id, new TextEncoder().encode(value));
+    return this.binary(id, utf8(value));
   }
 
   /** Opens a nested struct field; close it with end(). */
