@@ -8,7 +8,12 @@ export interface D1Count {
 
 const WRITE = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
-function countedStatement(statement: D1PreparedStatement, sql: string, count: D1Count, inner: WeakMap<object, D1PreparedStatement>): D1PreparedStatement {
+interface Inner {
+  statement: D1PreparedStatement;
+  sql: string;
+}
+
+function countedStatement(statement: D1PreparedStatement, sql: string, count: D1Count, inner: WeakMap<object, Inner>): D1PreparedStatement {
   const hit = () => {
     count.queries++;
     if (WRITE.test(sql)) count.writes++;
@@ -20,20 +25,21 @@ function countedStatement(statement: D1PreparedStatement, sql: string, count: D1
     run: () => (hit(), statement.run()),
     raw: (options?: { columnNames?: boolean }) => (hit(), options?.columnNames ? statement.raw({ columnNames: true }) : statement.raw()),
   };
-  inner.set(wrapped, statement);
+  inner.set(wrapped, { statement, sql });
   // The wrapper implements every method of the abstract class D1PreparedStatement.
   return wrapped as unknown as D1PreparedStatement;
 }
 
 /** `session` with every round trip added to `count`. */
 export function countedSession(session: D1DatabaseSession, count: D1Count): D1DatabaseSession {
-  const inner = new WeakMap<object, D1PreparedStatement>();
+  const inner = new WeakMap<object, Inner>();
   const wrapped = {
     prepare: (sql: string) => countedStatement(session.prepare(sql), sql, count, inner),
+    // A batch is one round trip; it writes when one of its statements does (reads batch too).
     batch: <T = unknown>(statements: D1PreparedStatement[]) => {
       count.queries++;
-      count.writes++;
-      return session.batch<T>(statements.map((s) => inner.get(s) ?? s));
+      if (statements.some((s) => WRITE.test(inner.get(s)?.sql ?? "INSERT"))) count.writes++;
+      return session.batch<T>(statements.map((s) => inner.get(s)?.statement ?? s));
     },
     getBookmark: () => session.getBookmark(),
   };
