@@ -10,7 +10,7 @@ import { DEFAULT_MERGE_POLICY, planMerge } from "../src/storage/compaction-plan.
 import { getVersionSegments } from "../src/storage/datasets-db.ts";
 import { createDataset, send } from "./helpers/http.ts";
 import { createKey } from "./helpers/keys.ts";
-import { appendWith } from "./helpers/storage.ts";
+import { appendWith, recordingAfterCommit } from "./helpers/storage.ts";
 
 const sizes = async (version: string) => (await getVersionSegments(env.DB, version)).map((s) => s.compressedBytes);
 
@@ -18,8 +18,7 @@ describe("work after an append's commit", () => {
   it("is enqueued after the answer, not done on its path; the queue consumer compacts", async () => {
     const key = await createKey("team-after-commit", "alice");
     const created = await createDataset(key, "n,text\n0,zero\n", { name: "after commit" });
-    const sent: unknown[] = [];
-    const recording: Env = { ...env, AFTER_COMMIT: { send: async (body: unknown) => void sent.push(body), sendBatch: async () => undefined } as unknown as Queue };
+    const { env: recording, sent } = recordingAfterCommit();
     const versions: string[] = [];
     let expected = "n,text\n0,zero\n";
     for (let i = 1; i <= 6; i++) {
@@ -28,7 +27,8 @@ describe("work after an append's commit", () => {
       versions.push(((await response.json()) as { version: string }).version);
       expected += `${i},row ${i}\n`;
     }
-    expect(sent).toEqual(versions.map((versionId) => ({ kind: "compact", datasetId: created.id, versionId })));
+    // Each append: its Parquet twin, then its compaction.
+    expect(sent).toEqual(versions.flatMap((versionId) => [{ kind: "parquet", datasetId: created.id, versionId }, { kind: "compact", datasetId: created.id, versionId }]));
     const latest = versions[versions.length - 1]!;
     // Every answer and its waitUntil work are done, and nothing compacted the list.
     expect(planMerge(await sizes(latest), DEFAULT_MERGE_POLICY)).not.toBeNull();

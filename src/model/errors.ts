@@ -35,6 +35,7 @@ export const PROBLEMS = {
   service_unavailable: { status: 503, title: "Service unavailable" },
   not_initialized: { status: 503, title: "Database not initialized" },
   not_configured: { status: 503, title: "Server not configured" },
+  parquet_pending: { status: 503, title: "Parquet not built yet" },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof PROBLEMS;

@@ -3,10 +3,11 @@
 // draft resolves for the dataset's team only (docs/api.md#who-sees-what). Each read asks D1 once:
 // the dataset, the version and (for content) its segments in one batch.
 import { ApiError } from "../model/errors.ts";
-import { getVersionContent } from "./store.ts";
+import { getVersionContent, type TwinRow } from "./store.ts";
 import { canRead, canReadVersion } from "../model/access.ts";
 import type { DatasetRow, SegmentRow, StoredVersionRow, Caller } from "../model/dataset.ts";
 import { getDataset } from "../storage/datasets-db.ts";
+import { MUTABLE_CACHE_CONTROL, PRIVATE_CACHE_CONTROL } from "../edge/cache-control.ts";
 
 export interface ReadableVersion {
   dataset: DatasetRow;
@@ -28,19 +29,27 @@ export async function readableContent(
   return readable(db, datasetId, versionRef, caller, true);
 }
 
-async function readable(db: D1Database, datasetId: string, versionRef: string, caller: Caller | null, withSegments: boolean) {
-  const { dataset, version, segments } = await getVersionContent(db, datasetId, versionRef, withSegments);
-  if (!dataset || !canRead(dataset, caller)) throw new ApiError("not_found", `No dataset ${datasetId}.`);
-  if (!version || !canReadVersion(dataset, version, caller)) throw new ApiError("not_found", `Dataset ${datasetId} has no version ${versionRef}.`);
-  return { dataset, version, segments };
+/** The version with its segments and its Parquet twin (null while pending), for the file downloads. */
+export async function readableFiles(
+  db: D1Database,
+  datasetId: string,
+  versionRef: string,
+  caller: Caller | null,
+): Promise<ReadableVersion & { segments: SegmentRow[]; twin: TwinRow | null }> {
+  return readable(db, datasetId, versionRef, caller, true, true);
 }
 
-export const PUBLIC_CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=300";
-export const PRIVATE_CACHE_CONTROL = "private, no-store";
+async function readable(db: D1Database, datasetId: string, versionRef: string, caller: Caller | null, withSegments: boolean, withTwin = false) {
+  const { dataset, version, segments, twin } = await getVersionContent(db, datasetId, versionRef, withSegments, withTwin);
+  if (!dataset || !canRead(dataset, caller)) throw new ApiError("not_found", `No dataset ${datasetId}.`);
+  if (!version || !canReadVersion(dataset, version, caller)) throw new ApiError("not_found", `Dataset ${datasetId} has no version ${versionRef}.`);
+  return { dataset, version, segments, twin };
+}
+
 
 /** docs/edge-and-caching.md: public data read anonymously may be cached by anyone; everything else by no one. */
 export function cacheControlFor(dataset: DatasetRow, caller: Caller | null): string {
-  return caller === null && dataset.visibility === "public" ? PUBLIC_CACHE_CONTROL : PRIVATE_CACHE_CONTROL;
+  return caller === null && dataset.visibility === "public" ? MUTABLE_CACHE_CONTROL : PRIVATE_CACHE_CONTROL;
 }
 
 export async function readableDataset(db: D1Database, id: string, caller: Caller | null): Promise<DatasetRow> {

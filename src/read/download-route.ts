@@ -1,11 +1,13 @@
-// GET /v1/dataset/:id/:version/:file[.gz] — a version's content (docs/api.md `source`, B7, C).
+// GET /v1/dataset/:id/:version/:file[.gz] — a version's content (docs/api.md `source`), and its
+// Parquet twin at :name.parquet (columnar/download.ts).
 // The `.gz` form is one single-member gzip joined from the stored segments, never recompressed;
 // the plain form passes that gzip through when the client accepts it, else inflates it.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { contentDisposition } from "./download-name.ts";
 import { describedByLink } from "./shapes.ts";
-import { cacheControlFor, readableContent } from "./content.ts";
+import { cacheControlFor, readableContent, readableFiles } from "./content.ts";
+import { parquetFileName, twinResponse } from "../columnar/download.ts";
 import { ApiError } from "../model/errors.ts";
 import { acceptsGzip, clientAcceptEncoding } from "../edge/accept-encoding.ts";
 import { ifRangeAllows, parseByteRange } from "./byte-range.ts";
@@ -50,9 +52,16 @@ export function registerDownload(app: OpenAPIHono<AppEnv>): void {
   app.openapi(downloadRoute, async (c) => {
     const { id, version: versionRef, file } = c.req.valid("param");
     const caller = c.get("caller");
-    const { dataset, version, segments } = await readableContent(c.env.DB, id, versionRef, caller);
+    // A name ending in .parquet may be the twin's: its rows come in the same one D1 batch.
+    const { dataset, version, segments, twin } = file.endsWith(".parquet")
+      ? await readableFiles(c.env.DB, id, versionRef, caller)
+      : { ...(await readableContent(c.env.DB, id, versionRef, caller)), twin: null };
     const wantsGzipFile = file === `${version.fileName}.gz`;
-    if (!wantsGzipFile && file !== version.fileName) throw new ApiError("not_found", `Version ${version.id} has no file ${file}.`);
+    if (!wantsGzipFile && file !== version.fileName) {
+      if (file !== parquetFileName(version.fileName)) throw new ApiError("not_found", `Version ${version.id} has no file ${file}.`);
+      const headers = new Headers({ "Cache-Control": cacheControlFor(dataset, caller), Link: describedByLink(dataset.id, version.id) });
+      return twinResponse(c.env.CONTENT, c.req.raw, version.id, file, twin, headers);
+    }
     const openers = segments.map((s) => () => openSegment(c.env.CONTENT, s.key));
     const gzipLength = joinedGzipLength(segments.map((s) => s.compressedBytes));
     const gzip = () => joinedGzipStream(openers, version.crc32, version.rawBytes);

@@ -5,7 +5,7 @@ import type { AppEnv } from "../app-env.ts";
 import { LIST_DEFAULT_LIMIT } from "../config.ts";
 import { searchPage } from "./search.ts";
 import { listItem, teamListItem } from "./shapes.ts";
-import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from "./content.ts";
+import { MUTABLE_CACHE_CONTROL, PRIVATE_CACHE_CONTROL } from "../edge/cache-control.ts";
 import { ApiError } from "../model/errors.ts";
 import { decodeCursor, encodeCursor, nextLink } from "../http/cursor.ts";
 import { listDatasets, type ListAccess, type ListRow } from "../storage/dataset-lists-db.ts";
@@ -58,7 +58,7 @@ export function registerList(app: OpenAPIHono<AppEnv>): void {
     const teamShape = query.team !== undefined && query.owner === undefined;
     const results = page.map((row) => (teamShape ? teamListItem(row) : listItem(row)));
     if (nextCursor !== null) c.header("Link", nextLink(c.req.url, nextCursor));
-    c.header("Cache-Control", caller ? PRIVATE_CACHE_CONTROL : PUBLIC_CACHE_CONTROL);
+    c.header("Cache-Control", caller ? PRIVATE_CACHE_CONTROL : MUTABLE_CACHE_CONTROL);
     return c.json({ results }, 200);
   });
 }

@@ -24,6 +24,10 @@ export const VersionSummarySchema = z
     rows: z.number().int().openapi({ description: "Data rows (the header not counted)." }),
     bytes: z.number().int().openapi({ description: "Uncompressed content bytes." }),
     columns: z.array(z.string()).openapi({ description: "The header's cells, in order." }),
+    parquet: z.enum(["ready", "pending", "failed"]).openapi({
+      description: "The version's Parquet file (`…/{name}.parquet`): built, still being built after the commit, or failed for good (then `parquet_error` says why).",
+    }),
+    parquet_error: z.string().optional().openapi({ description: "Why the Parquet file could not be built; only with `\"parquet\": \"failed\"`." }),
   })
   .openapi("DatasetVersionSummary");
 export const VersionsResponseSchema = z.object({ results: z.array(VersionSummarySchema) }).openapi("DatasetVersionList");

@@ -46,7 +46,8 @@ export function appendedRecord(dataset: DatasetRow, version: VersionRow) {
 }
 
 export function versionSummary(row: VersionSummaryRow) {
-  return { version: row.id, created: row.created, rows: row.rowCount, bytes: row.rawBytes, columns: row.columns };
+  const summary = { version: row.id, created: row.created, rows: row.rowCount, bytes: row.rawBytes, columns: row.columns, parquet: row.parquet };
+  return row.parquet === "failed" ? { ...summary, parquet_error: row.parquetError ?? "" } : summary;
 }
 
 /** RFC 8288 `Link` to a version's content, sent with its record: GET's body has no `source`

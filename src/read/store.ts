@@ -14,6 +14,27 @@ export interface VersionContent {
   version: StoredVersionRow | null;
   /** In list order, with their parts; empty unless asked for. */
   segments: SegmentRow[];
+  /** The version's Parquet twin when asked for: null while it is pending. */
+  twin: TwinRow | null;
+}
+
+/** A version's Parquet twin as a download needs it (docs/storage-protocol.md "The Parquet twin"). */
+export interface TwinRow {
+  state: "ready" | "failed";
+  error: string | null;
+  tailKey: string | null;
+  tailBytes: number;
+  fileBytes: number;
+  /** The parts' objects in file order, and how many bytes of each the file holds (their row groups). */
+  parts: { key: string; dataBytes: number }[];
+}
+
+interface TwinRecord {
+  state: "ready" | "failed";
+  error: string | null;
+  tail_key: string | null;
+  tail_bytes: number | null;
+  file_bytes: number | null;
 }
 
 interface SegmentRecord {
@@ -23,8 +44,8 @@ interface SegmentRecord {
   row_count: number;
 }
 
-/** `versionRef`: a version id or `latest`. `withSegments`: also the version's segment list. */
-export async function getVersionContent(db: D1Database, datasetId: string, versionRef: string, withSegments: boolean): Promise<VersionContent> {
+/** `versionRef`: a version id or `latest`. `withSegments`: also the version's segment list; `withTwin`: its Parquet twin. */
+export async function getVersionContent(db: D1Database, datasetId: string, versionRef: string, withSegments: boolean, withTwin = false): Promise<VersionContent> {
   // ?1 the dataset, ?2 the version id (unused for `latest`).
   const target = versionRef === "latest" ? "(SELECT latest_version FROM datasets WHERE id = ?1)" : "?2";
   const bind = (statement: D1PreparedStatement) => (versionRef === "latest" ? statement.bind(datasetId) : statement.bind(datasetId, versionRef));
@@ -52,7 +73,21 @@ export async function getVersionContent(db: D1Database, datasetId: string, versi
       ),
     );
   }
-  const [datasets, versions, segmentRows, partRows] = await db.batch(statements);
+  if (withTwin) {
+    statements.push(
+      bind(db.prepare(`SELECT state, error, tail_key, tail_bytes, file_bytes FROM version_parquet WHERE version_id = ${target}`)),
+      bind(
+        db.prepare(
+          `SELECT p.key, p.data_bytes FROM version_parquet_parts vp JOIN parquet_parts p ON p.key = vp.part_key
+           WHERE vp.version_id = ${target} ORDER BY vp.position`,
+        ),
+      ),
+    );
+  }
+  const results = await db.batch(statements);
+  const [datasets, versions] = results;
+  const [segmentRows, partRows] = withSegments ? results.slice(2) : [];
+  const [twinRows, twinPartRows] = withTwin ? results.slice(withSegments ? 4 : 2) : [];
   const dataset = (datasets?.results[0] as DatasetRecord | undefined) ?? null;
   const version = (versions?.results[0] as VersionRecord | undefined) ?? null;
   const parts = partsByKey((partRows?.results ?? []) as PartRecord[]);
@@ -61,7 +96,16 @@ export async function getVersionContent(db: D1Database, datasetId: string, versi
     const list = parts.get(r.key);
     return list ? { ...segment, parts: list } : segment;
   });
-  return { dataset: dataset ? toDataset(dataset) : null, version: version ? toVersion(version) : null, segments };
+  const twinRecord = (twinRows?.results[0] as TwinRecord | undefined) ?? null;
+  const twin: TwinRow | null = twinRecord && {
+    state: twinRecord.state,
+    error: twinRecord.error,
+    tailKey: twinRecord.tail_key,
+    tailBytes: twinRecord.tail_bytes ?? 0,
+    fileBytes: twinRecord.file_bytes ?? 0,
+    parts: ((twinPartRows?.results ?? []) as { key: string; data_bytes: number }[]).map((r) => ({ key: r.key, dataBytes: r.data_bytes })),
+  };
+  return { dataset: dataset ? toDataset(dataset) : null, version: version ? toVersion(version) : null, segments, twin };
 }
 
 export interface VersionSummaryRow {
@@ -73,6 +117,9 @@ export interface VersionSummaryRow {
   rawBytes: number;
   /** The stored file name (`cities.csv`); a replace may change it from one version to the next. */
   fileName: string;
+  /** Its Parquet twin: built, still to build, or failed for good (parquetError says why). */
+  parquet: "ready" | "pending" | "failed";
+  parquetError: string | null;
 }
 
 interface VersionSummaryRecord {
@@ -83,7 +130,13 @@ interface VersionSummaryRecord {
   row_count: number;
   raw_bytes: number;
   file_name: string;
+  parquet_state: "ready" | "failed" | null;
+  parquet_error: string | null;
 }
+
+const SUMMARY_COLUMNS = `id, seq, created, columns, row_count, raw_bytes, file_name,
+  (SELECT state FROM version_parquet p WHERE p.version_id = version_records.id) AS parquet_state,
+  (SELECT error FROM version_parquet p WHERE p.version_id = version_records.id) AS parquet_error`;
 
 /** Versions written while the dataset was public, or published later by `"history": "public"`. */
 const PUBLISHED = "(visibility = 'public' OR history_public = 1)";
@@ -102,13 +155,13 @@ export async function listVersions(
     page.beforeSeq === undefined
       ? db
           .prepare(
-            `SELECT id, seq, created, columns, row_count, raw_bytes, file_name FROM version_records
+            `SELECT ${SUMMARY_COLUMNS} FROM version_records
              WHERE dataset_id = ?${published} ORDER BY seq DESC LIMIT ?`,
           )
           .bind(datasetId, page.limit)
       : db
           .prepare(
-            `SELECT id, seq, created, columns, row_count, raw_bytes, file_name FROM version_records
+            `SELECT ${SUMMARY_COLUMNS} FROM version_records
              WHERE dataset_id = ? AND seq < ?${published} ORDER BY seq DESC LIMIT ?`,
           )
           .bind(datasetId, page.beforeSeq, page.limit);
@@ -121,5 +174,7 @@ export async function listVersions(
     rowCount: r.row_count,
     rawBytes: r.raw_bytes,
     fileName: r.file_name,
+    parquet: r.parquet_state ?? "pending",
+    parquetError: r.parquet_error,
   }));
 }

@@ -31,6 +31,41 @@ export function claimStatement(db: D1Database, keys: readonly string[]): D1Prepa
     .bind(JSON.stringify(keys));
 }
 
+/**
+ * Removes the intent rows of a Parquet twin's parts and tail once the twin that stitches them is
+ * published (run last in its batch; a key nothing references keeps its intent).
+ */
+export function claimParquetStatement(db: D1Database, keys: readonly string[]): D1PreparedStatement {
+  return db
+    .prepare(
+      `DELETE FROM pending_objects WHERE key IN (SELECT value FROM json_each(?1)) AND state = 'pending'
+       AND (EXISTS (SELECT 1 FROM version_parquet_parts vp WHERE vp.part_key = pending_objects.key)
+            OR EXISTS (SELECT 1 FROM version_parquet v WHERE v.tail_key = pending_objects.key))`,
+    )
+    .bind(JSON.stringify(keys));
+}
+
+/** Records every Parquet part and tail of a dataset for collection (part of the delete batch). */
+export function recordDatasetParquetStatements(db: D1Database, datasetId: string, collectAfter: number): D1PreparedStatement[] {
+  return [
+    db
+      .prepare(
+        `INSERT INTO pending_objects (key, dataset_id, reason, collect_after)
+         SELECT key, dataset_id, 'deleted', ?2 FROM parquet_parts WHERE dataset_id = ?1
+         ON CONFLICT (key) DO UPDATE SET reason = 'deleted', collect_after = excluded.collect_after`,
+      )
+      .bind(datasetId, collectAfter),
+    db
+      .prepare(
+        `INSERT INTO pending_objects (key, dataset_id, reason, collect_after)
+         SELECT v.tail_key, ?1, 'deleted', ?2 FROM version_parquet v
+         WHERE v.tail_key IS NOT NULL AND v.version_id IN (SELECT id FROM versions WHERE dataset_id = ?1)
+         ON CONFLICT (key) DO UPDATE SET reason = 'deleted', collect_after = excluded.collect_after`,
+      )
+      .bind(datasetId, collectAfter),
+  ];
+}
+
 /** Records every segment of a dataset for collection (part of the delete batch, before its rows go). */
 export function recordDatasetObjectsStatement(db: D1Database, datasetId: string, collectAfter: number): D1PreparedStatement {
   return db
@@ -64,6 +99,8 @@ export async function startCollecting(db: D1Database, keys: readonly string[]): 
         `UPDATE pending_objects SET state = 'collecting'
          WHERE key IN (SELECT value FROM json_each(?1))
            AND NOT EXISTS (SELECT 1 FROM version_segments vs WHERE vs.segment_key = pending_objects.key)
+           AND NOT EXISTS (SELECT 1 FROM version_parquet_parts vp WHERE vp.part_key = pending_objects.key)
+           AND NOT EXISTS (SELECT 1 FROM version_parquet v WHERE v.tail_key = pending_objects.key)
          RETURNING key`,
       )
       .bind(json),
@@ -77,6 +114,7 @@ export async function finishCollecting(db: D1Database, keys: readonly string[]):
   const json = JSON.stringify(keys);
   await db.batch([
     db.prepare("DELETE FROM segment_parts WHERE segment_key IN (SELECT value FROM json_each(?1))").bind(json),
+    db.prepare("DELETE FROM parquet_parts WHERE key IN (SELECT value FROM json_each(?1))").bind(json),
     db.prepare("DELETE FROM segments WHERE key IN (SELECT value FROM json_each(?1))").bind(json),
     db.prepare("DELETE FROM pending_objects WHERE key IN (SELECT value FROM json_each(?1)) AND state = 'collecting'").bind(json),
   ]);

@@ -5,7 +5,7 @@
 // foreign keys hold at each statement; its R2 objects are recorded in the intent log first, for
 // the scheduled clean-up to delete.
 import type { IdempotencyScope } from "../model/idempotency.ts";
-import { recordDatasetObjectsStatement } from "../storage/pending-objects-db.ts";
+import { recordDatasetObjectsStatement, recordDatasetParquetStatements } from "../storage/pending-objects-db.ts";
 import { unindexStatements } from "../storage/search-db.ts";
 import { deleteDatasetPartsStatement } from "../storage/segment-parts-db.ts";
 
@@ -126,9 +126,13 @@ export async function purgeExpiredIdempotencyRecords(db: D1Database, nowSeconds:
 export async function deleteDatasetRows(db: D1Database, datasetId: string, collectObjectsAfter: number): Promise<boolean> {
   const results = await db.batch([
     recordDatasetObjectsStatement(db, datasetId, collectObjectsAfter),
+    ...recordDatasetParquetStatements(db, datasetId, collectObjectsAfter),
     db
       .prepare("DELETE FROM version_segments WHERE version_id IN (SELECT id FROM versions WHERE dataset_id = ?)")
       .bind(datasetId),
+    db.prepare("DELETE FROM version_parquet_parts WHERE version_id IN (SELECT id FROM versions WHERE dataset_id = ?)").bind(datasetId),
+    db.prepare("DELETE FROM version_parquet WHERE version_id IN (SELECT id FROM versions WHERE dataset_id = ?)").bind(datasetId),
+    db.prepare("DELETE FROM parquet_parts WHERE dataset_id = ?").bind(datasetId),
     deleteDatasetPartsStatement(db, datasetId),
     db.prepare("DELETE FROM segments WHERE dataset_id = ?").bind(datasetId),
     db.prepare("DELETE FROM versions WHERE dataset_id = ?").bind(datasetId),

@@ -13,7 +13,7 @@
 //   append committed → compaction enqueued after the response (src/maintenance/after-commit.ts)
 import { limitsFrom, mergePolicyFrom, storageTimingsFrom, type Limits } from "../config.ts";
 import { ApiError } from "../model/errors.ts";
-import { scheduleCompaction, type AfterCommitBindings } from "../maintenance/after-commit.ts";
+import { scheduleAfterCommit, type AfterCommitBindings } from "../maintenance/after-commit.ts";
 import type { TypingPlan } from "../schema/column-typer.ts";
 import type { DeclaredSchema } from "../schema/declared.ts";
 import { getLatestState, getVersionSegments } from "../storage/datasets-db.ts";
@@ -107,10 +107,9 @@ export async function writeVersion<Body extends object>(
     );
     Object.assign(upload.dataset.ingested, typed);
   }
-  // Compaction after an append: enqueued after the answer, never on its path (after-commit.ts).
-  const afterCommit = (result: WriteResult) => {
-    if (request.kind === "append") scheduleCompaction(env, request.defer, result.dataset.id, result.version.id, mergePolicyFrom(limits), timings);
-  };
+  // The Parquet twin, and compaction after an append: enqueued after the answer, never on its path (after-commit.ts).
+  const afterCommit = (result: WriteResult) =>
+    scheduleAfterCommit(env, request.defer, result.dataset.id, result.version.id, request.kind === "append", mergePolicyFrom(limits), timings);
 
   if (request.kind === "append" && upload.dataset && env.APPEND_SEQUENCER) {
     const { result, answer } = await commitQueuedAppend(env.APPEND_SEQUENCER, {

@@ -21,6 +21,18 @@ export const MERGE_ALL: MergePolicy = { fanIn: 2, maxSegments: 1, maxMergedBytes
  */
 export const NO_AUTO_COMPACTION: Env = withoutSequencer(Object.assign({}, env, { COMPACTION_FAN_IN: "100000", COMPACTION_MAX_SEGMENTS: "100000" }));
 
+/** The env with the after-commit queue replaced by a recorder: work after commits runs only when a test hands the messages to the consumer. */
+export function recordingAfterCommit(workerEnv: Env = env): { env: Env; sent: unknown[] } {
+  const sent: unknown[] = [];
+  const queue = {
+    send: async (body: unknown) => void sent.push(body),
+    sendBatch: async (messages: Iterable<{ body: unknown }>) => {
+      for (const message of messages) sent.push(message.body);
+    },
+  };
+  return { env: { ...workerEnv, AFTER_COMMIT: queue as unknown as Queue }, sent };
+}
+
 /** A signed request to the worker with `workerEnv`; resolves after its waitUntil work too. */
 export async function signedFetch(
   workerEnv: Env,
@@ -85,12 +97,13 @@ export async function objectExists(key: string): Promise<boolean> {
   return (await env.CONTENT.head(key)) !== null;
 }
 
-/** Objects under the dataset's prefix that neither a segment row nor the intent log knows: leaks. */
+/** Objects under the dataset's prefix that no segment row, Parquet row nor the intent log knows: leaks. */
 export async function untrackedObjects(datasetId: string): Promise<string[]> {
   const listed = (await env.CONTENT.list({ prefix: `datasets/${datasetId}/` })).objects.map((o) => o.key);
   if (listed.length === 0) return [];
   const { results } = await env.DB.prepare(
-    `SELECT value AS key FROM json_each(?1) WHERE value NOT IN (SELECT key FROM segments) AND value NOT IN (SELECT key FROM pending_objects)`,
+    `SELECT value AS key FROM json_each(?1) WHERE value NOT IN (SELECT key FROM segments) AND value NOT IN (SELECT key FROM pending_objects)
+       AND value NOT IN (SELECT key FROM parquet_parts) AND value NOT IN (SELECT tail_key FROM version_parquet WHERE tail_key IS NOT NULL)`,
   )
     .bind(JSON.stringify(listed))
     .all<{ key: string }>();

@@ -1,0 +1,157 @@
+// Builds a version's Parquet twin after its commit (docs/storage-protocol.md "The Parquet twin",
+// docs/columnar.md): one part per segment, reused when the segment already has one under the
+// same encoding (so an append encodes only its own rows), then a tail written for this version
+// from the parts' metadata alone, then one D1 batch that publishes it. The one writer of twins.
+//
+//   build(version):
+//     kinds ← the parent twin's kinds under the same schema, else the schema's narrowest
+//     repeat: encoding ← hash(schema, kinds)
+//       for each segment: part(segment, encoding) exists → reuse
+//                         else intent(part) → R2 put(row groups ‖ metadata) → record the part row
+//       a part needs wider kinds, or planKinds says some must be re-encoded → kinds ← wider; again
+//     intent(tail) → R2 put(tail) → batch: the version's part list, its twin row `ready`, intents claimed
+//
+// Invariants: nothing is published until every part and the tail are in R2 and agree on kinds,
+// so a reader sees no file or a whole one; objects are recorded as intents before they are
+// written, so a build that dies leaves nothing the clean-up cannot find; a build is safe twice
+// or concurrently (parts are keyed by segment and encoding, the publish is one batch).
+import { decodePartMetadata, encodePartMetadata, PartWriter, planKinds, startKinds, unifyKinds, writeTail, type ColumnKind, type PartMetadata } from "./parquet/index.ts";
+import { findParts, getTwinState, publishTwin, recordPart, type StoredPart } from "./store.ts";
+import { segmentRows } from "./segment-rows.ts";
+import { getVersionContent } from "../read/store.ts";
+import { recordUploadIntents } from "../storage/pending-objects-db.ts";
+import { SegmentUpload } from "../storage/segment-store.ts";
+import type { StorageTimings } from "../config.ts";
+import type { SegmentRow } from "../model/dataset.ts";
+import type { TableSchema } from "../schema/table-schema.ts";
+
+export interface TwinBindings {
+  DB: D1Database;
+  CONTENT: R2Bucket;
+}
+
+export type BuildOutcome = "built" | "unchanged" | "gone";
+
+/** Widening can repeat only as often as a kind can widen (int64 → decimal → string). */
+const MAX_ROUNDS = 4;
+
+export function parquetKey(datasetId: string): string {
+  return `datasets/${datasetId}/parquet/${crypto.randomUUID()}`;
+}
+
+async function encodingOf(schema: TableSchema, kinds: readonly ColumnKind[]): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify([schema, kinds])));
+  return [...new Uint8Array(digest).slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function buildTwin(env: TwinBindings, datasetId: string, versionId: string, timings: StorageTimings): Promise<BuildOutcome> {
+  const content = await getVersionContent(env.DB, datasetId, versionId, true);
+  const version = content.version;
+  if (!content.dataset || !version) return "gone";
+  const segments = content.segments;
+  const current = await getTwinState(env.DB, versionId);
+  if (current?.state === "ready" && sameList(current.segmentKeys, segments.map((s) => s.key))) return "unchanged";
+  let kinds = await startingKinds(env.DB, version.parentId, version.schema);
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const encoding = await encodingOf(version.schema, kinds);
+    const existing = await findParts(env.DB, segments.map((s) => s.key), encoding);
+    const parts: StoredPart[] = [];
+    let wider: ColumnKind[] | null = null;
+    for (const [index, segment] of segments.entries()) {
+      const found = existing.get(segment.key);
+      if (found) {
+        parts.push(found);
+        continue;
+      }
+      const written = await writePart(env, datasetId, segment, index === 0, version.schema, kinds, encoding, timings);
+      if ("needs" in written) {
+        wider = written.needs;
+        break;
+      }
+      parts.push(written.part);
+    }
+    if (wider) {
+      kinds = unifyKinds(kinds, wider);
+      continue;
+    }
+    const metadata = await Promise.all(parts.map((part) => readPartMetadata(env.CONTENT, part)));
+    const plan = planKinds(metadata);
+    if (plan.reencode.length > 0) {
+      kinds = unifyKinds(kinds, plan.kinds);
+      continue;
+    }
+    const tail = writeTail(version.schema, metadata);
+    const tailKey = parquetKey(datasetId);
+    await recordUploadIntents(env.DB, datasetId, [tailKey], Date.now() + timings.writeGraceMs);
+    await env.CONTENT.put(tailKey, tail);
+    const fileBytes = 4 + parts.reduce((sum, part) => sum + part.dataBytes, 0) + tail.length;
+    const twin = { encoding, kinds: JSON.stringify(kinds), tailKey, tailBytes: tail.length, fileBytes, parts };
+    if (await publishTwin(env.DB, datasetId, versionId, twin, Date.now() + timings.readGraceMs)) return "built";
+    // Not applied: the version went, or a part was taken by the clean-up meanwhile.
+    if (!(await getVersionContent(env.DB, datasetId, versionId, false)).version) return "gone";
+    throw new Error(`twin of ${versionId} not published: one of its parts is being collected`);
+  }
+  throw new Error(`twin of ${versionId}: column kinds still widening after ${MAX_ROUNDS} rounds`);
+}
+
+/** The parent twin's kinds when it was built under the same schema (its parts are then reused), else the narrowest. */
+async function startingKinds(db: D1Database, parentId: string | null, schema: TableSchema): Promise<ColumnKind[]> {
+  const narrowest = startKinds(schema);
+  if (parentId === null) return narrowest;
+  const parent = await getTwinState(db, parentId);
+  if (parent?.state !== "ready" || parent.kinds === null) return narrowest;
+  const kinds = JSON.parse(parent.kinds) as ColumnKind[];
+  // The encoding hashes the schema with the kinds: equal only when the parent had this schema.
+  return kinds.length === narrowest.length && (await encodingOf(schema, kinds)) === parent.encoding ? kinds : narrowest;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
+type Written = { part: StoredPart } | { needs: ColumnKind[] };
+
+/** Encodes one segment's rows as a part: its row groups, then its metadata, in one R2 object. */
+async function writePart(
+  env: TwinBindings,
+  datasetId: string,
+  segment: SegmentRow,
+  opensWithHeader: boolean,
+  schema: TableSchema,
+  kinds: readonly ColumnKind[],
+  encoding: string,
+  timings: StorageTimings,
+): Promise<Written> {
+  const key = parquetKey(datasetId);
+  await recordUploadIntents(env.DB, datasetId, [key], Date.now() + timings.writeGraceMs);
+  const writer = new PartWriter(schema, kinds);
+  const upload = new SegmentUpload(env.CONTENT, key);
+  let fits = true;
+  try {
+    for await (const rows of segmentRows(env.CONTENT, segment.key, opensWithHeader, segment.rowCount)) {
+      fits = writer.addRows(rows) && fits;
+      if (fits) for (const bytes of writer.takeBytes()) await upload.write(bytes);
+    }
+    const result = writer.finish();
+    if (!result.ok) {
+      await upload.abort();
+      return { needs: result.kinds };
+    }
+    for (const bytes of writer.takeBytes()) await upload.write(bytes);
+    const meta = new TextEncoder().encode(encodePartMetadata(result.metadata));
+    await upload.write(meta);
+    const size = await upload.finish();
+    if (size !== result.metadata.byteLength + meta.length) throw new Error(`part ${key}: wrote ${size} bytes, expected ${result.metadata.byteLength + meta.length}`);
+    const part = { key, segmentKey: segment.key, dataBytes: result.metadata.byteLength, metaBytes: meta.length, rowCount: result.metadata.rows };
+    return { part: await recordPart(env.DB, datasetId, encoding, part) };
+  } catch (error: unknown) {
+    await upload.abort();
+    throw error;
+  }
+}
+
+async function readPartMetadata(bucket: R2Bucket, part: StoredPart): Promise<PartMetadata> {
+  const object = await bucket.get(part.key, { range: { offset: part.dataBytes, length: part.metaBytes } });
+  if (!object) throw new Error(`parquet part missing: ${part.key}`);
+  return decodePartMetadata(await object.text());
+}

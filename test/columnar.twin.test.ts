@@ -1,0 +1,121 @@
+// The Parquet twin of a version (docs/columnar.md, docs/storage-protocol.md "The Parquet twin"):
+// pending until the after-commit consumer builds it, then the file hyparquet reads back cell for
+// cell; an append reuses its parent's parts; a build that keeps failing says so.
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { parquetReadObjects } from "hyparquet";
+import { describe, expect, it } from "vitest";
+import worker from "../src/index.ts";
+import { csvPart, collectionPart, expectProblem, send } from "./helpers/http.ts";
+import { createKey } from "./helpers/keys.ts";
+import { recordingAfterCommit, signedFetch } from "./helpers/storage.ts";
+
+const CSV = "id,price,day,at,ok,label\n1,2.5,2024-01-02,2024-01-02T03:04:05Z,true,one\n2,,1969-12-31,2024-01-02T03:04:06.5Z,false,deux 😀\n";
+
+async function consume(messages: unknown[], attempts = 1) {
+  const batch = createMessageBatch("pubset-after-commit", messages.map((body, i) => ({ id: `m${i}`, timestamp: Date.now(), attempts, body })));
+  const ctx = createExecutionContext();
+  await worker.queue(batch, env);
+  return getQueueResult(batch, ctx);
+}
+
+/** Signed: an anonymous /versions is a listing a shared cache keeps for a minute (docs/edge-and-caching.md). */
+async function versions(id: string, key: Awaited<ReturnType<typeof createKey>>) {
+  const response = await send("GET", `/v1/dataset/${id}/versions`, { key });
+  return ((await response.json()) as { results: Record<string, unknown>[] }).results;
+}
+
+describe("the Parquet twin", () => {
+  it("is pending until built, then reads back every cell, with ranges and immutable caching", async () => {
+    const key = await createKey("team-twin", "alice");
+    const recorder = recordingAfterCommit();
+    const created = await signedFetch(recorder.env, "POST", "/v1/dataset", key, { parts: [collectionPart({ name: "twin", visibility: "public" }), csvPart(CSV, "cities.csv")] });
+    expect(created.status).toBe(201);
+    const { id, version } = (await created.json()) as { id: string; version: string };
+    const path = `/v1/dataset/${id}/${version}/cities.parquet`;
+
+    const pending = await send("GET", path);
+    const problem = await expectProblem(pending, 503, "parquet_pending");
+    expect(problem.state).toBe("pending");
+    expect(pending.headers.get("Retry-After")).toBe("30");
+    expect(pending.headers.get("Cache-Control")).toBe("no-store");
+    expect((await versions(id, key))[0]?.parquet).toBe("pending");
+
+    expect(recorder.sent).toEqual([{ kind: "parquet", datasetId: id, versionId: version }]);
+    expect((await consume(recorder.sent)).explicitAcks).toEqual(["m0"]);
+    expect((await versions(id, key))[0]?.parquet).toBe("ready");
+
+    const file = await send("GET", path, { headers: { "Accept-Encoding": "gzip" } });
+    expect(file.status).toBe(200);
+    expect(file.headers.get("Content-Type")).toBe("application/vnd.apache.parquet");
+    expect(file.headers.get("Content-Disposition")).toBe('attachment; filename="cities.parquet"');
+    expect(file.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    expect(file.headers.get("ETag")).toBe(`"${version}.parquet"`);
+    const bytes = await file.arrayBuffer();
+    expect(Number(file.headers.get("Content-Length"))).toBe(bytes.byteLength);
+    expect(new TextDecoder().decode(bytes.slice(0, 4))).toBe("PAR1");
+    expect(new TextDecoder().decode(bytes.slice(-4))).toBe("PAR1");
+    const rows = await parquetReadObjects({ file: bytes });
+    expect(rows).toEqual([
+      { id: 1n, price: 2.5, day: new Date("2024-01-02T00:00:00Z"), at: new Date("2024-01-02T03:04:05Z"), ok: true, label: "one" },
+      { id: 2n, price: null, day: new Date("1969-12-31T00:00:00Z"), at: new Date("2024-01-02T03:04:06.500Z"), ok: false, label: "deux 😀" },
+    ]);
+
+    const head = await send("GET", path, { headers: { Range: "bytes=0-3" } });
+    expect(head.status).toBe(206);
+    expect(head.headers.get("Content-Range")).toBe(`bytes 0-3/${bytes.byteLength}`);
+    expect(await head.text()).toBe("PAR1");
+    const tail = await send("GET", path, { headers: { Range: `bytes=-8` } });
+    expect(new Uint8Array(await tail.arrayBuffer())).toEqual(new Uint8Array(bytes.slice(-8)));
+    await expectProblem(await send("GET", path, { headers: { Range: `bytes=${bytes.byteLength}-` } }), 416, "range_not_satisfiable");
+    // The CSV's name is not the twin's, and a name that is neither is 404.
+    await expectProblem(await send("GET", `/v1/dataset/${id}/${version}/cities.csv.parquet`), 404, "not_found");
+  });
+
+  it("after an append, stitches the parent's part and encodes only the appended rows", async () => {
+    const key = await createKey("team-twin", "bob");
+    const recorder = recordingAfterCommit();
+    const created = await signedFetch(recorder.env, "POST", "/v1/dataset", key, { parts: [collectionPart({ name: "twin append" }), csvPart(CSV)] });
+    const { id, version: first } = (await created.json()) as { id: string; version: string };
+    const appended = await signedFetch(recorder.env, "POST", `/v1/dataset/${id}`, key, { parts: [csvPart("3,4,2024-02-01,2024-02-01T00:00:00Z,true,trois\n")] });
+    expect(appended.status).toBe(201);
+    const { version: second } = (await appended.json()) as { version: string };
+    await consume(recorder.sent.filter((m) => (m as { kind: string }).kind === "parquet"));
+    const parts = async (version: string) =>
+      (await env.DB.prepare("SELECT part_key FROM version_parquet_parts WHERE version_id = ? ORDER BY position").bind(version).all<{ part_key: string }>()).results.map((r) => r.part_key);
+    const [parentParts, childParts] = [await parts(first), await parts(second)];
+    expect(parentParts).toHaveLength(1);
+    expect(childParts).toHaveLength(2);
+    expect(childParts[0]).toBe(parentParts[0]);
+    // A private dataset's twin is the team's: anonymous readers get 404.
+    await expectProblem(await send("GET", `/v1/dataset/${id}/${second}/data.parquet`), 404, "not_found");
+    const file = await send("GET", `/v1/dataset/${id}/${second}/data.parquet`, { key });
+    expect(file.headers.get("Cache-Control")).toBe("private, no-store");
+    const rows = await parquetReadObjects({ file: await file.arrayBuffer(), columns: ["id", "label"] });
+    expect(rows).toEqual([
+      { id: 1n, label: "one" },
+      { id: 2n, label: "deux 😀" },
+      { id: 3n, label: "trois" },
+    ]);
+  });
+
+  it("retries a build that throws, and after its last attempt says why in /versions and on the path", async () => {
+    const key = await createKey("team-twin", "carol");
+    const recorder = recordingAfterCommit();
+    const created = await signedFetch(recorder.env, "POST", "/v1/dataset", key, { parts: [collectionPart({ name: "twin fails", visibility: "public" }), csvPart(CSV)] });
+    const { id, version } = (await created.json()) as { id: string; version: string };
+    // The content's one segment disappears from R2: no build can read it.
+    const segment = await env.DB.prepare("SELECT segment_key FROM version_segments WHERE version_id = ?").bind(version).first<string>("segment_key");
+    await env.CONTENT.delete(segment!);
+    const first = await consume(recorder.sent, 1);
+    expect(first.retryMessages.map((m) => m.msgId)).toEqual(["m0"]);
+    expect((await versions(id, key))[0]?.parquet).toBe("pending");
+    const last = await consume(recorder.sent, 4);
+    expect(last.explicitAcks).toEqual(["m0"]);
+    const entry = (await versions(id, key))[0];
+    expect(entry?.parquet).toBe("failed");
+    expect(String(entry?.parquet_error)).toContain("segment object missing");
+    const problem = await expectProblem(await send("GET", `/v1/dataset/${id}/${version}/data.parquet`), 503, "parquet_pending");
+    expect(problem.state).toBe("failed");
+  });
+});
