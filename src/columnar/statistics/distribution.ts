@@ -1,0 +1,99 @@
+// The median and the equal-width histogram of a numeric column, read from its values sorted with
+// their weights (exact counts, or KLL's weights past the exact limit). Bins are cut at render
+// time, so they follow the final [min, max] however the summaries were merged.
+import { HISTOGRAM_BINS } from "./limits.ts";
+
+export interface Weighted {
+  values: Float64Array;
+  weights: Float64Array;
+}
+
+export interface Bin {
+  from: number;
+  to: number;
+  count: number;
+}
+
+/** Cumulative weights: prefix[i] is the weight of values[0 … i − 1]. */
+function prefixSums(weights: Float64Array): Float64Array {
+  const prefix = new Float64Array(weights.length + 1);
+  for (let i = 0; i < weights.length; i++) prefix[i + 1] = prefix[i]! + weights[i]!;
+  return prefix;
+}
+
+/** The weight of the values strictly below `x`. */
+function weightBelow(sorted: Weighted, prefix: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted.values[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return prefix[lo]!;
+}
+
+/** The value at 0-based rank `rank` (the first whose cumulative weight passes it). */
+function valueAtRank(sorted: Weighted, prefix: Float64Array, rank: number): number {
+  let lo = 0;
+  let hi = sorted.values.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (prefix[mid + 1]! > rank) hi = mid;
+    else lo = mid + 1;
+  }
+  return sorted.values[lo]!;
+}
+
+/**
+ * The median as DuckDB's `quantile_cont(x, 0.5)` computes it: the value at rank (n − 1) / 2,
+ * interpolated between its neighbours when that rank falls between two.
+ */
+export function median(sorted: Weighted): number | null {
+  if (sorted.values.length === 0) return null;
+  const prefix = prefixSums(sorted.weights);
+  const position = (prefix[prefix.length - 1]! - 1) / 2;
+  const lower = valueAtRank(sorted, prefix, Math.floor(position));
+  const upper = valueAtRank(sorted, prefix, Math.ceil(position));
+  if (lower === upper) return lower;
+  if (!Number.isFinite(lower) || !Number.isFinite(upper)) return (lower + upper) / 2;
+  return lower + (upper - lower) * (position - Math.floor(position));
+}
+
+/**
+ * The bin edges over [low, high]: HISTOGRAM_BINS equal widths, or one bin when low equals high.
+ * `whole` rounds inner edges down to whole units (days, microseconds) so they print exactly;
+ * otherwise an inner edge is shortened to twelve significant digits when that barely moves it.
+ */
+export function binEdges(low: number, high: number, whole: boolean): number[] {
+  if (low === high) return [low, high];
+  const width = high / HISTOGRAM_BINS - low / HISTOGRAM_BINS;
+  const edges = [low];
+  for (let i = 1; i < HISTOGRAM_BINS; i++) {
+    const edge = low + i * width;
+    // Twelve significant digits print better and move the edge by far less than a bin's width.
+    const short = Number(edge.toPrecision(12));
+    edges.push(whole ? Math.floor(edge) : Math.abs(short - edge) <= width * 1e-9 ? short : edge);
+  }
+  edges.push(high);
+  return edges;
+}
+
+/**
+ * Counts per bin: a value v falls in the bin [from, to) that holds it, the last bin closed;
+ * anything below the first edge (−INF) counts in the first, anything above the last (+INF) in
+ * the last, so the counts add up to the total weight.
+ */
+export function histogram(sorted: Weighted, edges: readonly number[]): Bin[] {
+  const prefix = prefixSums(sorted.weights);
+  const total = prefix[prefix.length - 1]!;
+  const bins: Bin[] = [];
+  const last = edges.length - 2;
+  let below = 0;
+  for (let i = 0; i <= last; i++) {
+    const upTo = i === last ? total : weightBelow(sorted, prefix, edges[i + 1]!);
+    bins.push({ from: edges[i]!, to: edges[i + 1]!, count: upTo - below });
+    below = upTo;
+  }
+  return bins;
+}

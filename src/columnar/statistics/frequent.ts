@@ -1,0 +1,112 @@
+// A string column's most frequent values: exact counts while it has at most FREQUENT_CAPACITY
+// distinct values, then the Misra–Gries summary (Misra and Gries 1982, "Finding repeated
+// elements"; mergeable as in Agarwal et al. 2012, "Mergeable Summaries"), which purges by the
+// median counter as Apache DataSketches' frequent-items sketch does. Each kept count is a lower
+// bound, at most `offset` ≤ 2·n / FREQUENT_CAPACITY below the true count.
+import type { ByteReader, ByteWriter } from "./bytes.ts";
+import { KeyTable } from "./key-table.ts";
+import { FREQUENT_CAPACITY, TOP_VALUE_MAX_LENGTH } from "./limits.ts";
+
+export interface TopValue {
+  value: string;
+  count: number;
+}
+
+export class FrequentValues {
+  /** Key → count, with `values` holding the index of the key's text in `texts`. */
+  private table = new KeyTable(true);
+  private texts: string[] = [];
+  /** What every purge subtracted, summed: how far below the truth a count may be. */
+  offset = 0;
+
+  /** Counts one `text`, keyed by its hash (high, low). */
+  add(high: number, low: number, text: string): void {
+    this.count(high, low, text, 1);
+    if (this.table.size > FREQUENT_CAPACITY) this.purge();
+  }
+
+  private count(high: number, low: number, text: string, count: number): void {
+    const table = this.table;
+    const slot = table.slotOf(high, low);
+    if (table.counts[slot] === 0) {
+      table.values![slot] = this.texts.length;
+      this.texts.push(text.length > TOP_VALUE_MAX_LENGTH ? cut(text) : text);
+    }
+    table.counts[slot]! += count;
+  }
+
+  /** Subtracts the median count from every counter and drops those left at zero or below. */
+  private purge(): void {
+    while (this.table.size > FREQUENT_CAPACITY) {
+      const old = this.table;
+      const slots = old.occupied();
+      const counts = Float64Array.from(slots, (slot) => old.counts[slot]!).sort();
+      const median = counts[counts.length >> 1]!;
+      const texts = this.texts;
+      this.table = new KeyTable(true, old.counts.length);
+      this.texts = [];
+      for (const slot of slots) {
+        const count = old.counts[slot]! - median;
+        if (count <= 0) continue;
+        const kept = this.table.slotOf(old.high[slot]!, old.low[slot]!);
+        this.table.counts[kept] = count;
+        this.table.values![kept] = this.texts.length;
+        this.texts.push(texts[old.values![slot]!]!);
+      }
+      this.offset += median;
+    }
+  }
+
+  merge(other: FrequentValues): void {
+    const theirs = other.table;
+    theirs.forEach((slot) => this.count(theirs.high[slot]!, theirs.low[slot]!, other.texts[theirs.values![slot]!]!, theirs.counts[slot]!));
+    this.offset += other.offset;
+    this.purge();
+  }
+
+  get approximate(): boolean {
+    return this.offset > 0;
+  }
+
+  /** The `limit` largest counts, ties by value. */
+  top(limit: number): TopValue[] {
+    const table = this.table;
+    return table
+      .occupied()
+      .map((slot) => ({ value: this.texts[table.values![slot]!]!, count: table.counts[slot]! }))
+      .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+      .slice(0, limit);
+  }
+
+  encode(out: ByteWriter): void {
+    const table = this.table;
+    out.varuint(this.offset);
+    out.varuint(table.size);
+    table.forEach((slot) => {
+      out.u32(table.high[slot]!);
+      out.u32(table.low[slot]!);
+      out.varuint(table.counts[slot]!);
+      out.text(this.texts[table.values![slot]!]!);
+    });
+  }
+
+  static decode(input: ByteReader): FrequentValues {
+    const frequent = new FrequentValues();
+    frequent.offset = input.varuint();
+    const size = input.varuint();
+    for (let i = 0; i < size; i++) {
+      const high = input.u32();
+      const low = input.u32();
+      const count = input.varuint();
+      frequent.count(high, low, input.text(), count);
+    }
+    return frequent;
+  }
+}
+
+/** The first TOP_VALUE_MAX_LENGTH code units, never half a surrogate pair, then `…`. */
+function cut(text: string): string {
+  let end = TOP_VALUE_MAX_LENGTH;
+  if ((text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+  return `${text.slice(0, end)}…`;
+}

@@ -1,0 +1,65 @@
+// Fast 64-bit keys for the distinct and frequent-value tables: a string hashed over its UTF-16
+// code units in two independent 32-bit lanes (no allocation), a double's own bits, and a
+// finaliser that spreads any 64-bit key evenly for table slots and HyperLogLog.
+
+/** The last key made, as two 32-bit lanes: [high, low]. Read right after the call that fills it. */
+export const KEY = new Uint32Array(2);
+
+const BITS = new Float64Array(1);
+const BITS_WORDS = new Uint32Array(BITS.buffer);
+/** Which word of BITS_WORDS holds the high half (platform byte order). */
+const HIGH = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
+
+/**
+ * Hashes `text` into KEY (two lanes in the style of cyrb53, each with its own multiplier, so the
+ * 64 bits collide only when both lanes do) and returns its length in Unicode code points.
+ */
+export function hashString(text: string): number {
+  let h1 = 0xdeadbeef ^ text.length;
+  let h2 = 0x41c6ce57;
+  let lowSurrogates = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+    if ((c & 0xfc00) === 0xdc00) lowSurrogates++;
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  KEY[0] = h2;
+  KEY[1] = h1;
+  return text.length - lowSurrogates;
+}
+
+/** Puts the bits of `value` into KEY, with −0 read as 0 so both are one value. */
+export function keyOfNumber(value: number): void {
+  BITS[0] = value + 0;
+  KEY[0] = BITS_WORDS[HIGH]!;
+  KEY[1] = BITS_WORDS[1 - HIGH]!;
+}
+
+/** The double whose bits are the key (high, low). */
+export function numberOfKey(high: number, low: number): number {
+  BITS_WORDS[HIGH] = high;
+  BITS_WORDS[1 - HIGH] = low;
+  return BITS[0]!;
+}
+
+/** MurmurHash3's 32-bit finaliser: every input bit reaches every output bit. */
+function fmix(value: number): number {
+  let h = value ^ (value >>> 16);
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** The high 32 bits of a well-spread key: table slots and HyperLogLog registers read these. */
+export function mixHigh(high: number, low: number): number {
+  return fmix(high ^ fmix(low ^ 0x9e3779b9));
+}
+
+/** The low 32 bits of a well-spread key (the same lanes mixed the other way round). */
+export function mixLow(high: number, low: number): number {
+  return fmix(low ^ fmix((high + 0x7f4a7c15) | 0));
+}

@@ -1,0 +1,69 @@
+// Count, mean and population variance of the finite values of a column, mergeable: the sum is
+// compensated (Neumaier's variant of Kahan summation) so the mean is close to exact, and the
+// squared deviations follow Welford within a run and Chan, Golub and LeVeque ("Updating formulae
+// and a pairwise algorithm for computing sample variances", 1979) across merged runs.
+import type { ByteReader, ByteWriter } from "./bytes.ts";
+
+export class Moments {
+  count = 0;
+  sum = 0;
+  /** What the running sum lost to rounding (Neumaier). */
+  compensation = 0;
+  mean = 0;
+  /** Sum of squared deviations from the mean. */
+  m2 = 0;
+
+  add(value: number): void {
+    const sum = this.sum + value;
+    this.compensation += Math.abs(this.sum) >= Math.abs(value) ? this.sum - sum + value : value - sum + this.sum;
+    this.sum = sum;
+    const count = ++this.count;
+    const delta = value - this.mean;
+    this.mean += delta / count;
+    this.m2 += delta * (value - this.mean);
+  }
+
+  merge(other: Moments): void {
+    if (other.count === 0) return;
+    if (this.count === 0) {
+      Object.assign(this, { count: other.count, sum: other.sum, compensation: other.compensation, mean: other.mean, m2: other.m2 });
+      return;
+    }
+    const count = this.count + other.count;
+    const delta = other.mean - this.mean;
+    this.m2 += other.m2 + ((delta * delta * this.count) / count) * other.count;
+    this.mean += (delta * other.count) / count;
+    const sum = this.sum + other.sum;
+    this.compensation += (Math.abs(this.sum) >= Math.abs(other.sum) ? this.sum - sum + other.sum : other.sum - sum + this.sum) + other.compensation;
+    this.sum = sum;
+    this.count = count;
+  }
+
+  /** The mean from the compensated sum: within a few units in the last place of the true mean. */
+  average(): number {
+    return (this.sum + this.compensation) / this.count;
+  }
+
+  /** Population standard deviation. */
+  std(): number {
+    return Math.sqrt(Math.max(0, this.m2) / this.count);
+  }
+
+  encode(out: ByteWriter): void {
+    out.varuint(this.count);
+    out.f64(this.sum);
+    out.f64(this.compensation);
+    out.f64(this.mean);
+    out.f64(this.m2);
+  }
+
+  static decode(input: ByteReader): Moments {
+    const moments = new Moments();
+    moments.count = input.varuint();
+    moments.sum = input.f64();
+    moments.compensation = input.f64();
+    moments.mean = input.f64();
+    moments.m2 = input.f64();
+    return moments;
+  }
+}

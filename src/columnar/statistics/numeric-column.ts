@@ -1,0 +1,143 @@
+// The summary of an integer, number, date, datetime or time column: nulls, NaN and infinities
+// counted, exact min and max (big integers as BigInt), mean and variance for integers and
+// numbers, and every value with its count in a KeySketch for distinct, median and histogram.
+import type { Cell } from "../../schema/cast.ts";
+import type { ByteReader, ByteWriter } from "./bytes.ts";
+import { hashString, KEY, keyOfNumber } from "./hash.ts";
+import { KeySketch } from "./key-sketch.ts";
+import { Moments } from "./moments.ts";
+import { lastZoned, parseDate, parseDatetime, parseTime } from "./temporal.ts";
+
+export type NumericType = "integer" | "number" | "date" | "datetime" | "time";
+
+export class NumericColumn {
+  readonly type: NumericType;
+  nulls = 0;
+  nan = 0;
+  positiveInfinities = 0;
+  negativeInfinities = 0;
+  /** Smallest and largest finite value read as a double (a big integer by its nearest double). */
+  low = Infinity;
+  high = -Infinity;
+  /** Exact extremes among the integers past ±(2^53 − 1), which arrive as text. */
+  bigLow: bigint | null = null;
+  bigHigh: bigint | null = null;
+  /** Whether any datetime or time carried a zone: the column's values are then printed in UTC. */
+  zoned = false;
+  moments = new Moments();
+  values = new KeySketch(true);
+
+  constructor(type: NumericType) {
+    this.type = type;
+  }
+
+  observe(cell: Cell): void {
+    if (cell === null) {
+      this.nulls++;
+      return;
+    }
+    if (typeof cell === "number") {
+      const value = cell + 0;
+      if (value < this.low) this.low = value;
+      if (value > this.high) this.high = value;
+      this.moments.add(value);
+      keyOfNumber(value);
+      this.values.add(KEY[0]!, KEY[1]!, value);
+      return;
+    }
+    if (typeof cell === "string") this.observeText(cell);
+  }
+
+  /** Text in a numeric column: a big integer, NaN or ±INF, or a date, datetime or time. */
+  private observeText(text: string): void {
+    let value: number;
+    switch (this.type) {
+      case "integer": {
+        const big = BigInt(text);
+        value = Number(big);
+        if (this.bigLow === null || big < this.bigLow) this.bigLow = big;
+        if (this.bigHigh === null || big > this.bigHigh) this.bigHigh = big;
+        this.moments.add(value);
+        // Keyed by its digits: neighbours past 2^53 share a double but stay distinct.
+        hashString(big.toString());
+        this.values.add(KEY[0]!, KEY[1]!, value);
+        if (value < this.low) this.low = value;
+        if (value > this.high) this.high = value;
+        return;
+      }
+      case "number":
+        value = text === "INF" ? Infinity : text === "-INF" ? -Infinity : Number(text);
+        if (Number.isNaN(value)) {
+          this.nan++;
+          return;
+        }
+        if (value === Infinity) this.positiveInfinities++;
+        else if (value === -Infinity) this.negativeInfinities++;
+        else return this.observe(value);
+        keyOfNumber(value);
+        this.values.add(KEY[0]!, KEY[1]!, value);
+        return;
+      case "date":
+        value = parseDate(text);
+        break;
+      case "datetime":
+        value = parseDatetime(text);
+        if (lastZoned) this.zoned = true;
+        break;
+      case "time":
+        value = parseTime(text);
+        if (lastZoned) this.zoned = true;
+        break;
+    }
+    if (value < this.low) this.low = value;
+    if (value > this.high) this.high = value;
+    keyOfNumber(value);
+    this.values.add(KEY[0]!, KEY[1]!, value);
+  }
+
+  merge(other: NumericColumn): void {
+    this.nulls += other.nulls;
+    this.nan += other.nan;
+    this.positiveInfinities += other.positiveInfinities;
+    this.negativeInfinities += other.negativeInfinities;
+    this.low = Math.min(this.low, other.low);
+    this.high = Math.max(this.high, other.high);
+    if (other.bigLow !== null && (this.bigLow === null || other.bigLow < this.bigLow)) this.bigLow = other.bigLow;
+    if (other.bigHigh !== null && (this.bigHigh === null || other.bigHigh > this.bigHigh)) this.bigHigh = other.bigHigh;
+    this.zoned ||= other.zoned;
+    this.moments.merge(other.moments);
+    this.values.merge(other.values);
+  }
+
+  encode(out: ByteWriter): void {
+    out.varuint(this.nulls);
+    out.varuint(this.nan);
+    out.varuint(this.positiveInfinities);
+    out.varuint(this.negativeInfinities);
+    out.f64(this.low);
+    out.f64(this.high);
+    out.text(this.bigLow === null ? "" : this.bigLow.toString());
+    out.text(this.bigHigh === null ? "" : this.bigHigh.toString());
+    out.u8(this.zoned ? 1 : 0);
+    this.moments.encode(out);
+    this.values.encode(out);
+  }
+
+  static decode(input: ByteReader, type: NumericType): NumericColumn {
+    const column = new NumericColumn(type);
+    column.nulls = input.varuint();
+    column.nan = input.varuint();
+    column.positiveInfinities = input.varuint();
+    column.negativeInfinities = input.varuint();
+    column.low = input.f64();
+    column.high = input.f64();
+    const bigLow = input.text();
+    const bigHigh = input.text();
+    column.bigLow = bigLow === "" ? null : BigInt(bigLow);
+    column.bigHigh = bigHigh === "" ? null : BigInt(bigHigh);
+    column.zoned = input.u8() === 1;
+    column.moments = Moments.decode(input);
+    column.values = KeySketch.decode(input, true);
+    return column;
+  }
+}

@@ -1,0 +1,103 @@
+// The mergeable summary of a whole table, one column summary per field: what the Parquet build
+// feeds rows into, what R2 stores beside a version (encodeSummary), and what an append merges
+// with its parent's (mergeSummaries) so statistics cost what the append costs.
+import type { Cell } from "../../schema/cast.ts";
+import type { FieldType, TableSchema } from "../../schema/table-schema.ts";
+import { BooleanColumn } from "./boolean-column.ts";
+import { ByteReader, ByteWriter } from "./bytes.ts";
+import { NumericColumn, type NumericType } from "./numeric-column.ts";
+import { StringColumn } from "./string-column.ts";
+
+export type ColumnSummary = NumericColumn | StringColumn | BooleanColumn;
+
+export interface TableSummary {
+  rows: number;
+  columns: ColumnSummary[];
+}
+
+/** The byte form's first bytes: `PSST` and the format version. */
+const MAGIC = [0x50, 0x53, 0x53, 0x54];
+const FORMAT_VERSION = 1;
+const TYPE_TAGS: readonly FieldType[] = ["integer", "number", "boolean", "date", "datetime", "time", "string"];
+
+export function columnSummary(type: FieldType): ColumnSummary {
+  if (type === "string") return new StringColumn();
+  if (type === "boolean") return new BooleanColumn();
+  return new NumericColumn(type);
+}
+
+/** The field type a column summary was made for. */
+export function summaryType(column: ColumnSummary): FieldType {
+  return column instanceof StringColumn ? "string" : column instanceof BooleanColumn ? "boolean" : column.type;
+}
+
+/** An empty summary for `schema`: no rows yet. */
+export function createSummaries(schema: TableSchema): TableSummary {
+  return { rows: 0, columns: schema.fields.map((field) => columnSummary(field.type)) };
+}
+
+/** Counts one row of cells as castCell types them; a cell the row lacks is missing. */
+export function observeRow(summary: TableSummary, cells: readonly Cell[]): void {
+  summary.rows++;
+  const columns = summary.columns;
+  for (let i = 0; i < columns.length; i++) columns[i]!.observe(cells[i] ?? null);
+}
+
+/**
+ * Counts a batch column by column: `columns[i]` holds column i's cells of the same rows. Faster
+ * than observeRow (each loop sees one summary class), same result.
+ */
+export function observeColumns(summary: TableSummary, columns: readonly (readonly Cell[])[]): void {
+  const rows = columns[0]?.length ?? 0;
+  summary.rows += rows;
+  summary.columns.forEach((column, i) => {
+    const cells = columns[i];
+    for (let row = 0; row < rows; row++) column.observe(cells?.[row] ?? null);
+  });
+}
+
+/** Merges `b` into `a` and returns `a` (`b` is left as it was). Both must describe the same fields. */
+export function mergeSummaries(a: TableSummary, b: TableSummary): TableSummary {
+  if (a.columns.length !== b.columns.length) throw new RangeError("statistics summaries of different column counts");
+  a.columns.forEach((column, i) => {
+    const other = b.columns[i]!;
+    if (summaryType(column) !== summaryType(other)) throw new RangeError(`statistics summaries of different types in column ${i + 1}`);
+    (column.merge as (other: ColumnSummary) => void)(other);
+  });
+  a.rows += b.rows;
+  return a;
+}
+
+/** The compact, versioned byte form stored in R2 (layout in docs/statistics.md). */
+export function encodeSummary(summary: TableSummary): Uint8Array {
+  const out = new ByteWriter();
+  for (const byte of MAGIC) out.u8(byte);
+  out.u8(FORMAT_VERSION);
+  out.varuint(summary.rows);
+  out.varuint(summary.columns.length);
+  for (const column of summary.columns) {
+    out.u8(TYPE_TAGS.indexOf(summaryType(column)));
+    column.encode(out);
+  }
+  return out.finish();
+}
+
+/** Reads encodeSummary's bytes; throws RangeError on bytes it did not write. */
+export function decodeSummary(bytes: Uint8Array): TableSummary {
+  const input = new ByteReader(bytes);
+  for (const byte of MAGIC) if (input.u8() !== byte) throw new RangeError("not a statistics summary");
+  const version = input.u8();
+  if (version !== FORMAT_VERSION) throw new RangeError(`statistics summary format ${version} is not supported`);
+  const rows = input.varuint();
+  const count = input.varuint();
+  const columns: ColumnSummary[] = [];
+  for (let i = 0; i < count; i++) {
+    const type = TYPE_TAGS[input.u8()];
+    if (type === undefined) throw new RangeError("statistics summary holds an unknown column type");
+    if (type === "string") columns.push(StringColumn.decode(input));
+    else if (type === "boolean") columns.push(BooleanColumn.decode(input));
+    else columns.push(NumericColumn.decode(input, type as NumericType));
+  }
+  if (!input.done) throw new RangeError("statistics summary has bytes after its end");
+  return { rows, columns };
+}

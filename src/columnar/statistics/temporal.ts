@@ -1,0 +1,94 @@
+// Dates, datetimes and times as numbers, so they share the numeric summary: a date is days since
+// 1970-01-01, a datetime microseconds since 1970-01-01T00:00:00Z (a value without a zone read as
+// if it were UTC), a time microseconds since midnight (UTC when it carries a zone). Parsing reads
+// char codes of the ISO text castCell gives, allocating nothing; rendering writes ISO 8601 back.
+
+/** Whether the last datetime or time parsed carried a zone (`Z` or `±hh:mm`). */
+export let lastZoned = false;
+
+const MICROS_PER_DAY = 86_400_000_000;
+
+function digits(text: string, start: number, count: number): number {
+  let value = 0;
+  for (let i = start; i < start + count; i++) value = value * 10 + (text.charCodeAt(i) - 48);
+  return value;
+}
+
+/** Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil). */
+export function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+/** `YYYY-MM-DD` → days since 1970-01-01. */
+export function parseDate(text: string): number {
+  return daysFromCivil(digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2));
+}
+
+/** `hh:mm:ss[.fraction][zone]` from `start` → microseconds, zone applied; sets lastZoned. */
+function timeMicros(text: string, start: number): number {
+  let micros = ((digits(text, start, 2) * 60 + digits(text, start + 3, 2)) * 60 + digits(text, start + 6, 2)) * 1_000_000;
+  let at = start + 8;
+  if (text.charCodeAt(at) === 46) {
+    let scale = 100_000;
+    for (at++; at < text.length; at++) {
+      const c = text.charCodeAt(at);
+      if (c < 48 || c > 57) break;
+      micros += (c - 48) * scale;
+      scale /= 10;
+    }
+    micros = Math.floor(micros);
+  }
+  lastZoned = at < text.length;
+  if (lastZoned && (text.charCodeAt(at) === 43 || text.charCodeAt(at) === 45)) {
+    const offset = (digits(text, at + 1, 2) * 60 + digits(text, at + 4, 2)) * 60_000_000;
+    micros += text.charCodeAt(at) === 43 ? -offset : offset;
+  }
+  return micros;
+}
+
+/** RFC 3339 date and time → microseconds since the epoch, UTC (a value without zone as if UTC). */
+export function parseDatetime(text: string): number {
+  return parseDate(text) * MICROS_PER_DAY + timeMicros(text, 11);
+}
+
+/** `hh:mm:ss[.fraction][zone]` → microseconds since midnight, in UTC when zoned. */
+export function parseTime(text: string): number {
+  const micros = timeMicros(text, 0);
+  return ((micros % MICROS_PER_DAY) + MICROS_PER_DAY) % MICROS_PER_DAY;
+}
+
+function pad(value: number, width = 2): string {
+  return String(value).padStart(width, "0");
+}
+
+/** Days since 1970-01-01 → `YYYY-MM-DD` (Hinnant's civil_from_days). */
+export function formatDate(days: number): string {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return `${pad(yoe + era * 400 + (month <= 2 ? 1 : 0), 4)}-${pad(month)}-${pad(day)}`;
+}
+
+/** Microseconds since midnight → `hh:mm:ss[.ffffff]`, the fraction without trailing zeros. */
+export function formatTime(micros: number, zoned: boolean): string {
+  const seconds = Math.floor(micros / 1_000_000);
+  const fraction = micros - seconds * 1_000_000;
+  const tail = fraction === 0 ? "" : `.${pad(fraction, 6).replace(/0+$/, "")}`;
+  return `${pad(Math.floor(seconds / 3600))}:${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}${tail}${zoned ? "Z" : ""}`;
+}
+
+/** Microseconds since the epoch → `YYYY-MM-DDThh:mm:ss[.ffffff]`, with `Z` when the column is zoned. */
+export function formatDatetime(micros: number, zoned: boolean): string {
+  const days = Math.floor(micros / MICROS_PER_DAY);
+  return `${formatDate(days)}T${formatTime(micros - days * MICROS_PER_DAY, zoned)}`;
+}
