@@ -51,8 +51,10 @@ export class KeySketch {
 
   merge(other: KeySketch): void {
     if (this.table && other.table) {
-      const mine = this.table;
-      const theirs = other.table;
+      // Add the smaller table into (a copy of) the larger: a parent absorbs an append cheaply
+      // whichever side it is on.
+      const [mine, theirs] = this.table.size >= other.table.size ? [this.table, other.table] : [other.table.clone(), this.table];
+      this.table = mine;
       theirs.forEach((slot) => mine.add(theirs.high[slot]!, theirs.low[slot]!, theirs.counts[slot]!, theirs.values ? theirs.values[slot]! : 0));
       if (mine.size > EXACT_DISTINCT_LIMIT) this.sketch();
       return;

@@ -65,6 +65,18 @@ export class KeyTable {
     }
   }
 
+  /** A copy sharing nothing with this table. */
+  clone(): KeyTable {
+    const copy = new KeyTable(this.values !== null, 1);
+    copy.high = this.high.slice();
+    copy.low = this.low.slice();
+    copy.counts = this.counts.slice();
+    copy.values = this.values ? this.values.slice() : null;
+    copy.size = this.size;
+    copy.mask = this.mask;
+    return copy;
+  }
+
   /** Calls `visit` with the slot of every key present. */
   forEach(visit: (slot: number) => void): void {
     const counts = this.counts;

@@ -1,0 +1,144 @@
+// Mergeable statistics (docs/statistics.md#appends): a table cut into random chunks — a thousand
+// of them one row long — summarised chunk by chunk, encoded and decoded, and merged in random
+// tree shapes gives the one-pass document: equal in every exact figure, and within the
+// documented bounds of the truth (counted here directly from the cells) in every marked one.
+import { describe, expect, it } from "vitest";
+import { statisticsDocument, type ColumnStatistics, type StatisticsDocument } from "../../src/columnar/statistics/document.ts";
+import { createSummaries, decodeSummary, encodeSummary, mergeSummaries, observeRow, type TableSummary } from "../../src/columnar/statistics/table-summary.ts";
+import type { Cell } from "../../src/schema/cast.ts";
+import { mulberry32, randomInt, type Random } from "../helpers/random.ts";
+import { testTable, type TestTable } from "./helpers/statistics-table.ts";
+
+type Entry = ColumnStatistics & Record<string, unknown>;
+type Bins = { from: unknown; to: unknown; count: number }[];
+
+function summarise(table: TestTable, from: number, to: number): TableSummary {
+  const summary = createSummaries(table.schema);
+  for (let i = from; i < to; i++) observeRow(summary, table.cells[i]!);
+  return summary;
+}
+
+const roundTrip = (summary: TableSummary) => decodeSummary(encodeSummary(summary));
+
+/** A cell as a double for ranks and bins, read here without src/: days, microseconds, or the number. */
+function position(type: string, cell: Cell): number | null {
+  if (cell === null || cell === "NaN") return null;
+  if (cell === "INF") return Infinity;
+  if (cell === "-INF") return -Infinity;
+  if (typeof cell === "number") return cell;
+  if (type === "integer") return Number(BigInt(cell));
+  if (type === "date") return Date.parse(`${cell}T00:00:00Z`) / 86_400_000;
+  const text = String(cell);
+  const match = /^(.*?)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)?$/.exec(text)!;
+  const micros = Number((match[2] ?? "").padEnd(6, "0"));
+  if (type === "time") {
+    const [h, m, s] = match[1]!.split(":").map(Number);
+    return ((h! * 60 + m!) * 60 + s!) * 1_000_000 + micros;
+  }
+  return Date.parse(`${match[1]!.replace(" ", "T")}${match[3] ?? "Z"}`) * 1000 + micros;
+}
+
+function distinctTruth(cells: Cell[]): number {
+  return new Set(cells.filter((c) => c !== null).map((c) => (typeof c === "string" && /^-?\d+$/.test(c) ? BigInt(c).toString() : String(c === 0 ? 0 : c)))).size;
+}
+
+/** The merged document against the one-pass one and the truth, column by column. */
+function expectEquivalent(table: TestTable, merged: StatisticsDocument, onePass: StatisticsDocument): void {
+  const rows = table.cells.length;
+  expect(merged.rows).toBe(onePass.rows);
+  table.schema.fields.forEach((field, i) => {
+    const ours = merged.columns[i] as Entry;
+    const reference = onePass.columns[i] as Entry;
+    const cells = table.cells.map((cells) => cells[i] ?? null);
+    const where = `${field.name}`;
+    for (const key of ["name", "type", "nulls", "min", "max", "true", "false", "min_length", "max_length", "nan", "distinct_approximate", "approximate", "top_approximate"]) {
+      expect(ours[key], `${where}.${key}`).toEqual(reference[key]);
+    }
+    for (const key of ["mean", "std", "mean_length"]) {
+      const [a, b] = [ours[key], reference[key]];
+      if (typeof b === "number") expect(Math.abs((a as number) - b), `${where}.${key}`).toBeLessThanOrEqual(1e-9 * Math.abs(b) + 1e-300);
+      else expect(a, `${where}.${key}`).toEqual(b);
+    }
+    if (ours.distinct_approximate) expect(Math.abs(ours.distinct - distinctTruth(cells)), `${where}.distinct`).toBeLessThanOrEqual(0.02 * distinctTruth(cells));
+    else expect(ours.distinct, `${where}.distinct`).toBe(reference.distinct);
+    if (ours.histogram) {
+      const total = (ours.histogram as Bins).reduce((sum, bin) => sum + bin.count, 0);
+      expect(total, `${where}.histogram total`).toBe(rows - ours.nulls - Number(ours.nan ?? 0));
+    }
+    if (!ours.approximate) {
+      expect(ours.median, `${where}.median`).toEqual(reference.median);
+      expect(ours.histogram, `${where}.histogram`).toEqual(reference.histogram);
+    } else {
+      const values = cells.map((c) => position(field.type, c)).filter((v): v is number => v !== null);
+      const edges = (ours.histogram as Bins).map((bin, b) => (b === 0 ? -Infinity : position(field.type, bin.from as Cell)!));
+      (ours.histogram as Bins).forEach((bin, b) => {
+        const upper = b + 1 < edges.length ? edges[b + 1]! : Infinity;
+        const truth = values.filter((v) => v >= edges[b]! && (v < upper || upper === Infinity)).length;
+        expect(Math.abs(bin.count - truth), `${where}.histogram[${b}]`).toBeLessThanOrEqual(0.005 * rows);
+      });
+      if (ours.median !== undefined) {
+        const median = Number(ours.median);
+        const below = values.filter((v) => v < median).length;
+        const atOrBelow = values.filter((v) => v <= median).length;
+        expect(below, `${where}.median`).toBeLessThanOrEqual(values.length / 2 + 0.005 * rows);
+        expect(atOrBelow, `${where}.median`).toBeGreaterThanOrEqual(values.length / 2 - 0.005 * rows);
+      }
+    }
+    if (ours.top_approximate) {
+      const counts = new Map<string, number>();
+      for (const c of cells) if (c !== null) counts.set(String(c), (counts.get(String(c)) ?? 0) + 1);
+      for (const { value, count } of ours.top as { value: string; count: number }[]) {
+        const truth = counts.get(value) ?? 0;
+        expect(truth - count, `${where}.top ${value}`).toBeGreaterThanOrEqual(0);
+        expect(truth - count, `${where}.top ${value}`).toBeLessThanOrEqual((2 * rows) / 1024);
+      }
+    } else expect(ours.top, `${where}.top`).toEqual(reference.top);
+  });
+}
+
+/** Cuts [0, rows) into chunks: the first `singles` one row each, then random lengths up to `longest`. */
+function chunks(random: Random, rows: number, singles: number, longest: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < singles; i++) out.push([i, i + 1]);
+  for (let at = singles; at < rows; ) {
+    const end = Math.min(rows, at + randomInt(random, 1, longest));
+    out.push([at, end]);
+    at = end;
+  }
+  return out;
+}
+
+/** Merges summaries two at a time, picked at random, sometimes through the byte form. */
+function mergeRandomly(random: Random, summaries: TableSummary[]): TableSummary {
+  const pool = [...summaries];
+  while (pool.length > 1) {
+    const i = randomInt(random, 0, pool.length - 1);
+    const [b] = pool.splice(i, 1);
+    const j = randomInt(random, 0, pool.length - 1);
+    const a = random() < 0.1 ? roundTrip(pool[j]!) : pool[j]!;
+    pool[j] = mergeSummaries(a, random() < 0.1 ? roundTrip(b!) : b!);
+  }
+  return pool[0]!;
+}
+
+describe("merged statistics", () => {
+  const table = testTable(7, 130_000);
+  const onePass = statisticsDocument(table.schema, summarise(table, 0, table.cells.length));
+
+  it.each([1, 2])("random chunks in a random tree (seed %i) give the one-pass document", (seed) => {
+    const random = mulberry32(seed);
+    const parts = chunks(random, table.cells.length, 1000, 30_000).map(([from, to]) => roundTrip(summarise(table, from, to)));
+    expectEquivalent(table, statisticsDocument(table.schema, mergeRandomly(random, parts)), onePass);
+  });
+
+  it("a thousand one-row appends onto a parent give the one-pass document", () => {
+    const small = testTable(11, 12_000);
+    const parentRows = small.cells.length - 1000;
+    let summary = roundTrip(summarise(small, 0, parentRows));
+    for (let row = parentRows; row < small.cells.length; row++) {
+      const parent = row % 100 === 0 ? roundTrip(summary) : summary;
+      summary = mergeSummaries(parent, roundTrip(summarise(small, row, row + 1)));
+    }
+    expectEquivalent(small, statisticsDocument(small.schema, summary), statisticsDocument(small.schema, summarise(small, 0, small.cells.length)));
+  });
+});
