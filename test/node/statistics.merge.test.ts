@@ -7,7 +7,7 @@ import { statisticsDocument, type ColumnStatistics, type StatisticsDocument } fr
 import { createSummaries, decodeSummary, encodeSummary, mergeSummaries, observeRow, type TableSummary } from "../../src/columnar/statistics/table-summary.ts";
 import type { Cell } from "../../src/schema/cast.ts";
 import { mulberry32, randomInt, type Random } from "../helpers/random.ts";
-import { testTable, type TestTable } from "./helpers/statistics-table.ts";
+import { COLUMNS, testTable, type TestTable } from "./helpers/statistics-table.ts";
 
 type Entry = ColumnStatistics & Record<string, unknown>;
 type Bins = { from: unknown; to: unknown; count: number }[];
@@ -140,5 +140,13 @@ describe("merged statistics", () => {
       summary = mergeSummaries(parent, roundTrip(summarise(small, row, row + 1)));
     }
     expectEquivalent(small, statisticsDocument(small.schema, summary), statisticsDocument(small.schema, summarise(small, 0, small.cells.length)));
+  });
+
+  it("sketched summaries (past 100,000 distinct on both sides) merge within bounds", () => {
+    const wide = testTable(13, 420_000, COLUMNS.filter((c) => ["many_int", "many_real", "label"].includes(c.name)));
+    const random = mulberry32(3);
+    const parts = chunks(random, wide.cells.length, 0, 140_000).map(([from, to]) => roundTrip(summarise(wide, from, to)));
+    expect(parts.filter((part) => statisticsDocument(wide.schema, part).columns[1]!.distinct_approximate).length).toBeGreaterThanOrEqual(2);
+    expectEquivalent(wide, statisticsDocument(wide.schema, mergeRandomly(random, parts)), statisticsDocument(wide.schema, summarise(wide, 0, wide.cells.length)));
   });
 });
