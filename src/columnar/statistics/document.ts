@@ -27,8 +27,9 @@ export interface StatisticsDocument {
 function columnStatistics(name: string, column: ColumnSummary): ColumnStatistics {
   if (column instanceof BooleanColumn) return { name, type: "boolean", nulls: column.nulls, distinct: column.distinct, ...column.entry() };
   if (column instanceof StringColumn) {
-    const header: ColumnHeader = { name, type: "string", nulls: column.nulls, distinct: column.distinct.distinct() };
-    if (column.distinct.approximate) header.distinct_approximate = true;
+    const { distinct, approximate } = column.distinctCount();
+    const header: ColumnHeader = { name, type: "string", nulls: column.nulls, distinct };
+    if (approximate) header.distinct_approximate = true;
     return { ...header, ...column.entry() };
   }
   const header: ColumnHeader = { name, type: column.type, nulls: column.nulls, distinct: column.values.distinct() + (column.nan > 0 ? 1 : 0) };

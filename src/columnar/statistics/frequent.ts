@@ -13,45 +13,51 @@ export interface TopValue {
 }
 
 export class FrequentValues {
-  /** Key → count, with `values` holding the index of the key's text in `texts`. */
+  /** Key → count, with `tags` holding the index of the key's text in `texts`. */
   private table = new KeyTable(true);
   private texts: string[] = [];
   /** What every purge subtracted, summed: how far below the truth a count may be. */
   offset = 0;
 
-  /** Counts one `text`, keyed by its hash (high, low). */
-  add(high: number, low: number, text: string): void {
+  /** Counts one `text`, keyed by its hash (high, low); true when the counters are over capacity. */
+  add(high: number, low: number, text: string): boolean {
     this.count(high, low, text, 1);
-    if (this.table.size > FREQUENT_CAPACITY) this.purge();
+    return this.table.size > FREQUENT_CAPACITY;
   }
 
   private count(high: number, low: number, text: string, count: number): void {
     const table = this.table;
     const slot = table.slotOf(high, low);
-    if (table.counts[slot] === 0) {
-      table.values![slot] = this.texts.length;
+    if (table.count(slot) === 0) {
+      table.tags![slot] = this.texts.length;
       this.texts.push(text.length > TOP_VALUE_MAX_LENGTH ? cut(text) : text);
     }
-    table.counts[slot]! += count;
+    table.counts[slot * 2 + 1]! += count;
+  }
+
+  /** Every key counted, exact while no purge happened. */
+  forEachKey(visit: (high: number, low: number) => void): void {
+    const table = this.table;
+    table.forEach((slot) => visit(table.high(slot), table.low(slot)));
+  }
+
+  get size(): number {
+    return this.table.size;
   }
 
   /** Subtracts the median count from every counter and drops those left at zero or below. */
-  private purge(): void {
+  purge(): void {
     while (this.table.size > FREQUENT_CAPACITY) {
       const old = this.table;
       const slots = old.occupied();
-      const counts = Float64Array.from(slots, (slot) => old.counts[slot]!).sort();
+      const counts = Float64Array.from(slots, (slot) => old.count(slot)).sort();
       const median = counts[counts.length >> 1]!;
       const texts = this.texts;
-      this.table = new KeyTable(true, old.counts.length);
+      this.table = new KeyTable(true, old.slots);
       this.texts = [];
       for (const slot of slots) {
-        const count = old.counts[slot]! - median;
-        if (count <= 0) continue;
-        const kept = this.table.slotOf(old.high[slot]!, old.low[slot]!);
-        this.table.counts[kept] = count;
-        this.table.values![kept] = this.texts.length;
-        this.texts.push(texts[old.values![slot]!]!);
+        const count = old.count(slot) - median;
+        if (count > 0) this.count(old.high(slot), old.low(slot), texts[old.tags![slot]!]!, count);
       }
       this.offset += median;
     }
@@ -59,7 +65,7 @@ export class FrequentValues {
 
   merge(other: FrequentValues): void {
     const theirs = other.table;
-    theirs.forEach((slot) => this.count(theirs.high[slot]!, theirs.low[slot]!, other.texts[theirs.values![slot]!]!, theirs.counts[slot]!));
+    theirs.forEach((slot) => this.count(theirs.high(slot), theirs.low(slot), other.texts[theirs.tags![slot]!]!, theirs.count(slot)));
     this.offset += other.offset;
     this.purge();
   }
@@ -73,7 +79,7 @@ export class FrequentValues {
     const table = this.table;
     return table
       .occupied()
-      .map((slot) => ({ value: this.texts[table.values![slot]!]!, count: table.counts[slot]! }))
+      .map((slot) => ({ value: this.texts[table.tags![slot]!]!, count: table.count(slot) }))
       .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
       .slice(0, limit);
   }
@@ -83,10 +89,10 @@ export class FrequentValues {
     out.varuint(this.offset);
     out.varuint(table.size);
     table.forEach((slot) => {
-      out.u32(table.high[slot]!);
-      out.u32(table.low[slot]!);
-      out.varuint(table.counts[slot]!);
-      out.text(this.texts[table.values![slot]!]!);
+      out.u32(table.high(slot));
+      out.u32(table.low(slot));
+      out.varuint(table.count(slot));
+      out.text(this.texts[table.tags![slot]!]!);
     });
   }
 

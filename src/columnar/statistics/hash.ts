@@ -54,6 +54,24 @@ function fmix(value: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+/** A table slot's hash: one finaliser over both lanes, enough to spread doubles' bit patterns. */
+export function slotHash(high: number, low: number): number {
+  return fmix(Math.imul(high, 0x9e3779b1) ^ low);
+}
+
+/**
+ * A big integer's key: its digits' hash put in the NaN space of doubles (sign, exponent and the
+ * quiet bit set), which no other value of a numeric column uses, keeping 51 bits of the hash.
+ */
+export function boxKey(): void {
+  KEY[0] = (KEY[0]! | 0xfff80000) >>> 0;
+}
+
+/** Whether a numeric key is a boxed big integer rather than a double's bits. */
+export function isBoxed(high: number): boolean {
+  return high >>> 19 === 0x1fff;
+}
+
 /** The high 32 bits of a well-spread key: table slots and HyperLogLog registers read these. */
 export function mixHigh(high: number, low: number): number {
   return fmix(high ^ fmix(low ^ 0x9e3779b9));

@@ -23,11 +23,15 @@ export class HyperLogLog {
   /** Adds the key (high, low); it is mixed first, so raw bit patterns spread evenly. */
   add(high: number, low: number): void {
     const h = mixHigh(high, low);
-    const l = mixLow(high, low);
     const index = h >>> (32 - P);
-    // The Q bits after the index: the rest of h, then all of l.
-    const restHigh = (h << P) >>> 0;
-    const rank = restHigh !== 0 ? Math.clz32(restHigh) + 1 : l !== 0 ? 32 - P + Math.clz32(l) + 1 : Q + 1;
+    // The Q bits after the index: the rest of h, then (rarely needed, so mixed only then) 32 more.
+    const rest = (h << P) >>> 0;
+    let rank: number;
+    if (rest !== 0) rank = Math.clz32(rest) + 1;
+    else {
+      const l = mixLow(high, low);
+      rank = l !== 0 ? 32 - P + Math.clz32(l) + 1 : Q + 1;
+    }
     if (rank > this.registers[index]!) this.registers[index] = rank;
   }
 

@@ -3,7 +3,7 @@
 // count and, for numbers, a KLL sketch for ranks. Both halves merge, so an append's summary
 // merges into its parent's and gives what one pass over all rows would (docs/statistics.md).
 import type { ByteReader, ByteWriter } from "./bytes.ts";
-import { KEY, keyOfNumber, numberOfKey } from "./hash.ts";
+import { isBoxed, numberOfKey } from "./hash.ts";
 import { HLL_REGISTERS, HyperLogLog } from "./hyperloglog.ts";
 import { KeyTable } from "./key-table.ts";
 import { KllSketch } from "./kll.ts";
@@ -13,28 +13,44 @@ const EXACT = 0;
 const SKETCHED = 1;
 
 export class KeySketch {
-  table: KeyTable | null;
+  table: KeyTable | null = new KeyTable(false);
+  /** The double of each boxed big-integer key (hash.ts boxKey), by "high,low"; while exact. */
+  big = new Map<string, number>();
   hll: HyperLogLog | null = null;
   /** Only for a sketch with values, once past the exact limit. */
   kll: KllSketch | null = null;
-
   readonly withValues: boolean;
 
+  /** `withValues`: the keys are numbers (a double's bits, or a boxed big integer) to rank. */
   constructor(withValues: boolean) {
     this.withValues = withValues;
-    this.table = new KeyTable(withValues);
   }
 
-  /** Counts the key (high, low) once; `value` is the number it stands for when withValues. */
-  add(high: number, low: number, value: number): void {
+  /** Counts the key (high, low) once. */
+  add(high: number, low: number): void {
     const table = this.table;
-    if (table) {
-      table.add(high, low, 1, value);
+    if (table !== null) {
+      table.add(high, low, 1);
       if (table.size > EXACT_DISTINCT_LIMIT) this.sketch();
       return;
     }
     this.hll!.add(high, low);
-    if (this.kll) this.kll.add(value);
+    if (this.kll !== null) this.kll.add(numberOfKey(high, low));
+  }
+
+  /** Counts a big integer once: its boxed key, and the double it ranks as. */
+  addBig(high: number, low: number, value: number): void {
+    if (this.table !== null) {
+      this.big.set(`${high},${low}`, value);
+      this.add(high, low);
+      return;
+    }
+    this.hll!.add(high, low);
+    this.kll?.add(value);
+  }
+
+  private valueOf(high: number, low: number): number {
+    return isBoxed(high) ? this.big.get(`${high},${low}`)! : numberOfKey(high, low);
   }
 
   /** Leaves exact counting: every key into HyperLogLog, every value with its count into KLL. */
@@ -43,10 +59,11 @@ export class KeySketch {
     this.hll = new HyperLogLog();
     if (this.withValues) this.kll = new KllSketch();
     table.forEach((slot) => {
-      this.hll!.add(table.high[slot]!, table.low[slot]!);
-      if (this.kll) this.kll.addWeighted(table.values![slot]!, table.counts[slot]!);
+      this.hll!.add(table.high(slot), table.low(slot));
+      if (this.kll) this.kll.addWeighted(this.valueOf(table.high(slot), table.low(slot)), table.count(slot));
     });
     this.table = null;
+    this.big = new Map();
   }
 
   merge(other: KeySketch): void {
@@ -55,7 +72,8 @@ export class KeySketch {
       // whichever side it is on.
       const [mine, theirs] = this.table.size >= other.table.size ? [this.table, other.table] : [other.table.clone(), this.table];
       this.table = mine;
-      theirs.forEach((slot) => mine.add(theirs.high[slot]!, theirs.low[slot]!, theirs.counts[slot]!, theirs.values ? theirs.values[slot]! : 0));
+      for (const [key, value] of other.big) this.big.set(key, value);
+      theirs.forEach((slot) => mine.add(theirs.high(slot), theirs.low(slot), theirs.count(slot)));
       if (mine.size > EXACT_DISTINCT_LIMIT) this.sketch();
       return;
     }
@@ -63,8 +81,8 @@ export class KeySketch {
     if (other.table) {
       const theirs = other.table;
       theirs.forEach((slot) => {
-        this.hll!.add(theirs.high[slot]!, theirs.low[slot]!);
-        if (this.kll) this.kll.addWeighted(theirs.values![slot]!, theirs.counts[slot]!);
+        this.hll!.add(theirs.high(slot), theirs.low(slot));
+        if (this.kll) this.kll.addWeighted(other.valueOf(theirs.high(slot), theirs.low(slot)), theirs.count(slot));
       });
       return;
     }
@@ -84,8 +102,10 @@ export class KeySketch {
   weighted(): { values: Float64Array; weights: Float64Array } {
     if (!this.table) return this.kll!.weighted();
     const table = this.table;
-    const slots = table.occupied().sort((a, b) => table.values![a]! - table.values![b]! || a - b);
-    return { values: Float64Array.from(slots, (s) => table.values![s]!), weights: Float64Array.from(slots, (s) => table.counts[s]!) };
+    const slots = table.occupied();
+    const values = Float64Array.from(slots, (slot) => this.valueOf(table.high(slot), table.low(slot)));
+    const order = slots.map((_, i) => i).sort((a, b) => values[a]! - values[b]! || a - b);
+    return { values: Float64Array.from(order, (i) => values[i]!), weights: Float64Array.from(order, (i) => table.count(slots[i]!)) };
   }
 
   encode(out: ByteWriter): void {
@@ -94,74 +114,37 @@ export class KeySketch {
       out.u8(EXACT);
       out.varuint(table.size);
       table.forEach((slot) => {
-        const high = table.high[slot]!;
-        const low = table.low[slot]!;
-        if (!table.values) {
-          out.u32(high);
-          out.u32(low);
-          return;
-        }
-        // A number keyed by its own bits needs only the number; a big integer keeps its key too.
-        const value = table.values[slot]!;
-        const ownBits = numberOfKey(high, low) === value && !Number.isNaN(value);
-        out.f64(value);
-        out.varuint(table.counts[slot]! * 2 + (ownBits ? 0 : 1));
-        if (!ownBits) {
-          out.u32(high);
-          out.u32(low);
-        }
+        const high = table.high(slot);
+        out.u32(high);
+        out.u32(table.low(slot));
+        out.varuint(table.count(slot));
+        if (this.withValues && isBoxed(high)) out.f64(this.valueOf(high, table.low(slot)));
       });
       return;
     }
     out.u8(SKETCHED);
     out.raw(this.hll!.registers);
-    if (this.kll) {
-      out.varuint(this.kll.levels.length);
-      this.kll.levels.forEach((items, level) => {
-        out.varuint(this.kll!.sizes[level]!);
-        for (let i = 0; i < this.kll!.sizes[level]!; i++) out.f64(items[i]!);
-      });
-    }
+    if (this.kll) this.kll.encode(out);
   }
 
   static decode(input: ByteReader, withValues: boolean): KeySketch {
     const sketch = new KeySketch(withValues);
     const mode = input.u8();
     if (mode === EXACT) {
-      const table = sketch.table!;
       const size = input.varuint();
       for (let i = 0; i < size; i++) {
-        if (!withValues) {
-          table.add(input.u32(), input.u32(), 1, 0);
-          continue;
-        }
-        const value = input.f64();
-        const tagged = input.varuint();
-        const count = Math.floor(tagged / 2);
-        if (tagged % 2 === 0) {
-          keyOfNumber(value);
-          table.add(KEY[0]!, KEY[1]!, count, value);
-        } else table.add(input.u32(), input.u32(), count, value);
+        const high = input.u32();
+        const low = input.u32();
+        sketch.table!.add(high, low, input.varuint());
+        if (withValues && isBoxed(high)) sketch.big.set(`${high},${low}`, input.f64());
       }
       return sketch;
     }
     if (mode !== SKETCHED) throw new RangeError("statistics summary holds an unknown sketch mode");
     sketch.table = null;
+    sketch.big = new Map();
     sketch.hll = new HyperLogLog(input.raw(HLL_REGISTERS));
-    if (withValues) {
-      const kll = new KllSketch();
-      const depth = input.varuint();
-      kll.levels = [];
-      kll.sizes = [];
-      for (let level = 0; level < depth; level++) {
-        const size = input.varuint();
-        const items = new Float64Array(Math.max(size, 8));
-        for (let i = 0; i < size; i++) items[i] = input.f64();
-        kll.levels.push(items);
-        kll.sizes.push(size);
-      }
-      sketch.kll = kll;
-    }
+    if (withValues) sketch.kll = KllSketch.decode(input);
     return sketch;
   }
 }

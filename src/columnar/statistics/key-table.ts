@@ -1,77 +1,95 @@
-// An open-addressing table of 64-bit keys (two 32-bit lanes) with a count each, and optionally a
-// double each: the exact distinct set, the numeric value→count map and the frequent-value
-// counters all use it. Typed arrays only, so adding a key that is already there allocates nothing.
-import { mixHigh } from "./hash.ts";
+// An open-addressing table of 64-bit keys (two 32-bit lanes) with a count each: the exact
+// distinct set, the numeric value → count map and the frequent-value counters all use it. A
+// slot is 16 bytes of one buffer (key high, key low, count as a double), so a probe touches one
+// cache line, and adding a key that is already there allocates nothing.
+import { slotHash } from "./hash.ts";
 
 export class KeyTable {
-  high: Uint32Array;
-  low: Uint32Array;
-  /** 0 marks an empty slot. */
+  /** Slot s: words[4s] key high, words[4s + 1] key low; counts[2s + 1] its count (0: empty). */
+  words: Uint32Array;
   counts: Float64Array;
-  values: Float64Array | null;
+  /** A number per slot for the owner's use (the frequent values' text index), moved with its key. */
+  tags: Int32Array | null;
   size = 0;
   private mask: number;
 
-  constructor(withValues: boolean, slots = 16) {
-    this.high = new Uint32Array(slots);
-    this.low = new Uint32Array(slots);
-    this.counts = new Float64Array(slots);
-    this.values = withValues ? new Float64Array(slots) : null;
+  constructor(withTags: boolean, slots = 16) {
+    const buffer = new ArrayBuffer(slots * 16);
+    this.words = new Uint32Array(buffer);
+    this.counts = new Float64Array(buffer);
+    this.tags = withTags ? new Int32Array(slots) : null;
     this.mask = slots - 1;
+  }
+
+  get slots(): number {
+    return this.mask + 1;
+  }
+
+  high(slot: number): number {
+    return this.words[slot * 4]!;
+  }
+
+  low(slot: number): number {
+    return this.words[slot * 4 + 1]!;
+  }
+
+  count(slot: number): number {
+    return this.counts[slot * 2 + 1]!;
   }
 
   /** The slot of the key (high, low), claimed for it when absent (its count then 0). */
   slotOf(high: number, low: number): number {
-    let slot = mixHigh(high, low) & this.mask;
-    const counts = this.counts;
+    const words = this.words;
+    const mask = this.mask;
+    let slot = slotHash(high, low) & mask;
     for (;;) {
-      if (counts[slot] === 0) {
-        if ((this.size + 1) * 5 > this.counts.length * 4) {
+      const at = slot * 4;
+      if (words[at] === high && words[at + 1] === low && this.counts[slot * 2 + 1] !== 0) return slot;
+      if (this.counts[slot * 2 + 1] === 0) {
+        if ((this.size + 1) * 5 > (mask + 1) * 4) {
           this.grow();
           return this.slotOf(high, low);
         }
-        this.high[slot] = high;
-        this.low[slot] = low;
+        words[at] = high;
+        words[at + 1] = low;
         this.size++;
         return slot;
       }
-      if (this.high[slot] === high && this.low[slot] === low) return slot;
-      slot = (slot + 1) & this.mask;
+      slot = (slot + 1) & mask;
     }
   }
 
-  /** Adds `count` to the key; `value` is kept when the key is new and the table holds values. */
-  add(high: number, low: number, count: number, value: number): number {
+  /** Adds `count` (more than 0) to the key; returns its slot. */
+  add(high: number, low: number, count: number): number {
     const slot = this.slotOf(high, low);
-    if (this.counts[slot] === 0 && this.values) this.values[slot] = value;
-    this.counts[slot]! += count;
+    this.counts[slot * 2 + 1]! += count;
     return slot;
   }
 
   private grow(): void {
-    const { high, low, counts, values } = this;
-    const slots = counts.length * 2;
-    this.high = new Uint32Array(slots);
-    this.low = new Uint32Array(slots);
-    this.counts = new Float64Array(slots);
-    this.values = values ? new Float64Array(slots) : null;
+    const { words, counts, tags } = this;
+    const slots = (this.mask + 1) * 2;
+    const buffer = new ArrayBuffer(slots * 16);
+    this.words = new Uint32Array(buffer);
+    this.counts = new Float64Array(buffer);
+    this.tags = tags ? new Int32Array(slots) : null;
     this.mask = slots - 1;
     this.size = 0;
-    for (let i = 0; i < counts.length; i++) {
-      if (counts[i] === 0) continue;
-      const slot = this.slotOf(high[i]!, low[i]!);
-      this.counts[slot] = counts[i]!;
-      if (values) this.values![slot] = values[i]!;
+    for (let i = 0; i < slots / 2; i++) {
+      const count = counts[i * 2 + 1]!;
+      if (count === 0) continue;
+      const slot = this.add(words[i * 4]!, words[i * 4 + 1]!, count);
+      if (tags) this.tags![slot] = tags[i]!;
     }
   }
 
   /** A copy sharing nothing with this table. */
   clone(): KeyTable {
-    const copy = new KeyTable(this.values !== null, 1);
-    copy.high = this.high.slice();
-    copy.low = this.low.slice();
-    copy.counts = this.counts.slice();
-    copy.values = this.values ? this.values.slice() : null;
+    const copy = new KeyTable(false, 1);
+    const buffer = this.words.buffer.slice(0);
+    copy.words = new Uint32Array(buffer);
+    copy.counts = new Float64Array(buffer);
+    copy.tags = this.tags ? this.tags.slice() : null;
     copy.size = this.size;
     copy.mask = this.mask;
     return copy;
@@ -80,7 +98,7 @@ export class KeyTable {
   /** Calls `visit` with the slot of every key present. */
   forEach(visit: (slot: number) => void): void {
     const counts = this.counts;
-    for (let i = 0; i < counts.length; i++) if (counts[i] !== 0) visit(i);
+    for (let i = 0; i <= this.mask; i++) if (counts[i * 2 + 1] !== 0) visit(i);
   }
 
   /** The slots of the keys present, in table order. */

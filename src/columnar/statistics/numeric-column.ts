@@ -3,7 +3,7 @@
 // numbers, and every value with its count in a KeySketch for distinct, median and histogram.
 import type { Cell } from "../../schema/cast.ts";
 import type { ByteReader, ByteWriter } from "./bytes.ts";
-import { hashString, KEY, keyOfNumber } from "./hash.ts";
+import { boxKey, hashString, KEY, keyOfNumber } from "./hash.ts";
 import { KeySketch } from "./key-sketch.ts";
 import { Moments } from "./moments.ts";
 import { lastZoned, parseDate, parseDatetime, parseTime } from "./temporal.ts";
@@ -42,7 +42,7 @@ export class NumericColumn {
       if (value > this.high) this.high = value;
       this.moments.add(value);
       keyOfNumber(value);
-      this.values.add(KEY[0]!, KEY[1]!, value);
+      this.values.add(KEY[0]!, KEY[1]!);
       return;
     }
     if (typeof cell === "string") this.observeText(cell);
@@ -60,7 +60,8 @@ export class NumericColumn {
         this.moments.add(value);
         // Keyed by its digits: neighbours past 2^53 share a double but stay distinct.
         hashString(big.toString());
-        this.values.add(KEY[0]!, KEY[1]!, value);
+        boxKey();
+        this.values.addBig(KEY[0]!, KEY[1]!, value);
         if (value < this.low) this.low = value;
         if (value > this.high) this.high = value;
         return;
@@ -75,7 +76,7 @@ export class NumericColumn {
         else if (value === -Infinity) this.negativeInfinities++;
         else return this.observe(value);
         keyOfNumber(value);
-        this.values.add(KEY[0]!, KEY[1]!, value);
+        this.values.add(KEY[0]!, KEY[1]!);
         return;
       case "date":
         value = parseDate(text);
@@ -92,7 +93,7 @@ export class NumericColumn {
     if (value < this.low) this.low = value;
     if (value > this.high) this.high = value;
     keyOfNumber(value);
-    this.values.add(KEY[0]!, KEY[1]!, value);
+    this.values.add(KEY[0]!, KEY[1]!);
   }
 
   merge(other: NumericColumn): void {

@@ -1,6 +1,8 @@
 // The summary of a string column: nulls, lengths in Unicode code points (as DuckDB's `length`
 // counts them), distinct values by 64-bit hash (exact, then HyperLogLog) and the most frequent
-// values (exact, then Misra–Gries). One hash per cell serves both.
+// values (exact, then Misra–Gries). One hash per cell serves both, and while the frequent-value
+// counters still hold every value they are the distinct set too, so a low-cardinality column
+// pays one table probe per cell.
 import type { Cell } from "../../schema/cast.ts";
 import type { ByteReader, ByteWriter } from "./bytes.ts";
 import { FrequentValues, type TopValue } from "./frequent.ts";
@@ -22,7 +24,8 @@ export class StringColumn {
   minLength = Infinity;
   maxLength = -Infinity;
   totalLength = 0;
-  distinct = new KeySketch(false);
+  /** Null while `frequent` holds every distinct value (before its first purge). */
+  distinct: KeySketch | null = null;
   frequent = new FrequentValues();
 
   observe(cell: Cell): void {
@@ -38,8 +41,23 @@ export class StringColumn {
     this.totalLength += length;
     if (length < this.minLength) this.minLength = length;
     if (length > this.maxLength) this.maxLength = length;
-    this.distinct.add(high, low, 0);
-    this.frequent.add(high, low, text);
+    if (this.distinct !== null) this.distinct.add(high, low);
+    if (this.frequent.add(high, low, text)) {
+      this.distinct ??= this.keysOfFrequent();
+      this.frequent.purge();
+    }
+  }
+
+  /** The distinct set read off the frequent counters, which hold every value while unpurged. */
+  private keysOfFrequent(): KeySketch {
+    const keys = new KeySketch(false);
+    this.frequent.forEachKey((high, low) => keys.add(high, low));
+    return keys;
+  }
+
+  distinctCount(): { distinct: number; approximate: boolean } {
+    if (this.distinct === null) return { distinct: this.frequent.size, approximate: false };
+    return { distinct: this.distinct.distinct(), approximate: this.distinct.approximate };
   }
 
   merge(other: StringColumn): void {
@@ -48,8 +66,10 @@ export class StringColumn {
     this.minLength = Math.min(this.minLength, other.minLength);
     this.maxLength = Math.max(this.maxLength, other.maxLength);
     this.totalLength += other.totalLength;
-    this.distinct.merge(other.distinct);
+    const distinct = this.distinct ?? this.keysOfFrequent();
+    distinct.merge(other.distinct ?? other.keysOfFrequent());
     this.frequent.merge(other.frequent);
+    this.distinct = this.frequent.approximate ? distinct : null;
   }
 
   entry(): StringEntry {
@@ -70,7 +90,8 @@ export class StringColumn {
     out.varuint(this.count > 0 ? this.minLength : 0);
     out.varuint(this.count > 0 ? this.maxLength : 0);
     out.varuint(this.totalLength);
-    this.distinct.encode(out);
+    out.u8(this.distinct === null ? 0 : 1);
+    this.distinct?.encode(out);
     this.frequent.encode(out);
   }
 
@@ -85,7 +106,7 @@ export class StringColumn {
       column.maxLength = maxLength;
     }
     column.totalLength = input.varuint();
-    column.distinct = KeySketch.decode(input, false);
+    column.distinct = input.u8() === 1 ? KeySketch.decode(input, false) : null;
     column.frequent = FrequentValues.decode(input);
     return column;
   }
