@@ -160,7 +160,7 @@ describe("statistics against DuckDB", () => {
       const [real] = (await row(`SELECT count(*) FROM t WHERE ${name} = ${sqlText(value)}`)).map(Number);
       if (ours.top_approximate) {
         expect(real! - count).toBeGreaterThanOrEqual(0);
-        expect(real! - count).toBeLessThanOrEqual((2 * ROWS) / 1024);
+        expect(real! - count).toBeLessThanOrEqual(ROWS / 1024);
       } else expect(count).toBe(real);
     }
     if (!ours.top_approximate) expect(top.map((t) => t.count)).toEqual(truth.map((t) => Number(t[1])));

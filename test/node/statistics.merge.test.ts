@@ -90,7 +90,7 @@ function expectEquivalent(table: TestTable, merged: StatisticsDocument, onePass:
       for (const { value, count } of ours.top as { value: string; count: number }[]) {
         const truth = counts.get(value) ?? 0;
         expect(truth - count, `${where}.top ${value}`).toBeGreaterThanOrEqual(0);
-        expect(truth - count, `${where}.top ${value}`).toBeLessThanOrEqual((2 * rows) / 1024);
+        expect(truth - count, `${where}.top ${value}`).toBeLessThanOrEqual(rows / 1024);
       }
     } else expect(ours.top, `${where}.top`).toEqual(reference.top);
   });

@@ -1,11 +1,13 @@
 // A string column's most frequent values: exact counts while it has at most FREQUENT_CAPACITY
 // distinct values, then the Misra–Gries summary (Misra and Gries 1982, "Finding repeated
-// elements"; mergeable as in Agarwal et al. 2012, "Mergeable Summaries"), which purges by the
-// median counter as Apache DataSketches' frequent-items sketch does. Each kept count is a lower
-// bound, at most `offset` ≤ 2·n / FREQUENT_CAPACITY below the true count.
+// elements"; mergeable as in Agarwal et al. 2012, "Mergeable Summaries"). Counters accumulate up
+// to FREQUENT_PURGE_AT; a purge subtracts the count that leaves FREQUENT_CAPACITY of them
+// positive. Each kept count is a lower bound, at most `offset` ≤ n / FREQUENT_CAPACITY below the
+// truth: a purge subtracting c takes c from at least FREQUENT_CAPACITY counters.
 import type { ByteReader, ByteWriter } from "./bytes.ts";
 import { KeyTable } from "./key-table.ts";
-import { FREQUENT_CAPACITY, TOP_VALUE_MAX_LENGTH } from "./limits.ts";
+import { FREQUENT_CAPACITY, FREQUENT_PURGE_AT, TOP_VALUE_MAX_LENGTH } from "./limits.ts";
+import { kthSmallest } from "./select.ts";
 
 export interface TopValue {
   value: string;
@@ -22,7 +24,7 @@ export class FrequentValues {
   /** Counts one `text`, keyed by its hash (high, low); true when the counters are over capacity. */
   add(high: number, low: number, text: string): boolean {
     this.count(high, low, text, 1);
-    return this.table.size > FREQUENT_CAPACITY;
+    return this.table.size > FREQUENT_PURGE_AT;
   }
 
   private count(high: number, low: number, text: string, count: number): void {
@@ -45,21 +47,21 @@ export class FrequentValues {
     return this.table.size;
   }
 
-  /** Subtracts the median count from every counter and drops those left at zero or below. */
+  /** Past FREQUENT_PURGE_AT counters, subtracts the count that leaves at most FREQUENT_CAPACITY positive. */
   purge(): void {
-    while (this.table.size > FREQUENT_CAPACITY) {
+    while (this.table.size > FREQUENT_PURGE_AT) {
       const old = this.table;
       const slots = old.occupied();
-      const counts = Float64Array.from(slots, (slot) => old.count(slot)).sort();
-      const median = counts[counts.length >> 1]!;
+      const counts = Float64Array.from(slots, (slot) => old.count(slot));
+      const floor = kthSmallest(counts, counts.length, counts.length - FREQUENT_CAPACITY - 1);
       const texts = this.texts;
       this.table = new KeyTable(true, old.slots);
       this.texts = [];
       for (const slot of slots) {
-        const count = old.count(slot) - median;
+        const count = old.count(slot) - floor;
         if (count > 0) this.count(old.high(slot), old.low(slot), texts[old.tags![slot]!]!, count);
       }
-      this.offset += median;
+      this.offset += floor;
     }
   }
 

@@ -39,22 +39,20 @@ export class KeyTable {
 
   /** The slot of the key (high, low), claimed for it when absent (its count then 0). */
   slotOf(high: number, low: number): number {
+    // Grown before the probe, so there is always room for a new key (load stays under 80 %).
+    if ((this.size + 1) * 5 > (this.mask + 1) * 4) this.grow();
     const words = this.words;
+    const counts = this.counts;
     const mask = this.mask;
     let slot = slotHash(high, low) & mask;
     for (;;) {
-      const at = slot * 4;
-      if (words[at] === high && words[at + 1] === low && this.counts[slot * 2 + 1] !== 0) return slot;
-      if (this.counts[slot * 2 + 1] === 0) {
-        if ((this.size + 1) * 5 > (mask + 1) * 4) {
-          this.grow();
-          return this.slotOf(high, low);
-        }
-        words[at] = high;
-        words[at + 1] = low;
+      if (counts[slot * 2 + 1] === 0) {
+        words[slot * 4] = high;
+        words[slot * 4 + 1] = low;
         this.size++;
         return slot;
       }
+      if (words[slot * 4] === high && words[slot * 4 + 1] === low) return slot;
       slot = (slot + 1) & mask;
     }
   }

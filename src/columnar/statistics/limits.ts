@@ -8,10 +8,16 @@ export const EXACT_DISTINCT_LIMIT = 100_000;
 export const HLL_PRECISION = 16;
 
 /**
- * Counters kept for a string column's frequent values (Misra–Gries). Counts are exact while the
- * column has at most this many distinct values; past it each count is at most 2·n / this low.
+ * Counters a string column's frequent values keep after a purge (Misra–Gries): each kept count
+ * is at most n / this below the true count.
  */
 export const FREQUENT_CAPACITY = 1024;
+
+/**
+ * Counters held before a purge: counts are exact while the column has at most this many
+ * distinct values, and purges (each a linear pass) come once per ~3,000 new values.
+ */
+export const FREQUENT_PURGE_AT = 4 * FREQUENT_CAPACITY;
 
 /** The most frequent values a string column lists. */
 export const TOP_VALUES = 10;

@@ -8,12 +8,6 @@ export let lastZoned = false;
 
 const MICROS_PER_DAY = 86_400_000_000;
 
-function digits(text: string, start: number, count: number): number {
-  let value = 0;
-  for (let i = start; i < start + count; i++) value = value * 10 + (text.charCodeAt(i) - 48);
-  return value;
-}
-
 /** Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil). */
 export function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
@@ -26,12 +20,18 @@ export function daysFromCivil(year: number, month: number, day: number): number 
 
 /** `YYYY-MM-DD` → days since 1970-01-01. */
 export function parseDate(text: string): number {
-  return daysFromCivil(digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2));
+  const year = (text.charCodeAt(0) - 48) * 1000 + (text.charCodeAt(1) - 48) * 100 + (text.charCodeAt(2) - 48) * 10 + text.charCodeAt(3) - 48;
+  return daysFromCivil(year, (text.charCodeAt(5) - 48) * 10 + text.charCodeAt(6) - 48, (text.charCodeAt(8) - 48) * 10 + text.charCodeAt(9) - 48);
+}
+
+/** Two digits at `at`. */
+function two(text: string, at: number): number {
+  return (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
 }
 
 /** `hh:mm:ss[.fraction][zone]` from `start` → microseconds, zone applied; sets lastZoned. */
 function timeMicros(text: string, start: number): number {
-  let micros = ((digits(text, start, 2) * 60 + digits(text, start + 3, 2)) * 60 + digits(text, start + 6, 2)) * 1_000_000;
+  let micros = ((two(text, start) * 60 + two(text, start + 3)) * 60 + two(text, start + 6)) * 1_000_000;
   let at = start + 8;
   if (text.charCodeAt(at) === 46) {
     let scale = 100_000;
@@ -45,7 +45,7 @@ function timeMicros(text: string, start: number): number {
   }
   lastZoned = at < text.length;
   if (lastZoned && (text.charCodeAt(at) === 43 || text.charCodeAt(at) === 45)) {
-    const offset = (digits(text, at + 1, 2) * 60 + digits(text, at + 4, 2)) * 60_000_000;
+    const offset = (two(text, at + 1) * 60 + two(text, at + 4)) * 60_000_000;
     micros += text.charCodeAt(at) === 43 ? -offset : offset;
   }
   return micros;
