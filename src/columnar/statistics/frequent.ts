@@ -102,6 +102,7 @@ export class FrequentValues {
     const frequent = new FrequentValues();
     frequent.offset = input.varuint();
     const size = input.varuint();
+    frequent.table = KeyTable.sized(true, size + 1);
     for (let i = 0; i < size; i++) {
       const high = input.u32();
       const low = input.u32();

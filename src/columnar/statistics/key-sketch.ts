@@ -77,7 +77,22 @@ export class KeySketch {
       if (mine.size > EXACT_DISTINCT_LIMIT) this.sketch();
       return;
     }
-    if (this.table) this.sketch();
+    if (this.table) {
+      // An exact side meeting a sketched one: start from a copy of the sketch and add our keys,
+      // rather than building a sketch of our own and merging all 65,536 registers.
+      const mine = this.table;
+      const big = this.big;
+      this.table = null;
+      this.big = new Map();
+      this.hll = new HyperLogLog(other.hll!.registers.slice());
+      this.kll = other.kll ? other.kll.copy() : null;
+      mine.forEach((slot) => {
+        const [high, low] = [mine.high(slot), mine.low(slot)];
+        this.hll!.add(high, low);
+        if (this.kll) this.kll.addWeighted(isBoxed(high) ? big.get(`${high},${low}`)! : numberOfKey(high, low), mine.count(slot));
+      });
+      return;
+    }
     if (other.table) {
       const theirs = other.table;
       theirs.forEach((slot) => {
@@ -132,6 +147,7 @@ export class KeySketch {
     const mode = input.u8();
     if (mode === EXACT) {
       const size = input.varuint();
+      sketch.table = KeyTable.sized(false, size + 1);
       for (let i = 0; i < size; i++) {
         const high = input.u32();
         const low = input.u32();

@@ -21,6 +21,13 @@ export class KeyTable {
     this.mask = slots - 1;
   }
 
+  /** A table with room for `keys` keys without growing. */
+  static sized(withTags: boolean, keys: number): KeyTable {
+    let slots = 16;
+    while (keys * 5 > slots * 4) slots *= 2;
+    return new KeyTable(withTags, slots);
+  }
+
   get slots(): number {
     return this.mask + 1;
   }
