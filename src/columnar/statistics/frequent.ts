@@ -1,4 +1,4 @@
-// A string column's most frequent values: exact counts while it has at most FREQUENT_CAPACITY
+// A string column's most frequent values: exact counts while it has at most FREQUENT_PURGE_AT
 // distinct values, then the Misra–Gries summary (Misra and Gries 1982, "Finding repeated
 // elements"; mergeable as in Agarwal et al. 2012, "Mergeable Summaries"). Counters accumulate up
 // to FREQUENT_PURGE_AT; a purge subtracts the count that leaves FREQUENT_CAPACITY of them
@@ -7,7 +7,6 @@
 import type { ByteReader, ByteWriter } from "./bytes.ts";
 import { KeyTable } from "./key-table.ts";
 import { FREQUENT_CAPACITY, FREQUENT_PURGE_AT, TOP_VALUE_MAX_LENGTH } from "./limits.ts";
-import { kthSmallest } from "./select.ts";
 
 export interface TopValue {
   value: string;
@@ -118,4 +117,28 @@ function cut(text: string): string {
   let end = TOP_VALUE_MAX_LENGTH;
   if ((text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
   return `${text.slice(0, end)}…`;
+}
+
+/** The k-th smallest (0-based) of items[0 … size − 1], which it reorders: Hoare's quickselect, linear where a sort is not. */
+function kthSmallest(items: Float64Array, size: number, k: number): number {
+  let lo = 0;
+  let hi = size - 1;
+  while (lo < hi) {
+    const pivot = items[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (items[i]! < pivot) i++;
+      while (items[j]! > pivot) j--;
+      if (i <= j) {
+        const swap = items[i]!;
+        items[i++] = items[j]!;
+        items[j--] = swap;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return items[k]!;
+  }
+  return items[k]!;
 }

@@ -56,14 +56,17 @@ export function observeColumns(summary: TableSummary, columns: readonly (readonl
   });
 }
 
+function mergeColumn(column: ColumnSummary, other: ColumnSummary, index: number): void {
+  if (summaryType(column) !== summaryType(other)) throw new RangeError(`statistics summaries of different types in column ${index + 1}`);
+  if (column instanceof NumericColumn) column.merge(other as NumericColumn);
+  else if (column instanceof StringColumn) column.merge(other as StringColumn);
+  else column.merge(other as BooleanColumn);
+}
+
 /** Merges `b` into `a` and returns `a` (`b` is left as it was). Both must describe the same fields. */
 export function mergeSummaries(a: TableSummary, b: TableSummary): TableSummary {
   if (a.columns.length !== b.columns.length) throw new RangeError("statistics summaries of different column counts");
-  a.columns.forEach((column, i) => {
-    const other = b.columns[i]!;
-    if (summaryType(column) !== summaryType(other)) throw new RangeError(`statistics summaries of different types in column ${i + 1}`);
-    (column.merge as (other: ColumnSummary) => void)(other);
-  });
+  a.columns.forEach((column, i) => mergeColumn(column, b.columns[i]!, i));
   a.rows += b.rows;
   return a;
 }
