@@ -17,6 +17,7 @@ export class FrequentValues {
   /** Key → count, with `tags` holding the index of the key's text in `texts`. */
   private table = new KeyTable(true);
   private texts: string[] = [];
+  private spare: KeyTable | null = null;
   /** What every purge subtracted, summed: how far below the truth a count may be. */
   offset = 0;
 
@@ -50,16 +51,19 @@ export class FrequentValues {
   purge(): void {
     while (this.table.size > FREQUENT_PURGE_AT) {
       const old = this.table;
-      const slots = old.occupied();
-      const counts = Float64Array.from(slots, (slot) => old.count(slot));
+      const counts = new Float64Array(old.size);
+      let at = 0;
+      old.forEach((slot) => (counts[at++] = old.count(slot)));
       const floor = kthSmallest(counts, counts.length, counts.length - FREQUENT_CAPACITY - 1);
       const texts = this.texts;
-      this.table = new KeyTable(true, old.slots);
+      // The spare table from the last purge is reused: a purge allocates no table buffer.
+      this.table = this.spare && this.spare.slots === old.slots ? this.spare.cleared() : new KeyTable(true, old.slots);
       this.texts = [];
-      for (const slot of slots) {
+      old.forEach((slot) => {
         const count = old.count(slot) - floor;
         if (count > 0) this.count(old.high(slot), old.low(slot), texts[old.tags![slot]!]!, count);
-      }
+      });
+      this.spare = old;
       this.offset += floor;
     }
   }

@@ -12,13 +12,24 @@ const HIGH = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
 
 /**
  * Hashes `text` into KEY (two lanes in the style of cyrb53, each with its own multiplier, so the
- * 64 bits collide only when both lanes do) and returns its length in Unicode code points.
+ * 64 bits collide only when both lanes do; two UTF-16 code units a step) and returns its length
+ * in Unicode code points.
  */
 export function hashString(text: string): number {
-  let h1 = 0xdeadbeef ^ text.length;
+  const length = text.length;
+  let h1 = 0xdeadbeef ^ length;
   let h2 = 0x41c6ce57;
   let lowSurrogates = 0;
-  for (let i = 0; i < text.length; i++) {
+  let i = 0;
+  for (; i + 1 < length; i += 2) {
+    const a = text.charCodeAt(i);
+    const b = text.charCodeAt(i + 1);
+    const word = a | (b << 16);
+    h1 = Math.imul(h1 ^ word, 2654435761);
+    h2 = Math.imul(h2 ^ word, 1597334677);
+    if (((a | b) & 0xc000) === 0xc000) lowSurrogates += ((a & 0xfc00) === 0xdc00 ? 1 : 0) + ((b & 0xfc00) === 0xdc00 ? 1 : 0);
+  }
+  if (i < length) {
     const c = text.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);
@@ -28,7 +39,7 @@ export function hashString(text: string): number {
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   KEY[0] = h2;
   KEY[1] = h1;
-  return text.length - lowSurrogates;
+  return length - lowSurrogates;
 }
 
 /** Puts the bits of `value` into KEY, with −0 read as 0 so both are one value. */

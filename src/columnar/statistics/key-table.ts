@@ -88,6 +88,13 @@ export class KeyTable {
     }
   }
 
+  /** This table emptied, its buffers kept. */
+  cleared(): KeyTable {
+    this.counts.fill(0);
+    this.size = 0;
+    return this;
+  }
+
   /** A copy sharing nothing with this table. */
   clone(): KeyTable {
     const copy = new KeyTable(false, 1);
