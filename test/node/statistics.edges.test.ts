@@ -88,6 +88,12 @@ describe("statistics corners", () => {
     expect(describeColumn("string", values(4097))).toMatchObject({ top_approximate: true, distinct: 4097 });
   });
 
+  it("refuses cells its column's type would not have cast", () => {
+    expect(() => describeColumn("integer", ["12a"])).toThrow(RangeError);
+    expect(() => describeColumn("date", ["2024/01/01"])).toThrow(RangeError);
+    expect(() => describeColumn("datetime", ["2024-01-01 10h30"])).toThrow(RangeError);
+  });
+
   it("refuses a summary of another format version", () => {
     const bytes = encodeSummary(createSummaries({ fields: [], missingValues: [""] }));
     bytes[4] = 2;

@@ -53,6 +53,7 @@ export class NumericColumn {
     let value: number;
     switch (this.type) {
       case "integer": {
+        if (!/^[+-]?\d+$/.test(text)) throw notOfType(text, this.type);
         const big = BigInt(text);
         value = Number(big);
         if (this.bigLow === null || big < this.bigLow) this.bigLow = big;
@@ -90,6 +91,7 @@ export class NumericColumn {
         if (lastZoned) this.zoned = true;
         break;
     }
+    if (Number.isNaN(value)) throw notOfType(text, this.type);
     if (value < this.low) this.low = value;
     if (value > this.high) this.high = value;
     keyOfNumber(value);
@@ -141,4 +143,9 @@ export class NumericColumn {
     column.values = KeySketch.decode(input, true);
     return column;
   }
+}
+
+/** A cell castCell would not have given for the column: the rows were not cast by its schema. */
+function notOfType(text: string, type: NumericType): RangeError {
+  return new RangeError(`statistics: ${JSON.stringify(text.slice(0, 40))} is not a cast ${type} cell`);
 }

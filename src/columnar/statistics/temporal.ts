@@ -18,8 +18,9 @@ export function daysFromCivil(year: number, month: number, day: number): number 
   return era * 146097 + doe - 719468;
 }
 
-/** `YYYY-MM-DD` → days since 1970-01-01. */
+/** `YYYY-MM-DD` → days since 1970-01-01; NaN for text of another shape. */
 export function parseDate(text: string): number {
+  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return NaN;
   const year = (text.charCodeAt(0) - 48) * 1000 + (text.charCodeAt(1) - 48) * 100 + (text.charCodeAt(2) - 48) * 10 + text.charCodeAt(3) - 48;
   return daysFromCivil(year, (text.charCodeAt(5) - 48) * 10 + text.charCodeAt(6) - 48, (text.charCodeAt(8) - 48) * 10 + text.charCodeAt(9) - 48);
 }
@@ -31,6 +32,7 @@ function two(text: string, at: number): number {
 
 /** `hh:mm:ss[.fraction][zone]` from `start` → microseconds, zone applied; sets lastZoned. */
 function timeMicros(text: string, start: number): number {
+  if (text.charCodeAt(start + 2) !== 58 || text.charCodeAt(start + 5) !== 58) return NaN;
   let micros = ((two(text, start) * 60 + two(text, start + 3)) * 60 + two(text, start + 6)) * 1_000_000;
   let at = start + 8;
   if (text.charCodeAt(at) === 46) {
