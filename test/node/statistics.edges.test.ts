@@ -42,6 +42,10 @@ describe("statistics corners", () => {
     expect(describeColumn("number", ["INF", "-INF", 1, 3])).toMatchObject({ min: "-INF", max: "INF", mean: "NaN", std: "NaN", median: 2 });
   });
 
+  it("NaN and infinities given as numbers count as their text forms do", () => {
+    expect(describeColumn("number", [NaN, Infinity, -Infinity, 1])).toEqual(describeColumn("number", ["NaN", "INF", "-INF", 1]));
+  });
+
   it("infinities count in the end bins of the finite range", () => {
     const entry = describeColumn("number", ["-INF", 0, 10, "INF", "INF"]);
     expect((entry.histogram as { from: number }[])[0]!.from).toBe(0);

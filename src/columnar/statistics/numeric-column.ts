@@ -38,6 +38,8 @@ export class NumericColumn {
     }
     if (typeof cell === "number") {
       const value = cell + 0;
+      // NaN and ±Infinity as numbers (castCell gives them as text, a typed reader may not).
+      if (value - value !== 0) return this.observeSpecial(value);
       if (value < this.low) this.low = value;
       if (value > this.high) this.high = value;
       this.moments.add(value);
@@ -69,16 +71,9 @@ export class NumericColumn {
       }
       case "number":
         value = text === "INF" ? Infinity : text === "-INF" ? -Infinity : Number(text);
-        if (Number.isNaN(value)) {
-          this.nan++;
-          return;
-        }
-        if (value === Infinity) this.positiveInfinities++;
-        else if (value === -Infinity) this.negativeInfinities++;
-        else return this.observe(value);
-        keyOfNumber(value);
-        this.values.add(KEY[0]!, KEY[1]!);
-        return;
+        if (value - value !== 0) return this.observeSpecial(value);
+        if (text !== "NaN" && Number.isNaN(value)) throw notOfType(text, this.type);
+        return this.observe(value);
       case "date":
         value = parseDate(text);
         break;
@@ -94,6 +89,18 @@ export class NumericColumn {
     if (Number.isNaN(value)) throw notOfType(text, this.type);
     if (value < this.low) this.low = value;
     if (value > this.high) this.high = value;
+    keyOfNumber(value);
+    this.values.add(KEY[0]!, KEY[1]!);
+  }
+
+  /** NaN is counted apart; an infinity is a value, outside the moments. */
+  private observeSpecial(value: number): void {
+    if (Number.isNaN(value)) {
+      this.nan++;
+      return;
+    }
+    if (value > 0) this.positiveInfinities++;
+    else this.negativeInfinities++;
     keyOfNumber(value);
     this.values.add(KEY[0]!, KEY[1]!);
   }
