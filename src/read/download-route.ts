@@ -23,7 +23,9 @@ export const downloadRoute = withPolicy(
   createRoute({
     method: "get",
     path: "/{id}/{version}/{file}",
-    summary: "Download a version's content (`.gz`: gzip; otherwise text/csv)",
+    summary: "Download a version's content (`.gz`: gzip; `.parquet`: its Parquet twin; otherwise text/csv)",
+    description:
+      "`{file}` is the stored file name (text/csv), that name plus `.gz` (the stored gzip, the record's `source`), or the name without a final `.csv` plus `.parquet`: the version as one Apache Parquet file, typed by its Table Schema, built after the commit (docs/columnar.md).",
     request: { params: FileParamsSchema, query: NoQuerySchema },
     responses: {
       200: {
@@ -31,6 +33,7 @@ export const downloadRoute = withPolicy(
         content: {
           "application/gzip": { schema: z.string().openapi({ format: "binary" }) },
           "text/csv": { schema: z.string().openapi({ format: "binary" }) },
+          "application/vnd.apache.parquet": { schema: z.string().openapi({ format: "binary" }) },
         },
       },
       206: {
@@ -43,6 +46,7 @@ export const downloadRoute = withPolicy(
       400: problemResponse("Malformed id or version, or any query parameter"),
       404: problemResponse("No such dataset, version or file visible to the caller"),
       416: problemResponse("The range starts past the end; `Content-Range: bytes */<length>`"),
+      503: problemResponse("`parquet_pending`: the Parquet file is not built yet (`Retry-After`), or its build failed for good (`\"state\": \"failed\"`)"),
     },
   }),
   readPolicy("dataset", ["describedby"]),
