@@ -37,7 +37,7 @@ describe("the Parquet twin", () => {
     const pending = await send("GET", path);
     const problem = await expectProblem(pending, 503, "parquet_pending");
     expect(problem.state).toBe("pending");
-    expect(pending.headers.get("Retry-After")).toBe("30");
+    expect(pending.headers.get("Retry-After")).toBe("5");
     expect(pending.headers.get("Cache-Control")).toBe("no-store");
     expect((await versions(id, key))[0]?.parquet).toBe("pending");
 

@@ -6,7 +6,7 @@ import { rm, writeFile } from "node:fs/promises";
 
 export interface PartialState {
   source: string;
-  format: "gzip" | "csv";
+  format: "gzip" | "csv" | "parquet";
   etag: string;
 }
 
@@ -20,7 +20,7 @@ export class PartialDownload {
   }
 
   /** Where to resume `source` in `format`: the saved size and ETag, or null to start over. */
-  resumable(source: string, format: "gzip" | "csv"): { offset: number; etag: string } | null {
+  resumable(source: string, format: "gzip" | "csv" | "parquet"): { offset: number; etag: string } | null {
     if (!existsSync(this.part) || !existsSync(this.meta)) return null;
     try {
       const state = JSON.parse(readFileSync(this.meta, "utf8")) as Partial<PartialState>;

@@ -6,6 +6,7 @@ import { PubsetError } from "./errors.ts";
 import { safeFileName } from "./file-name.ts";
 import { countingStream } from "./progress.ts";
 import type { Transport } from "./transport.ts";
+import { sleep } from "./retry.ts";
 import type { ProgressCallback } from "./types.ts";
 
 /** A `source` path (from create/update), or a dataset id with an optional version (default
@@ -14,8 +15,13 @@ export type DownloadTarget = { source: string } | { id: string; version?: string
 export type ResolvedTarget = { source: string } | { id: string; version?: string; file: string };
 
 export interface DownloadOptions {
-  /** `gzip` (default): the stored gzip bytes as served; `csv`: decompressed as they arrive. */
-  format?: "gzip" | "csv";
+  /**
+   * `gzip` (default): the stored gzip bytes as served; `csv`: decompressed as they arrive;
+   * `parquet`: the version's Parquet twin (docs/columnar.md), waited for while it is being built.
+   */
+  format?: "gzip" | "csv" | "parquet";
+  /** How long a `parquet` download waits for a twin still being built (default 10 minutes). */
+  waitMs?: number;
   /** The first `offset` bytes of this format are already saved, as `etag` named them. */
   resume?: { offset: number; etag: string };
   onProgress?: ProgressCallback;
@@ -49,8 +55,17 @@ function gunzip(): TransformStream<Uint8Array, Uint8Array> {
   return new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>;
 }
 
-/** The safe base name a download of `path` (a `.gz` path) is saved under in `format`. */
-export function downloadFileName(path: string, format: "gzip" | "csv" = "gzip"): string {
+/** The Parquet twin's path beside a `.gz` path: the file name without `.gz` and a final `.csv`, plus `.parquet`. */
+export function parquetPath(gzPath: string): string {
+  return `${gzPath.replace(/\.gz$/, "").replace(/\.csv$/i, "")}.parquet`;
+}
+
+/** The safe base name a download of `path` (a `.gz` or `.parquet` path) is saved under in `format`. */
+export function downloadFileName(path: string, format: "gzip" | "csv" | "parquet" = "gzip"): string {
+  if (format === "parquet") {
+    const twin = path.endsWith(".parquet") ? path : parquetPath(path);
+    return safeFileName(twin.slice(twin.lastIndexOf("/") + 1), "dataset.parquet");
+  }
   const gzName = safeFileName(path.slice(path.lastIndexOf("/") + 1), "dataset.csv.gz");
   return format === "csv" ? gzName.replace(/\.gz$/, "") : gzName;
 }
@@ -68,7 +83,32 @@ function csvEtag(gzEtag: string | null): string | null {
   return gzEtag !== null && /^"[^"]+\.gz"$/.test(gzEtag) ? gzEtag.replace(/\.gz"$/, '.csv"') : null;
 }
 
+const PARQUET_WAIT_MS = 10 * 60_000;
+
+/** A twin still being built answers 503 parquet_pending (state pending): wait and ask again, up to `waitMs`. */
+async function waitingForParquet<T>(options: DownloadOptions, attempt: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + (options.waitMs ?? PARQUET_WAIT_MS);
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error: unknown) {
+      const pending = error instanceof PubsetError && error.code === "parquet_pending" && error.problem.state !== "failed";
+      if (!pending || Date.now() >= deadline) throw error;
+      const retryAfter = Number(error.headers.get("retry-after") ?? "30");
+      await sleep(Math.min(Math.max(1, retryAfter) * 1000, Math.max(0, deadline - Date.now())), options.signal);
+    }
+  }
+}
+
 export async function download(transport: Transport, url: string, options: DownloadOptions = {}): Promise<Download> {
+  if (options.format === "parquet") {
+    const twin = url.endsWith(".parquet") ? url : parquetPath(url);
+    return waitingForParquet(options, () => downloadFile(transport, twin, options));
+  }
+  return downloadFile(transport, url, options);
+}
+
+async function downloadFile(transport: Transport, url: string, options: DownloadOptions): Promise<Download> {
   const resumed = options.resume && options.resume.offset > 0 ? await resume(transport, url, options) : null;
   if (resumed) return resumed;
   const response = await transport.send({ method: "GET", url, signal: options.signal });
@@ -81,7 +121,7 @@ export async function download(transport: Transport, url: string, options: Downl
   if (options.format === "csv") {
     return { stream: stream.pipeThrough(gunzip()), fileName: downloadFileName(path, "csv"), compressedBytes, path, offset: 0, etag: csvEtag(etag) };
   }
-  return { stream, fileName: downloadFileName(path), compressedBytes, path, offset: 0, etag };
+  return { stream, fileName: downloadFileName(path, options.format === "parquet" ? "parquet" : "gzip"), compressedBytes, path, offset: 0, etag };
 }
 
 /** The rest of the file from `resume.offset` (a 206), or null when it must start over. */
@@ -109,7 +149,7 @@ async function resume(transport: Transport, url: string, options: DownloadOption
   const path = new URL(url).pathname;
   return {
     stream,
-    fileName: downloadFileName(path, csv ? "csv" : "gzip"),
+    fileName: downloadFileName(path, csv ? "csv" : options.format === "parquet" ? "parquet" : "gzip"),
     compressedBytes: csv ? undefined : total,
     path,
     offset,

@@ -25,11 +25,12 @@ export function isRetryableStatus(status: number): boolean {
 /** 503s that waiting does not cure: a server whose operator must set it up (docs/api.md#errors). */
 const SETUP_CODES = new Set(["not_initialized", "not_configured"]);
 
-/** Whether a retryable-status answer is in fact final: a problem whose code says so. */
+/** Whether a retryable-status answer is in fact final: a problem whose code says so (a Parquet build that failed for good, too). */
 export async function isFinalAnswer(response: Response): Promise<boolean> {
   if (response.status !== 503 || !(response.headers.get("content-type") ?? "").includes("problem+json")) return false;
   try {
-    const problem = (await response.clone().json()) as { code?: unknown };
+    const problem = (await response.clone().json()) as { code?: unknown; state?: unknown };
+    if (problem.code === "parquet_pending") return problem.state === "failed";
     return typeof problem.code === "string" && SETUP_CODES.has(problem.code);
   } catch {
     return false;

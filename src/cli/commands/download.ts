@@ -1,4 +1,5 @@
-// `pubset download`: a version's content to a file or stdout, as the stored gzip or as CSV.
+// `pubset download`: a version's content to a file or stdout, as the stored gzip, as CSV, or as
+// its Parquet twin (waited for while it is being built).
 // By ID the client reads the file name from the version's record (its `Link: rel="enclosure"`);
 // a `source` path works too. An interrupted download resumes from FILE.part (partial-download.ts).
 import { rename } from "node:fs/promises";
@@ -21,30 +22,46 @@ function target(first: string, version: string | undefined, file: string | undef
   return file === undefined ? { id: first, version } : { id: first, version, file };
 }
 
-function wantsCsv(values: OptionValues, output: string | undefined): boolean {
-  if (flag(values, "csv") && flag(values, "gzip")) throw new UsageError("--csv and --gzip exclude each other");
-  if (flag(values, "csv")) return true;
-  if (flag(values, "gzip")) return false;
-  if (output === "-") return true;
-  return output !== undefined && !output.toLowerCase().endsWith(".gz");
+type Format = "gzip" | "csv" | "parquet";
+const FORMATS: readonly Format[] = ["gzip", "csv", "parquet"];
+
+/** `--format F`, or one of `--csv`/`--gzip`/`--parquet`, else what `-o FILE` ends in (CSV for stdout). */
+function chosenFormat(values: OptionValues, output: string | undefined): Format {
+  const named = stringOption(values, "format");
+  const flags = FORMATS.filter((format) => flag(values, format));
+  if (named !== undefined && !FORMATS.includes(named as Format)) throw new UsageError(`--format takes ${FORMATS.join(", ")}`);
+  const chosen = [...new Set([...(named === undefined ? [] : [named as Format]), ...flags])];
+  if (chosen.length > 1) throw new UsageError(`choose one format, not ${chosen.join(" and ")}`);
+  if (chosen[0]) return chosen[0];
+  if (output === "-") return "csv";
+  if (output === undefined) return "gzip";
+  const lower = output.toLowerCase();
+  return lower.endsWith(".gz") ? "gzip" : lower.endsWith(".parquet") ? "parquet" : "csv";
 }
 
 export const download: Command = {
   name: "download",
-  synopsis: "download ID [VERSION] [-o FILE] [--csv|--gzip]  |  download SOURCE [-o FILE]",
+  synopsis: "download ID [VERSION] [-o FILE] [--format gzip|csv|parquet]  |  download SOURCE [-o FILE]",
   summary: "save a version's content (default: the stored .gz under its own name)",
   example: "pubset download <id> -o cities.csv",
   details: [
     "--file NAME   skip the file name lookup: the stored name, e.g. cities.csv",
-    "-o FILE       where to write; `-` is stdout (CSV). FILE ending in .gz keeps gzip, else CSV",
-    "--csv|--gzip  force the format",
+    "-o FILE       where to write; `-` is stdout (CSV). FILE ending in .gz keeps gzip, .parquet is Parquet, else CSV",
+    "--format F    gzip, csv or parquet (also --gzip, --csv, --parquet); parquet waits while it is being built",
     "An interrupted download leaves FILE.part (and FILE.part.json); the same command resumes it.",
   ],
-  options: { output: { type: "string", short: "o" }, file: { type: "string" }, csv: { type: "boolean" }, gzip: { type: "boolean" } },
+  options: {
+    output: { type: "string", short: "o" },
+    file: { type: "string" },
+    format: { type: "string" },
+    csv: { type: "boolean" },
+    gzip: { type: "boolean" },
+    parquet: { type: "boolean" },
+  },
   async run(context, parsed) {
     const [first = "", version] = positionals(parsed, ["ID", "VERSION"], 1);
     const output = stringOption(parsed.values, "output");
-    const format = wantsCsv(parsed.values, output) ? "csv" : "gzip";
+    const format = chosenFormat(parsed.values, output);
     const client = context.client();
     const source = await client.downloadPath(target(first, version, stringOption(parsed.values, "file")), { signal: context.signal });
     const toStdout = output === "-";
