@@ -1,8 +1,10 @@
 -- The Parquet twin of every version (docs/columnar.md, docs/storage-protocol.md "The Parquet
 -- twin"). A part is one segment's rows as Parquet row groups, written under one Table Schema and
 -- one set of column kinds (`encoding`, a hash of both), in its own R2 object: the row groups,
--- then the part's metadata. A version's file is "PAR1", its parts' row groups in segment order,
--- and its tail (offset indexes, footer). No row in version_parquet means the twin is pending.
+-- the part's metadata, then the statistics summary of its rows. A version's file is "PAR1", its
+-- parts' row groups in segment order, and its tail (offset indexes, footer); the tail's object
+-- also holds the version's merged statistics summary and its statistics document. No row in
+-- version_parquet means the twin is pending.
 CREATE TABLE parquet_parts (
   key TEXT PRIMARY KEY,
   dataset_id TEXT NOT NULL REFERENCES datasets(id),
@@ -12,6 +14,7 @@ CREATE TABLE parquet_parts (
   encoding TEXT NOT NULL,
   data_bytes INTEGER NOT NULL,
   meta_bytes INTEGER NOT NULL,
+  summary_bytes INTEGER NOT NULL,
   row_count INTEGER NOT NULL,
   UNIQUE (segment_key, encoding)
 );
@@ -24,6 +27,8 @@ CREATE TABLE version_parquet (
   kinds TEXT,
   tail_key TEXT,
   tail_bytes INTEGER,
+  summary_bytes INTEGER,
+  document_bytes INTEGER,
   file_bytes INTEGER,
   -- failed: why no build can succeed, as the log says it.
   error TEXT,

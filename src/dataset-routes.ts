@@ -11,6 +11,7 @@ import { registerGet } from "./read/get-route.ts";
 import { registerList } from "./read/list-route.ts";
 import { registerMetadata } from "./metadata/routes.ts";
 import { registerRows } from "./read/rows-route.ts";
+import { registerStatistics } from "./columnar/statistics-route.ts";
 import { registerUpdate } from "./write/update-route.ts";
 import { registerVersions } from "./read/versions-route.ts";
 
@@ -23,6 +24,7 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
   registerVersions(app);
   registerRows(app);
   registerMetadata(app);
+  registerStatistics(app);
   registerGet(app);
   registerUpdate(app);
   registerAppend(app);

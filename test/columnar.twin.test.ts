@@ -41,6 +41,7 @@ describe("the Parquet twin", () => {
     expect(pending.headers.get("Cache-Control")).toBe("no-store");
     expect((await versions(id, key))[0]?.parquet).toBe("pending");
 
+    await expectProblem(await send("GET", `/v1/dataset/${id}/${version}/statistics`), 503, "parquet_pending");
     expect(recorder.sent).toEqual([{ kind: "parquet", datasetId: id, versionId: version }]);
     expect((await consume(recorder.sent)).explicitAcks).toEqual(["m0"]);
     expect((await versions(id, key))[0]?.parquet).toBe("ready");
@@ -60,6 +61,22 @@ describe("the Parquet twin", () => {
       { id: 1n, price: 2.5, day: new Date("2024-01-02T00:00:00Z"), at: new Date("2024-01-02T03:04:05Z"), ok: true, label: "one" },
       { id: 2n, price: null, day: new Date("1969-12-31T00:00:00Z"), at: new Date("2024-01-02T03:04:06.500Z"), ok: false, label: "deux 😀" },
     ]);
+
+    const statistics = await send("GET", `/v1/dataset/${id}/${version}/statistics`);
+    expect(statistics.status).toBe(200);
+    expect(statistics.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    const document = (await statistics.json()) as { rows: number; columns: Record<string, unknown>[] };
+    expect(document.rows).toBe(2);
+    expect(document.columns.map((c) => [c.name, c.type, c.nulls])).toEqual([
+      ["id", "integer", 0],
+      ["price", "number", 1],
+      ["day", "date", 0],
+      ["at", "datetime", 0],
+      ["ok", "boolean", 0],
+      ["label", "string", 0],
+    ]);
+    expect(document.columns[0]).toMatchObject({ min: 1, max: 2, mean: 1.5, distinct: 2 });
+    expect(document.columns[4]).toMatchObject({ true: 1, false: 1 });
 
     const head = await send("GET", path, { headers: { Range: "bytes=0-3" } });
     expect(head.status).toBe(206);
@@ -87,6 +104,11 @@ describe("the Parquet twin", () => {
     expect(parentParts).toHaveLength(1);
     expect(childParts).toHaveLength(2);
     expect(childParts[0]).toBe(parentParts[0]);
+    // The appended version's statistics are its parent's merged with the appended rows'.
+    const statistics = (await (await send("GET", `/v1/dataset/${id}/${second}/statistics`, { key })).json()) as { rows: number; columns: Record<string, unknown>[] };
+    expect(statistics.rows).toBe(3);
+    expect(statistics.columns[0]).toMatchObject({ name: "id", min: 1, max: 3, mean: 2, median: 2, distinct: 3 });
+    expect(statistics.columns[5]).toMatchObject({ name: "label", top: expect.arrayContaining([{ value: "trois", count: 1 }]) });
     // A private dataset's twin is the team's: anonymous readers get 404.
     await expectProblem(await send("GET", `/v1/dataset/${id}/${second}/data.parquet`), 404, "not_found");
     const file = await send("GET", `/v1/dataset/${id}/${second}/data.parquet`, { key });

@@ -9,14 +9,19 @@
 //       for each segment: part(segment, encoding) exists → reuse
 //                         else intent(part) → R2 put(row groups ‖ metadata) → record the part row
 //       a part needs wider kinds, or planKinds says some must be re-encoded → kinds ← wider; again
-//     intent(tail) → R2 put(tail) → batch: the version's part list, its twin row `ready`, intents claimed
+//     statistics ← the parent's merged summary + the new parts' summaries (or every part's)
+//     intent(tail) → R2 put(tail ‖ summary ‖ statistics document) → batch: the version's part
+//     list, its twin row `ready`, intents claimed
 //
 // Invariants: nothing is published until every part and the tail are in R2 and agree on kinds,
 // so a reader sees no file or a whole one; objects are recorded as intents before they are
 // written, so a build that dies leaves nothing the clean-up cannot find; a build is safe twice
 // or concurrently (parts are keyed by segment and encoding, the publish is one batch).
 import { decodePartMetadata, encodePartMetadata, PartWriter, planKinds, startKinds, unifyKinds, writeTail, type ColumnKind, type PartMetadata } from "./parquet/index.ts";
-import { findParts, getTwinState, publishTwin, recordPart, type StoredPart } from "./store.ts";
+import { findParts, getTwinState, publishTwin, recordPart, type StoredPart, type TwinState } from "./store.ts";
+import { statisticsDocument } from "./statistics/document.ts";
+import { createSummaries, decodeSummary, encodeSummary, mergeSummaries, observeRow, type TableSummary } from "./statistics/table-summary.ts";
+import { typedRow } from "../schema/cast.ts";
 import { segmentRows } from "./segment-rows.ts";
 import { getVersionContent } from "../read/store.ts";
 import { recordUploadIntents } from "../storage/pending-objects-db.ts";
@@ -50,8 +55,9 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
   if (!content.dataset || !version) return "gone";
   const segments = content.segments;
   const current = await getTwinState(env.DB, versionId);
-  if (current?.state === "ready" && sameList(current.segmentKeys, segments.map((s) => s.key))) return "unchanged";
-  let kinds = await startingKinds(env.DB, version.parentId, version.schema);
+  if (current?.state === "ready" && sameList(current.parts.map((p) => p.segmentKey), segments.map((s) => s.key))) return "unchanged";
+  const parent = version.parentId === null ? null : await getTwinState(env.DB, version.parentId);
+  let kinds = await startingKinds(parent, version.schema);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const encoding = await encodingOf(version.schema, kinds);
     const existing = await findParts(env.DB, segments.map((s) => s.key), encoding);
@@ -81,11 +87,13 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
       continue;
     }
     const tail = writeTail(version.schema, metadata);
+    const summary = encodeSummary(await versionSummary(env.CONTENT, version.schema, parent, encoding, parts));
+    const document = new TextEncoder().encode(JSON.stringify(statisticsDocument(version.schema, decodeSummary(summary))));
     const tailKey = parquetKey(datasetId);
     await recordUploadIntents(env.DB, datasetId, [tailKey], Date.now() + timings.writeGraceMs);
-    await env.CONTENT.put(tailKey, tail);
+    await env.CONTENT.put(tailKey, concat([tail, summary, document]));
     const fileBytes = 4 + parts.reduce((sum, part) => sum + part.dataBytes, 0) + tail.length;
-    const twin = { encoding, kinds: JSON.stringify(kinds), tailKey, tailBytes: tail.length, fileBytes, parts };
+    const twin = { encoding, kinds: JSON.stringify(kinds), tailKey, tailBytes: tail.length, summaryBytes: summary.length, documentBytes: document.length, fileBytes, parts };
     if (await publishTwin(env.DB, datasetId, versionId, twin, Date.now() + timings.readGraceMs)) return "built";
     // Not applied: the version went, or a part was taken by the clean-up meanwhile.
     if (!(await getVersionContent(env.DB, datasetId, versionId, false)).version) return "gone";
@@ -95,14 +103,42 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
 }
 
 /** The parent twin's kinds when it was built under the same schema (its parts are then reused), else the narrowest. */
-async function startingKinds(db: D1Database, parentId: string | null, schema: TableSchema): Promise<ColumnKind[]> {
+async function startingKinds(parent: TwinState | null, schema: TableSchema): Promise<ColumnKind[]> {
   const narrowest = startKinds(schema);
-  if (parentId === null) return narrowest;
-  const parent = await getTwinState(db, parentId);
   if (parent?.state !== "ready" || parent.kinds === null) return narrowest;
   const kinds = JSON.parse(parent.kinds) as ColumnKind[];
   // The encoding hashes the schema with the kinds: equal only when the parent had this schema.
   return kinds.length === narrowest.length && (await encodingOf(schema, kinds)) === parent.encoding ? kinds : narrowest;
+}
+
+/**
+ * The version's statistics summary: its parent's merged summary plus the summaries of the parts
+ * after the parent's (an append: what it costs is what it appended), or every part's merged.
+ */
+async function versionSummary(bucket: R2Bucket, schema: TableSchema, parent: TwinState | null, encoding: string, parts: readonly StoredPart[]): Promise<TableSummary> {
+  const parentKeys = parent?.parts.map((p) => p.key) ?? [];
+  const appendsToParent = parent?.state === "ready" && parent.encoding === encoding && parent.tailKey !== null && parentKeys.length > 0 && sameList(parentKeys, parts.slice(0, parentKeys.length).map((p) => p.key));
+  let summary = appendsToParent && parent.tailKey !== null ? decodeSummary(await readRange(bucket, parent.tailKey, parent.tailBytes, parent.summaryBytes)) : createSummaries(schema);
+  for (const part of parts.slice(appendsToParent ? parentKeys.length : 0)) {
+    summary = mergeSummaries(summary, decodeSummary(await readRange(bucket, part.key, part.dataBytes + part.metaBytes, part.summaryBytes)));
+  }
+  return summary;
+}
+
+async function readRange(bucket: R2Bucket, key: string, offset: number, length: number): Promise<Uint8Array> {
+  const object = await bucket.get(key, { range: { offset, length } });
+  if (!object) throw new Error(`parquet object missing: ${key}`);
+  return new Uint8Array(await object.arrayBuffer());
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
@@ -126,11 +162,15 @@ async function writePart(
   await recordUploadIntents(env.DB, datasetId, [key], Date.now() + timings.writeGraceMs);
   const writer = new PartWriter(schema, kinds);
   const upload = new SegmentUpload(env.CONTENT, key);
+  // The statistics of the same rows, from the same pass (docs/statistics.md).
+  const summary = createSummaries(schema);
+  const missing = new Set(schema.missingValues);
   let fits = true;
   try {
     for await (const rows of segmentRows(env.CONTENT, segment.key, opensWithHeader, segment.rowCount)) {
       fits = writer.addRows(rows) && fits;
       if (fits) for (const bytes of writer.takeBytes()) await upload.write(bytes);
+      if (fits) for (const row of rows) observeRow(summary, typedRow(schema, missing, row));
     }
     const result = writer.finish();
     if (!result.ok) {
@@ -139,10 +179,13 @@ async function writePart(
     }
     for (const bytes of writer.takeBytes()) await upload.write(bytes);
     const meta = new TextEncoder().encode(encodePartMetadata(result.metadata));
+    const summaryBytes = encodeSummary(summary);
     await upload.write(meta);
+    await upload.write(summaryBytes);
     const size = await upload.finish();
-    if (size !== result.metadata.byteLength + meta.length) throw new Error(`part ${key}: wrote ${size} bytes, expected ${result.metadata.byteLength + meta.length}`);
-    const part = { key, segmentKey: segment.key, dataBytes: result.metadata.byteLength, metaBytes: meta.length, rowCount: result.metadata.rows };
+    const expected = result.metadata.byteLength + meta.length + summaryBytes.length;
+    if (size !== expected) throw new Error(`part ${key}: wrote ${size} bytes, expected ${expected}`);
+    const part = { key, segmentKey: segment.key, dataBytes: result.metadata.byteLength, metaBytes: meta.length, summaryBytes: summaryBytes.length, rowCount: result.metadata.rows };
     return { part: await recordPart(env.DB, datasetId, encoding, part) };
   } catch (error: unknown) {
     await upload.abort();

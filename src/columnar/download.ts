@@ -10,7 +10,7 @@ import { MAGIC } from "./parquet/index.ts";
 export const PARQUET_MEDIA_TYPE = "application/vnd.apache.parquet";
 
 /** How long a client waits before asking again for a twin still being built. */
-const PENDING_RETRY_SECONDS = 5;
+export const PENDING_RETRY_SECONDS = 5;
 
 /** `cities.csv` → `cities.parquet`; a name without a final `.csv` keeps it whole (`page.html.parquet`). */
 export function parquetFileName(fileName: string): string {

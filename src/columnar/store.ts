@@ -3,11 +3,13 @@
 // (its parts in order and its tail) or failed (why). build.ts is the one writer.
 import { claimParquetStatement } from "../storage/pending-objects-db.ts";
 
+/** A part object: row groups (dataBytes), then metadata (metaBytes), then its rows' statistics summary (summaryBytes). */
 export interface StoredPart {
   key: string;
   segmentKey: string;
   dataBytes: number;
   metaBytes: number;
+  summaryBytes: number;
   rowCount: number;
 }
 
@@ -16,16 +18,26 @@ interface PartRecord {
   segment_key: string;
   data_bytes: number;
   meta_bytes: number;
+  summary_bytes: number;
   row_count: number;
 }
 
-const toPart = (r: PartRecord): StoredPart => ({ key: r.key, segmentKey: r.segment_key, dataBytes: r.data_bytes, metaBytes: r.meta_bytes, rowCount: r.row_count });
+const PART_COLUMNS = "key, segment_key, data_bytes, meta_bytes, summary_bytes, row_count";
+
+const toPart = (r: PartRecord): StoredPart => ({
+  key: r.key,
+  segmentKey: r.segment_key,
+  dataBytes: r.data_bytes,
+  metaBytes: r.meta_bytes,
+  summaryBytes: r.summary_bytes,
+  rowCount: r.row_count,
+});
 
 /** The parts already written under `encoding` for any of `segmentKeys`, by segment key. */
 export async function findParts(db: D1Database, segmentKeys: readonly string[], encoding: string): Promise<Map<string, StoredPart>> {
   const { results } = await db
     .prepare(
-      `SELECT key, segment_key, data_bytes, meta_bytes, row_count FROM parquet_parts
+      `SELECT ${PART_COLUMNS} FROM parquet_parts
        WHERE encoding = ?1 AND segment_key IN (SELECT value FROM json_each(?2))
          AND NOT EXISTS (SELECT 1 FROM pending_objects po WHERE po.key = parquet_parts.key AND po.state = 'collecting')`,
     )
@@ -42,21 +54,24 @@ export async function recordPart(db: D1Database, datasetId: string, encoding: st
   const [, existing] = await db.batch<PartRecord>([
     db
       .prepare(
-        `INSERT INTO parquet_parts (key, dataset_id, segment_key, encoding, data_bytes, meta_bytes, row_count)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (segment_key, encoding) DO NOTHING`,
+        `INSERT INTO parquet_parts (key, dataset_id, segment_key, encoding, data_bytes, meta_bytes, summary_bytes, row_count)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (segment_key, encoding) DO NOTHING`,
       )
-      .bind(part.key, datasetId, part.segmentKey, encoding, part.dataBytes, part.metaBytes, part.rowCount),
-    db.prepare("SELECT key, segment_key, data_bytes, meta_bytes, row_count FROM parquet_parts WHERE segment_key = ?1 AND encoding = ?2").bind(part.segmentKey, encoding),
+      .bind(part.key, datasetId, part.segmentKey, encoding, part.dataBytes, part.metaBytes, part.summaryBytes, part.rowCount),
+    db.prepare(`SELECT ${PART_COLUMNS} FROM parquet_parts WHERE segment_key = ?1 AND encoding = ?2`).bind(part.segmentKey, encoding),
   ]);
   const row = existing?.results[0];
   return row ? toPart(row) : part;
 }
 
+/** A twin to publish: its tail object holds the Parquet tail, then the merged summary, then the statistics document. */
 export interface ReadyTwin {
   encoding: string;
   kinds: string;
   tailKey: string;
   tailBytes: number;
+  summaryBytes: number;
+  documentBytes: number;
   fileBytes: number;
   parts: readonly StoredPart[];
 }
@@ -97,12 +112,13 @@ export async function publishTwin(db: D1Database, datasetId: string, versionId: 
       .bind(versionId, keys),
     db
       .prepare(
-        `INSERT INTO version_parquet (version_id, state, encoding, kinds, tail_key, tail_bytes, file_bytes, error, updated)
-         SELECT ?1, 'ready', ?3, ?4, ?5, ?6, ?7, NULL, ?8 WHERE ${applies}
+        `INSERT INTO version_parquet (version_id, state, encoding, kinds, tail_key, tail_bytes, summary_bytes, document_bytes, file_bytes, error, updated)
+         SELECT ?1, 'ready', ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, ?10 WHERE ${applies}
          ON CONFLICT (version_id) DO UPDATE SET state = 'ready', encoding = excluded.encoding, kinds = excluded.kinds,
-           tail_key = excluded.tail_key, tail_bytes = excluded.tail_bytes, file_bytes = excluded.file_bytes, error = NULL, updated = excluded.updated`,
+           tail_key = excluded.tail_key, tail_bytes = excluded.tail_bytes, summary_bytes = excluded.summary_bytes,
+           document_bytes = excluded.document_bytes, file_bytes = excluded.file_bytes, error = NULL, updated = excluded.updated`,
       )
-      .bind(versionId, keys, twin.encoding, twin.kinds, twin.tailKey, twin.tailBytes, twin.fileBytes, new Date().toISOString()),
+      .bind(versionId, keys, twin.encoding, twin.kinds, twin.tailKey, twin.tailBytes, twin.summaryBytes, twin.documentBytes, twin.fileBytes, new Date().toISOString()),
     claimParquetStatement(db, [...twin.parts.map((p) => p.key), twin.tailKey]),
   ]);
   return (results[4]?.meta.changes ?? 0) > 0;
@@ -123,19 +139,34 @@ export interface TwinState {
   state: "ready" | "failed";
   encoding: string | null;
   kinds: string | null;
-  /** The segments its parts encode, in order. */
-  segmentKeys: string[];
+  tailKey: string | null;
+  tailBytes: number;
+  summaryBytes: number;
+  /** Its parts in order, with the segments they encode. */
+  parts: StoredPart[];
 }
 
 /** The version's twin as built so far, or null while it is pending. */
 export async function getTwinState(db: D1Database, versionId: string): Promise<TwinState | null> {
-  const [twin, parts] = await db.batch<{ state: "ready" | "failed"; encoding: string | null; kinds: string | null } & { segment_key: string }>([
-    db.prepare("SELECT state, encoding, kinds FROM version_parquet WHERE version_id = ?1").bind(versionId),
+  type Row = { state: "ready" | "failed"; encoding: string | null; kinds: string | null; tail_key: string | null; tail_bytes: number | null; summary_bytes: number | null };
+  const [twin, parts] = await db.batch<Row & PartRecord>([
+    db.prepare("SELECT state, encoding, kinds, tail_key, tail_bytes, summary_bytes FROM version_parquet WHERE version_id = ?1").bind(versionId),
     db
-      .prepare("SELECT p.segment_key FROM version_parquet_parts vp JOIN parquet_parts p ON p.key = vp.part_key WHERE vp.version_id = ?1 ORDER BY vp.position")
+      .prepare(
+        `SELECT p.key, p.segment_key, p.data_bytes, p.meta_bytes, p.summary_bytes, p.row_count
+         FROM version_parquet_parts vp JOIN parquet_parts p ON p.key = vp.part_key WHERE vp.version_id = ?1 ORDER BY vp.position`,
+      )
       .bind(versionId),
   ]);
   const row = twin?.results[0];
   if (!row) return null;
-  return { state: row.state, encoding: row.encoding, kinds: row.kinds, segmentKeys: (parts?.results ?? []).map((r) => r.segment_key) };
+  return {
+    state: row.state,
+    encoding: row.encoding,
+    kinds: row.kinds,
+    tailKey: row.tail_key,
+    tailBytes: row.tail_bytes ?? 0,
+    summaryBytes: row.summary_bytes ?? 0,
+    parts: (parts?.results ?? []).map(toPart),
+  };
 }

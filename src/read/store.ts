@@ -24,6 +24,9 @@ export interface TwinRow {
   error: string | null;
   tailKey: string | null;
   tailBytes: number;
+  /** After the tail in its object: the merged statistics summary, then the statistics document. */
+  summaryBytes: number;
+  documentBytes: number;
   fileBytes: number;
   /** The parts' objects in file order, and how many bytes of each the file holds (their row groups). */
   parts: { key: string; dataBytes: number }[];
@@ -34,6 +37,8 @@ interface TwinRecord {
   error: string | null;
   tail_key: string | null;
   tail_bytes: number | null;
+  summary_bytes: number | null;
+  document_bytes: number | null;
   file_bytes: number | null;
 }
 
@@ -75,7 +80,7 @@ export async function getVersionContent(db: D1Database, datasetId: string, versi
   }
   if (withTwin) {
     statements.push(
-      bind(db.prepare(`SELECT state, error, tail_key, tail_bytes, file_bytes FROM version_parquet WHERE version_id = ${target}`)),
+      bind(db.prepare(`SELECT state, error, tail_key, tail_bytes, summary_bytes, document_bytes, file_bytes FROM version_parquet WHERE version_id = ${target}`)),
       bind(
         db.prepare(
           `SELECT p.key, p.data_bytes FROM version_parquet_parts vp JOIN parquet_parts p ON p.key = vp.part_key
@@ -102,6 +107,8 @@ export async function getVersionContent(db: D1Database, datasetId: string, versi
     error: twinRecord.error,
     tailKey: twinRecord.tail_key,
     tailBytes: twinRecord.tail_bytes ?? 0,
+    summaryBytes: twinRecord.summary_bytes ?? 0,
+    documentBytes: twinRecord.document_bytes ?? 0,
     fileBytes: twinRecord.file_bytes ?? 0,
     parts: ((twinPartRows?.results ?? []) as { key: string; data_bytes: number }[]).map((r) => ({ key: r.key, dataBytes: r.data_bytes })),
   };

@@ -10,7 +10,7 @@ export const DEFAULT_FILE_NAME = "dataset.csv";
  * the rows and the metadata documents (docs/api.md, docs/column-types.md). They win over a stored name, so a stored
  * name never takes one: an upload called `datapackage.json` is stored as `datapackage.json.csv`.
  */
-export const RESERVED_VERSION_PATHS: ReadonlySet<string> = new Set(["rows", "schema", "datapackage.json", "croissant.jsonld"]);
+export const RESERVED_VERSION_PATHS: ReadonlySet<string> = new Set(["rows", "schema", "statistics", "datapackage.json", "croissant.jsonld"]);
 const MAX_EXTENSION_LENGTH = 16;
 
 export function sanitizeFileName(sent: string | null, compressed: boolean): string {

@@ -1,0 +1,63 @@
+// GET /v1/dataset/:id/:version/statistics (docs/statistics.md): per-column statistics of the
+// version, computed while its Parquet twin was built and stored in the twin's tail object, so a
+// read is one D1 batch and one R2 range read. Same visibility and caching as /schema; until the
+// twin is built, 503 parquet_pending as on its file path.
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../app-env.ts";
+import { NoQuerySchema, problemResponse, VersionParamsSchema } from "../http/schemas.ts";
+import { ApiError } from "../model/errors.ts";
+import { cacheControlFor, readableFiles } from "../read/content.ts";
+import { readPolicy, withPolicy } from "../edge/route-policy.ts";
+import { PENDING_RETRY_SECONDS } from "./download.ts";
+
+const ColumnStatisticsSchema = z
+  .looseObject({
+    name: z.string(),
+    type: z.string(),
+    nulls: z.number().int(),
+    distinct: z.number().int(),
+  })
+  .openapi("ColumnStatistics", {
+    description:
+      "Every column: `nulls`, `distinct` (marked `distinct_approximate` past 100,000 values). Numbers, dates, datetimes and times: `min`, `max`, a 10-bin `histogram`; numbers also `mean`, `std`, `median` (`approximate` when estimated). Booleans: `true`, `false`. Strings: `min_length`, `max_length`, `mean_length`, `top` (`top_approximate` when estimated).",
+  });
+
+export const statisticsRoute = withPolicy(
+  createRoute({
+    method: "get",
+    path: "/{id}/{version}/statistics",
+    summary: "Per-column statistics of a version",
+    description: "Counted over every row when the version's Parquet file was built (docs/statistics.md); what is estimated says so.",
+    request: { params: VersionParamsSchema, query: NoQuerySchema },
+    responses: {
+      200: {
+        description: "The statistics document",
+        content: { "application/json": { schema: z.object({ rows: z.number().int(), columns: z.array(ColumnStatisticsSchema) }).openapi("Statistics") } },
+      },
+      400: problemResponse("Malformed id or version, or any query parameter"),
+      404: problemResponse("No such dataset or version visible to the caller"),
+      503: problemResponse("`parquet_pending`: not computed yet (`Retry-After`), or its build failed for good"),
+    },
+  }),
+  readPolicy("dataset"),
+);
+
+export function registerStatistics(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(statisticsRoute, async (c) => {
+    const { id, version: versionRef } = c.req.valid("param");
+    const caller = c.get("caller");
+    const { dataset, version, twin } = await readableFiles(c.env.DB, id, versionRef, caller);
+    if (twin?.state !== "ready" || twin.tailKey === null) {
+      const failed = twin?.state === "failed";
+      const detail = failed
+        ? `The statistics of version ${version.id} could not be computed (${twin.error ?? "no reason recorded"}).`
+        : `The statistics of version ${version.id} are being computed with its Parquet file; ask again in ${PENDING_RETRY_SECONDS} s.`;
+      throw new ApiError("parquet_pending", detail, { state: failed ? "failed" : "pending" }, { "Retry-After": String(PENDING_RETRY_SECONDS) });
+    }
+    const object = await c.env.CONTENT.get(twin.tailKey, { range: { offset: twin.tailBytes + twin.summaryBytes, length: twin.documentBytes } });
+    if (!object) throw new Error(`parquet object missing: ${twin.tailKey}`);
+    return new Response(object.body, {
+      headers: { "Content-Type": "application/json", "Content-Length": String(twin.documentBytes), "Cache-Control": cacheControlFor(dataset, caller) },
+    }) as never;
+  });
+}
