@@ -80,12 +80,15 @@ describe("GET /datasets/:id (catalog dataset page)", () => {
     expect(await gunzipText(await download(gzipHref!))).toBe(csv);
   });
 
-  it("shows copyable CLI and curl commands for the dataset", async () => {
+  it("shows copyable CLI, curl and DuckDB commands for the dataset", async () => {
     const d = await createDataset(key, "a\n1\n", { name: "Page snippet", visibility: "public" }, "snip.csv");
     const shown = await page(`/datasets/${d.id}`);
     const pre = /<pre tabindex="0"[^>]*><code>([\s\S]*?)<\/code><\/pre>/.exec(shown.html)?.[1] ?? "";
     expect(pre).toContain(`pubset download ${d.id} -o snip.csv --url https://pubset.test`);
     expect(pre).toContain(`curl -fL --compressed -o snip.csv https://pubset.test/v1/dataset/${d.id}/latest/snip.csv`);
+    // The page escapes the quotes; a browser shows (and copies) them as typed.
+    const text = pre.replaceAll("&quot;", '"').replaceAll("&#39;", "'");
+    expect(text).toContain(`duckdb -c "SELECT * FROM 'https://pubset.test/v1/dataset/${d.id}/latest/snip.parquet' LIMIT 10"`);
   });
 
   it("lists the version history newest first, each version with downloads of its own file", async () => {

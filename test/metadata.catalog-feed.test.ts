@@ -103,10 +103,16 @@ describe("GET /catalog.jsonld", () => {
       const csv = publicCsv.get(id);
       if (csv === undefined) continue;
       const distributions = objects(dataset, `${DCAT}distribution`).map((d) => graph.node(String(d)));
-      expect(distributions).toHaveLength(2);
+      expect(distributions).toHaveLength(3);
       for (const distribution of distributions) {
         const url = String(one(distribution, `${DCAT}downloadURL`));
         expect(url.startsWith(`${ORIGIN}/v1/dataset/${id}/${String(one(dataset, `${DCAT}version`))}/`)).toBe(true);
+        if (url.endsWith(".parquet")) {
+          // Built after the commit, so described without a size: here or still pending.
+          expect(objects(distribution, `${DCAT}byteSize`)).toEqual([]);
+          expect([200, 503]).toContain((await send("GET", url)).status);
+          continue;
+        }
         const response = await send("GET", url);
         expect(response.status).toBe(200);
         const bytes = new Uint8Array(await response.clone().arrayBuffer());

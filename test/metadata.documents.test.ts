@@ -84,7 +84,7 @@ describe("the shared record mapping", () => {
 });
 
 describe("datapackage.json", () => {
-  it("is a tabular Data Package whose one resource is the version's CSV, with dialect and schema", () => {
+  it("is a tabular Data Package whose first resource is the version's CSV, with dialect and schema, and second its Parquet", () => {
     const pkg = JSON.parse(JSON.stringify(dataPackage(record, schema, urls))) as Record<string, unknown> & { resources: Array<Record<string, unknown>> };
     expect(pkg.profile).toBe("tabular-data-package");
     expect(pkg.name).toMatch(/^[a-z0-9._-]+$/);
@@ -95,8 +95,11 @@ describe("datapackage.json", () => {
       { title: "city-team", role: "publisher", path: `${ORIGIN}/?team=city-team` },
       { title: "Ada Lovelace", role: "maintainer" },
     ]);
-    expect(pkg.resources).toHaveLength(1);
-    const [resource] = pkg.resources;
+    expect(pkg.resources).toHaveLength(2);
+    const [resource, parquet] = pkg.resources;
+    // The same rows as Parquet, second, so a reader that takes the first table gets the CSV.
+    expect(parquet).toMatchObject({ profile: "tabular-data-resource", name: "cities-parquet", path: `${BASE}/cities.parquet`, format: "parquet", mediatype: "application/vnd.apache.parquet" });
+    expect(parquet?.schema).toEqual(schema);
     // A Frictionless reader resolves `path` against the descriptor; an absolute URL stands alone.
     expect(new URL(String(resource?.path), `${BASE}/datapackage.json`).href).toBe(`${BASE}/cities.csv`);
     expect(resource).toMatchObject({ profile: "tabular-data-resource", format: "csv", mediatype: "text/csv", encoding: "utf-8", bytes: 211 });
@@ -112,7 +115,7 @@ describe("datapackage.json", () => {
 });
 
 describe("croissant.jsonld", () => {
-  it("reads offline as a Croissant 1.1 Dataset with a CSV and a gzip FileObject", async () => {
+  it("reads offline as a Croissant 1.1 Dataset with a CSV, a gzip and a Parquet FileObject", async () => {
     requestedUrls.length = 0;
     const doc = croissant(record, schema, urls);
     const graph = await readJsonLd(doc, `${BASE}/croissant.jsonld`);
@@ -129,8 +132,9 @@ describe("croissant.jsonld", () => {
     expect(files.map((f) => [f["@id"], one(f, `${SC}contentUrl`), one(f, `${SC}encodingFormat`)]).sort()).toEqual([
       [`${BASE}/cities.csv`, `${BASE}/cities.csv`, "text/csv"],
       [`${BASE}/cities.csv.gz`, `${BASE}/cities.csv.gz`, "application/gzip"],
+      [`${BASE}/cities.parquet`, `${BASE}/cities.parquet`, "application/vnd.apache.parquet"],
     ]);
-    expect(objects(dataset!, `${SC}distribution`).sort()).toEqual([`${BASE}/cities.csv`, `${BASE}/cities.csv.gz`]);
+    expect(objects(dataset!, `${SC}distribution`).sort()).toEqual([`${BASE}/cities.csv`, `${BASE}/cities.csv.gz`, `${BASE}/cities.parquet`]);
   });
 
   it("has one RecordSet whose fields mirror the schema, each read from the CSV's column", async () => {
@@ -187,7 +191,7 @@ describe("catalog.jsonld page", () => {
       entries: [{ record, versions: [{ id: VERSION, created: record.created }, { id: "older-version", created: record.issued }] }],
     });
 
-  it("reads offline as a dcat:Catalog of dcat:Datasets with CSV and gzip distributions", async () => {
+  it("reads offline as a dcat:Catalog of dcat:Datasets with CSV, gzip and Parquet distributions", async () => {
     requestedUrls.length = 0;
     const graph = await readJsonLd(page(null));
     expect(requestedUrls).toEqual([]);
@@ -211,7 +215,12 @@ describe("catalog.jsonld page", () => {
     const contact = graph.node(String(one(dataset, `${DCAT}contactPoint`)));
     expect(one(contact, `${VCARD}fn`)).toBe("Ada Lovelace");
     expect(objects(dataset, `${DCAT}hasVersion`)).toEqual([`${ORIGIN}/v1/dataset/${ID}/${VERSION}`, `${ORIGIN}/v1/dataset/${ID}/older-version`]);
-    const distributions = objects(dataset, `${DCAT}distribution`).map((id) => graph.node(String(id)));
+    const all = objects(dataset, `${DCAT}distribution`).map((id) => graph.node(String(id)));
+    const [parquet] = all.filter((d) => one(d, `${DCAT}downloadURL`) === `${BASE}/cities.parquet`);
+    // The Parquet twin is built after the commit: named with its media type, without a size.
+    expect(one(parquet!, `${DCAT}mediaType`)).toBe("http://www.iana.org/assignments/media-types/application/vnd.apache.parquet");
+    expect(objects(parquet!, `${DCAT}byteSize`)).toEqual([]);
+    const distributions = all.filter((d) => d !== parquet);
     const described = distributions.map((d) => ({
       download: one(d, `${DCAT}downloadURL`),
       mediaType: one(d, `${DCAT}mediaType`),
@@ -262,6 +271,7 @@ describe("the dataset page's schema.org block", () => {
     expect(downloads.map((d) => [d["@type"], one(d, `${SCHEMA}contentUrl`), one(d, `${SCHEMA}encodingFormat`)])).toEqual([
       [[`${SCHEMA}DataDownload`], `${BASE}/cities.csv`, "text/csv"],
       [[`${SCHEMA}DataDownload`], `${BASE}/cities.csv.gz`, "application/gzip"],
+      [[`${SCHEMA}DataDownload`], `${BASE}/cities.parquet`, "application/vnd.apache.parquet"],
     ]);
     const variables = objects(dataset, `${SCHEMA}variableMeasured`).map((id) => one(graph.node(String(id)), `${SCHEMA}name`));
     expect(variables).toEqual(schema.fields.map((f) => f.name));

@@ -94,7 +94,7 @@ describe("GET /v1/dataset/:id/:version/datapackage.json", () => {
 });
 
 describe("GET /v1/dataset/:id/:version/croissant.jsonld", () => {
-  it("reads offline as Croissant whose FileObjects download the CSV and the gzip", async () => {
+  it("reads offline as Croissant whose FileObjects download the CSV, the gzip and the Parquet", async () => {
     const url = `${ORIGIN}/v1/dataset/${cities.id}/${cities.version}/croissant.jsonld`;
     const response = await send("GET", url);
     expect(response.status).toBe(200);
@@ -104,6 +104,10 @@ describe("GET /v1/dataset/:id/:version/croissant.jsonld", () => {
     expect(one(dataset!, `${SC}name`)).toBe("Norwegian cities");
     for (const file of graph.ofType(`${CR}FileObject`)) {
       const download = await send("GET", String(one(file, `${SC}contentUrl`)));
+      if (one(file, `${SC}encodingFormat`) === "application/vnd.apache.parquet") {
+        expect([200, 503]).toContain(download.status); // built after the commit
+        continue;
+      }
       expect(download.status).toBe(200);
       const gzip = one(file, `${SC}encodingFormat`) === "application/gzip";
       expect(gzip ? await gunzipText(download) : await download.text()).toBe(CSV);
@@ -120,7 +124,7 @@ describe("GET /v1/dataset/:id/:version/croissant.jsonld", () => {
       ["founded", `${SC}Date`],
       ["zip", `${SC}Text`],
     ]);
-    expect(objects(dataset!, `${SC}distribution`)).toHaveLength(2);
+    expect(objects(dataset!, `${SC}distribution`)).toHaveLength(3);
   });
 });
 

@@ -14,12 +14,15 @@ import { PREVIEW_MAX_CHARS, PREVIEW_ROWS, VERSIONS_PAGE_SIZE } from "./catalog-l
 import { csvPath } from "./format.ts";
 import type { DatasetRow, VersionRow } from "../model/dataset.ts";
 import { UUID_PATTERN } from "../model/ids.ts";
+import { parquetFileName } from "../read/download-name.ts";
 
 export interface Downloads {
   csvPath: string;
   csvBytes: number;
   gzipPath: string;
   gzipBytes: number;
+  /** The Parquet twin's path (built after the commit; its size is not shown). */
+  parquetPath: string;
 }
 
 /** A version in the history, with the downloads of that version. */
@@ -84,6 +87,7 @@ export async function loadDatasetPage(
       csvBytes: version.rawBytes,
       gzipPath: sourcePath(dataset.id, version.id, version.fileName),
       gzipBytes: joinedGzipLength(segments.map((s) => s.compressedBytes)),
+      parquetPath: `/v1/dataset/${dataset.id}/${version.id}/${parquetFileName(version.fileName)}`,
     },
   };
 }

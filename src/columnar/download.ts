@@ -6,16 +6,11 @@ import { ApiError } from "../model/errors.ts";
 import { ifRangeAllows, parseByteRange } from "../read/byte-range.ts";
 import type { TwinRow } from "../read/store.ts";
 import { MAGIC } from "./parquet/index.ts";
+import { PARQUET_MEDIA_TYPE } from "../metadata/urls.ts";
 
-export const PARQUET_MEDIA_TYPE = "application/vnd.apache.parquet";
 
 /** How long a client waits before asking again for a twin still being built. */
 export const PENDING_RETRY_SECONDS = 5;
-
-/** `cities.csv` → `cities.parquet`; a name without a final `.csv` keeps it whole (`page.html.parquet`). */
-export function parquetFileName(fileName: string): string {
-  return `${fileName.replace(/\.csv$/i, "")}.parquet`;
-}
 
 interface Piece {
   bytes: number;

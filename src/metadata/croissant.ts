@@ -6,6 +6,8 @@ import { isPatternFormat } from "../schema/strftime.ts";
 import type { Field, FieldType, TableSchema } from "../schema/table-schema.ts";
 import { recordTerms, schemaOrgDatasetTerms, type MetadataRecord } from "./record.ts";
 import type { VersionUrls } from "./urls.ts";
+import { parquetFileName } from "../read/download-name.ts";
+import { PARQUET_MEDIA_TYPE } from "./urls.ts";
 
 export const CROISSANT_CONFORMS_TO = "http://mlcommons.org/croissant/1.1";
 
@@ -102,6 +104,14 @@ export function croissant(record: MetadataRecord, schema: TableSchema, urls: Ver
         contentUrl: urls.gzip,
         encodingFormat: "application/gzip",
         contentSize: `${record.gzipBytes} B`,
+      },
+      {
+        // The same rows typed, for loaders that read Parquet; its size is unknown when described.
+        "@type": "cr:FileObject",
+        "@id": parquetFileName(record.fileName),
+        name: parquetFileName(record.fileName),
+        contentUrl: urls.parquet,
+        encodingFormat: PARQUET_MEDIA_TYPE,
       },
     ],
     recordSet: [

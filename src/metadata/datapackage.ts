@@ -3,7 +3,7 @@
 // https://specs.frictionlessdata.io/data-package/ · https://specs.frictionlessdata.io/tabular-data-resource/
 import type { TableSchema } from "../schema/table-schema.ts";
 import { recordTerms, type MetadataRecord } from "./record.ts";
-import type { VersionUrls } from "./urls.ts";
+import { PARQUET_MEDIA_TYPE, type VersionUrls } from "./urls.ts";
 
 /** Data Package names: lower case, `a-z 0-9 . _ -` (Data Package §name); the id when nothing is left. */
 export function packageName(text: string, fallback: string): string {
@@ -46,6 +46,16 @@ export function dataPackage(record: MetadataRecord, schema: TableSchema, urls: V
         encoding: "utf-8",
         bytes: record.csvBytes,
         dialect: csvDialect(record.eol),
+        schema,
+      },
+      {
+        // The same rows as Apache Parquet, typed by the same schema, as Data Package v2 allows a
+        // table in any format (docs/decisions.md); its size is unknown when described.
+        profile: "tabular-data-resource",
+        name: `${packageName(record.fileName.replace(/\.csv$/i, ""), "data")}-parquet`,
+        path: urls.parquet,
+        format: "parquet",
+        mediatype: PARQUET_MEDIA_TYPE,
         schema,
       },
     ],

@@ -4,6 +4,8 @@
 // https://www.w3.org/TR/vocab-dcat-3/ · https://semiceu.github.io/DCAT-AP/releases/3.0.0/ · https://www.hydra-cg.com/spec/latest/core/#collections
 import { recordTerms, type MetadataRecord } from "./record.ts";
 import { versionRecordUrl, versionUrls } from "./urls.ts";
+import { parquetFileName } from "../read/download-name.ts";
+import { PARQUET_MEDIA_TYPE } from "./urls.ts";
 
 export const DCAT_CONTEXT = {
   dcat: "http://www.w3.org/ns/dcat#",
@@ -95,6 +97,18 @@ function dataset(origin: string, entry: CatalogEntry) {
     "dcat:distribution": [
       distribution(urls.csv, `${record.fileName} (CSV)`, record.csvBytes, false),
       distribution(urls.gzip, `${record.fileName}.gz (gzip-compressed CSV)`, record.gzipBytes, true),
+      // No byte size: the Parquet twin is built after the commit (docs/columnar.md).
+      {
+        "@type": "dcat:Distribution",
+        "dct:title": `${parquetFileName(record.fileName)} (Apache Parquet)`,
+        "dcat:accessURL": urls.parquet,
+        "dcat:downloadURL": urls.parquet,
+        "dcat:mediaType": `${IANA}${PARQUET_MEDIA_TYPE}`,
+        "dct:format": `${EU_FILE_TYPE}PARQUET`,
+        "dct:conformsTo": urls.schema,
+        "dct:modified": terms.modified,
+        ...license,
+      },
     ],
   };
 }
@@ -105,7 +119,7 @@ export function dcatCatalogPage(page: CatalogPage) {
     "@id": page.catalogUrl,
     "@type": ["dcat:Catalog", "hydra:Collection"],
     "dct:title": "pubset public datasets",
-    "dct:description": "Every public dataset of this pubset service, newest first, with CSV and gzip downloads of its current version.",
+    "dct:description": "Every public dataset of this pubset service, newest first, with CSV, gzip and Parquet downloads of its current version.",
     "dct:publisher": agent("pubset", `${page.origin}/`),
     "foaf:homepage": `${page.origin}/`,
     "dcat:dataset": page.entries.map((entry) => dataset(page.origin, entry)),

@@ -3,7 +3,7 @@
 // string Google expects. https://developers.google.com/search/docs/appearance/structured-data/dataset
 import type { TableSchema } from "../schema/table-schema.ts";
 import { recordTerms, schemaOrgDatasetTerms, type MetadataRecord } from "./record.ts";
-import type { VersionUrls } from "./urls.ts";
+import { PARQUET_MEDIA_TYPE, type VersionUrls } from "./urls.ts";
 
 export function schemaOrgDataset(record: MetadataRecord, schema: TableSchema, urls: VersionUrls) {
   const terms = recordTerms(record);
@@ -24,6 +24,8 @@ export function schemaOrgDataset(record: MetadataRecord, schema: TableSchema, ur
     distribution: [
       { "@type": "DataDownload", contentUrl: urls.csv, encodingFormat: "text/csv", contentSize: `${record.csvBytes} B` },
       { "@type": "DataDownload", contentUrl: urls.gzip, encodingFormat: "application/gzip", contentSize: `${record.gzipBytes} B` },
+      // Its size is not known when the version is described: the twin is built after the commit.
+      { "@type": "DataDownload", contentUrl: urls.parquet, encodingFormat: PARQUET_MEDIA_TYPE },
     ],
     variableMeasured: schema.fields.map((field) => ({
       "@type": "PropertyValue",

@@ -1,6 +1,10 @@
 // The absolute URLs the metadata documents name, all from the one public origin (docs/edge-and-caching.md) and
 // all naming a version by its id, so a harvested link downloads exactly the bytes described.
-// Pure. The paths match the routes in src/routes/ and src/catalog/.
+// Pure. The paths match the routes in src/read/, src/metadata/ and src/catalog/.
+import { parquetFileName } from "../read/download-name.ts";
+
+/** IANA's media type for Apache Parquet. */
+export const PARQUET_MEDIA_TYPE = "application/vnd.apache.parquet";
 
 export interface VersionUrls {
   /** The dataset's catalog page. */
@@ -9,6 +13,8 @@ export interface VersionUrls {
   record: string;
   csv: string;
   gzip: string;
+  /** The Parquet twin, built after the commit: it may answer 503 for a few seconds (docs/columnar.md). */
+  parquet: string;
   schema: string;
   datapackage: string;
   croissant: string;
@@ -36,6 +42,7 @@ export function versionUrls(origin: string, record: { id: string; version: strin
     record: base,
     csv: `${base}/${record.fileName}`,
     gzip: `${base}/${record.fileName}.gz`,
+    parquet: `${base}/${parquetFileName(record.fileName)}`,
     schema: `${base}/schema`,
     datapackage: `${base}/datapackage.json`,
     croissant: `${base}/croissant.jsonld`,

@@ -8,6 +8,11 @@ export function downloadName(fileName: string, gzip: boolean): string {
   return gzip ? `${csv}.gz` : csv;
 }
 
+/** The Parquet twin's name: `cities.csv` → `cities.parquet`; without a final `.csv` the name stays whole (`page.html.parquet`). */
+export function parquetFileName(fileName: string): string {
+  return `${fileName.replace(/\.csv$/i, "")}.parquet`;
+}
+
 /** `Content-Disposition` for a download; stored names are `[A-Za-z0-9._-]` only, so no quoting issue. */
 export function contentDisposition(fileName: string, gzip: boolean): string {
   return `attachment; filename="${downloadName(fileName, gzip)}"`;

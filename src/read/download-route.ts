@@ -4,10 +4,10 @@
 // the plain form passes that gzip through when the client accepts it, else inflates it.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
-import { contentDisposition } from "./download-name.ts";
+import { contentDisposition, parquetFileName } from "./download-name.ts";
 import { describedByLink } from "./shapes.ts";
 import { cacheControlFor, readableContent, readableFiles } from "./content.ts";
-import { parquetFileName, twinResponse } from "../columnar/download.ts";
+import { twinResponse } from "../columnar/download.ts";
 import { ApiError } from "../model/errors.ts";
 import { acceptsGzip, clientAcceptEncoding } from "../edge/accept-encoding.ts";
 import { ifRangeAllows, parseByteRange } from "./byte-range.ts";

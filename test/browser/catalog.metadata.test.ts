@@ -53,9 +53,14 @@ describeInChromium("dataset page JSON-LD in Chromium", () => {
     expect(dataset.variableMeasured.map((v) => v.name)).toEqual(["station", "reading", "taken"]);
     // The downloads it names are the page's own download buttons, and they download the content.
     const buttons = await p.locator("a.button").evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
-    expect(dataset.distribution.map((d) => d.contentUrl)).toEqual(buttons.slice(0, 2));
+    expect(dataset.distribution.map((d) => d.contentUrl)).toEqual(buttons.slice(0, 3));
     for (const download of dataset.distribution) {
       const response = await fetch(download.contentUrl);
+      if (download.encodingFormat === "application/vnd.apache.parquet") {
+        // Built after the commit: here, or still pending (test/node/parquet.e2e.test.ts waits for it).
+        expect([200, 503]).toContain(response.status);
+        continue;
+      }
       expect(response.status).toBe(200);
       const bytes = Buffer.from(await response.arrayBuffer());
       expect(download.encodingFormat === "application/gzip" ? gunzipSync(bytes).toString("utf8") : bytes.toString("utf8")).toBe(CSV);

@@ -8,7 +8,7 @@
 import { type KnownProperties, homeHref, formatBytes } from "../format.ts";
 import { KeyWords, Time } from "./inline.tsx";
 import type { DatasetRow, VersionRow } from "../../model/dataset.ts";
-import { downloadName } from "../../read/download-name.ts";
+import { downloadName, parquetFileName } from "../../read/download-name.ts";
 import type { Downloads } from "../dataset-data.ts";
 import { metadataRecord } from "../../read/metadata-record.ts";
 import { jsonForScript, schemaOrgDataset } from "../../metadata/schema-org.ts";
@@ -62,10 +62,12 @@ export interface GetTheDataProps {
 
 export function GetTheData({ datasetId, fileName, downloads, origin }: GetTheDataProps) {
   const latestCsv = `${origin}/v1/dataset/${datasetId}/latest/${fileName}`;
+  const latestParquet = `${origin}/v1/dataset/${datasetId}/latest/${parquetFileName(fileName)}`;
   const saveAs = downloadName(fileName, false);
   const commands = [
     `pubset download ${datasetId} -o ${saveAs} --url ${origin}`,
     `curl -fL --compressed -o ${saveAs} ${latestCsv}`,
+    `duckdb -c "SELECT * FROM '${latestParquet}' LIMIT 10"`,
   ].join("\n");
   return (
     <>
@@ -76,9 +78,13 @@ export function GetTheData({ datasetId, fileName, downloads, origin }: GetTheDat
         <a class="button" href={downloads.gzipPath} download={downloadName(fileName, true)}>
           Download gzip ({formatBytes(downloads.gzipBytes)})
         </a>
+        <a class="button" href={downloads.parquetPath} download={parquetFileName(fileName)}>
+          Download Parquet
+        </a>
       </p>
       <p id="commands-hint" class="hint">
-        From a terminal, with the pubset CLI or curl (both always fetch the latest version):
+        From a terminal, with the pubset CLI, curl or DuckDB (all read the latest version; DuckDB
+        reads the Parquet file by URL):
       </p>
       <pre tabindex={0} aria-describedby="commands-hint">
         <code>{commands}</code>
