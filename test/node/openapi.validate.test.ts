@@ -89,6 +89,7 @@ describe("GET /openapi.json", () => {
         "GET /v1/dataset/{id}/{version}",
         "GET /v1/dataset/{id}/{version}/rows",
         "GET /v1/dataset/{id}/{version}/schema",
+        "GET /v1/dataset/{id}/{version}/statistics",
         "GET /v1/dataset/{id}/{version}/datapackage.json",
         "GET /v1/dataset/{id}/{version}/croissant.jsonld",
         "GET /v1/dataset/{id}/{version}/{file}",
