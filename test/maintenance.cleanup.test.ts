@@ -14,7 +14,8 @@ import { DEFAULT_MERGE_POLICY } from "../src/storage/compaction-plan.ts";
 import { getVersionSegments } from "../src/storage/datasets-db.ts";
 import { ORIGIN, appendRows, collectionPart, createDataset, csvPart, expectProblem, multipart, send, write } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
-import { NO_AUTO_COMPACTION, TIMINGS, appendWith, objectExists, pendingRows, untrackedObjects, wrapBinding } from "./helpers/storage.ts";
+import { NO_AUTO_COMPACTION, TIMINGS, appendWith, objectExists, pendingRows, recordingAfterCommit, signedFetch, untrackedObjects, wrapBinding } from "./helpers/storage.ts";
+import { buildTwin } from "../src/columnar/build.ts";
 
 const TEAM = "team-cleanup";
 const AFTER_WRITE_GRACE = () => Date.now() + TIMINGS.writeGraceMs + 60_000;
@@ -208,5 +209,26 @@ describe("scheduled handler", { timeout: 60_000 }, () => {
     await worker.scheduled(controller, env);
     expect(await objectExists(upload)).toBe(false);
     await expectUnchanged([snapshot]);
+  });
+});
+
+describe("the clean-up's sweep for lost Parquet builds", () => {
+  it("asks again for the twin of a latest version left pending past its grace, and of no other", async () => {
+    const key = await createKey("team-twin-sweep", "alice");
+    const recorder = recordingAfterCommit();
+    const made = await signedFetch(recorder.env, "POST", "/v1/dataset", key, { parts: [collectionPart({ name: "lost twin" }), csvPart("a\n1\n")] });
+    const { id, version } = (await made.json()) as { id: string; version: string };
+    const built = await signedFetch(recorder.env, "POST", "/v1/dataset", key, { parts: [collectionPart({ name: "built twin" }), csvPart("a\n1\n")] });
+    const other = (await built.json()) as { id: string; version: string };
+    await buildTwin(env, other.id, other.version, TIMINGS);
+    const sent = recorder.sent.length;
+    // Fresh: its message may still be on its way.
+    await runCleanup(recorder.env, Date.now());
+    expect(recorder.sent.slice(sent)).not.toContainEqual({ kind: "parquet", datasetId: id, versionId: version });
+    const later = Date.now() + 16 * 60_000;
+    await runCleanup(recorder.env, later);
+    const asked = recorder.sent.slice(sent);
+    expect(asked).toContainEqual({ kind: "parquet", datasetId: id, versionId: version });
+    expect(asked).not.toContainEqual({ kind: "parquet", datasetId: other.id, versionId: other.version });
   });
 });

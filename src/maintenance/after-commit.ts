@@ -65,6 +65,20 @@ export function scheduleAfterCommit(
   );
 }
 
+/**
+ * Asks for the twins of `versions` again (the clean-up's sweep for lost messages): on the queue,
+ * whose consumer retries, or built here, one after another, without one.
+ */
+export async function requestTwins(env: AfterCommitBindings, versions: readonly { datasetId: string; versionId: string }[], timings: StorageTimings): Promise<void> {
+  if (versions.length === 0) return;
+  const messages: AfterCommitMessage[] = versions.map(({ datasetId, versionId }) => ({ kind: "parquet", datasetId, versionId }));
+  if (env.AFTER_COMMIT) {
+    await env.AFTER_COMMIT.sendBatch(messages.map((body) => ({ body })));
+    return;
+  }
+  for (const message of messages) await buildTwin(env, message.datasetId, message.versionId, timings).catch(logFailure(message));
+}
+
 function logFailure(message: AfterCommitMessage) {
   return (error: unknown) => console.error(JSON.stringify({ event: "after_commit_failed", ...message, error: String(error) }));
 }

@@ -1,22 +1,28 @@
 // The scheduled clean-up (cron in wrangler.toml): expires idle resumable uploads, deletes what
 // the intent log says no version needs (src/maintenance/collect.ts), purges expired nonces and idempotency records, and
 // compacts latest versions whose lists grew past the bound when an append's own compaction did
-// not run. Each step runs even when another fails; the summary is logged.
+// not run, and asks again for latest versions' Parquet twins whose build message was lost. Each
+// step runs even when another fails; the summary is logged.
 import { limitsFrom, mergePolicyFrom, storageTimingsFrom } from "../config.ts";
 import { purgeExpiredIdempotencyRecords } from "../write/store.ts";
 import { purgeExpiredNonces } from "../auth/store.ts";
 import { expireUploads } from "../uploads/store.ts";
-import { longLatestVersions } from "./store.ts";
+import { latestVersionsWithoutTwin, longLatestVersions } from "./store.ts";
+import { requestTwins } from "./after-commit.ts";
 import { collectPendingObjects } from "./collect.ts";
 import { compactVersion } from "./compaction.ts";
 
 /** At most this many compactions per run; the next run takes the rest. */
 const COMPACTIONS_PER_RUN = 10;
+/** Twins asked for again per run, and how long after its commit a missing twin counts as lost. */
+const TWINS_PER_RUN = 20;
+const TWIN_LOST_AFTER_MS = 15 * 60_000;
 
 export interface CleanupSummary {
   pendingChecked: number;
   objectsDeleted: number;
   versionsCompacted: number;
+  twinsRequested: number;
   noncesPurged: number;
   idempotencyRecordsPurged: number;
   uploadsExpired: number;
@@ -30,7 +36,7 @@ export interface CleanupSummary {
  * aborts them (docs/storage-layout.md#maintenance).
  */
 export async function runCleanup(env: Env, now: number): Promise<CleanupSummary> {
-  const summary: CleanupSummary = { pendingChecked: 0, objectsDeleted: 0, versionsCompacted: 0, noncesPurged: 0, idempotencyRecordsPurged: 0, uploadsExpired: 0, failed: [] };
+  const summary: CleanupSummary = { pendingChecked: 0, objectsDeleted: 0, versionsCompacted: 0, twinsRequested: 0, noncesPurged: 0, idempotencyRecordsPurged: 0, uploadsExpired: 0, failed: [] };
   const limits = limitsFrom(env);
   const nowSeconds = Math.floor(now / 1000);
   const step = async (name: string, run: () => Promise<void>) => {
@@ -46,6 +52,11 @@ export async function runCleanup(env: Env, now: number): Promise<CleanupSummary>
     for (const { datasetId, versionId } of await longLatestVersions(env.DB, policy.maxSegments, COMPACTIONS_PER_RUN)) {
       if ((await compactVersion(env, datasetId, versionId, policy, storageTimingsFrom(limits))) === "compacted") summary.versionsCompacted++;
     }
+  });
+  await step("parquet", async () => {
+    const lost = await latestVersionsWithoutTwin(env.DB, new Date(now - TWIN_LOST_AFTER_MS).toISOString(), TWINS_PER_RUN);
+    await requestTwins(env, lost, storageTimingsFrom(limits));
+    summary.twinsRequested = lost.length;
   });
   // Before the objects: an expired upload's chunks become due, and this same run collects them.
   await step("uploads", async () => {

@@ -81,3 +81,19 @@ export async function longLatestVersions(db: D1Database, bound: number, limit: n
     .all<{ dataset_id: string; version_id: string }>();
   return results.map((r) => ({ datasetId: r.dataset_id, versionId: r.version_id }));
 }
+
+/**
+ * Latest versions older than `before` (ISO 8601) whose Parquet twin is neither built nor failed:
+ * builds whose after-commit message was lost.
+ */
+export async function latestVersionsWithoutTwin(db: D1Database, before: string, limit: number): Promise<{ datasetId: string; versionId: string }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT d.id AS dataset_id, d.latest_version AS version_id FROM datasets d JOIN versions v ON v.id = d.latest_version
+       WHERE v.created < ?1 AND NOT EXISTS (SELECT 1 FROM version_parquet p WHERE p.version_id = d.latest_version)
+       ORDER BY v.created LIMIT ?2`,
+    )
+    .bind(before, limit)
+    .all<{ dataset_id: string; version_id: string }>();
+  return results.map((r) => ({ datasetId: r.dataset_id, versionId: r.version_id }));
+}
