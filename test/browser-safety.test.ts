@@ -196,7 +196,7 @@ describe("downloads never run (docs/api.md#writes)", () => {
     ["notes", "notes.csv"],
   ];
   for (const [sent, csv] of names) {
-    it(`${sent} is saved as ${csv} (and ${csv}.gz), by the API and by the catalog`, async () => {
+    it(`${sent} is saved as ${csv} (and ${csv}.gz, and its Parquet), by the API and by the catalog`, async () => {
       const d = await createDataset(key, "a\n1\n", { name: `download ${sent}`, visibility: "public" }, sent);
       const gz = await send("GET", d.source);
       expect(gz.headers.get("content-disposition")).toBe(`attachment; filename="${csv}.gz"`);
@@ -205,7 +205,9 @@ describe("downloads never run (docs/api.md#writes)", () => {
       const html = await (await send("GET", `/datasets/${d.id}`)).text();
       const saved = [...html.matchAll(/ download="([^"]*)"/g)].map((m) => m[1] ?? "");
       expect(saved.length).toBeGreaterThanOrEqual(4);
-      for (const name of saved) expect(name === csv || name === `${csv}.gz`, name).toBe(true);
+      // The Parquet twin is saved as the CSV's name with .parquet for .csv: never the sent extension last.
+      const parquet = `${csv.slice(0, -4)}.parquet`;
+      for (const name of saved) expect(name === csv || name === `${csv}.gz` || name === parquet, name).toBe(true);
       expect(html).toContain(`-o ${csv} `);
       // `source` keeps part A's rule: the stored name plus .gz.
       expect(d.source.endsWith(`/${sent.includes(".") ? sent : `${sent}.csv`}.gz`)).toBe(true);

@@ -50,6 +50,7 @@ async function encodingOf(schema: TableSchema, kinds: readonly ColumnKind[]): Pr
 }
 
 export async function buildTwin(env: TwinBindings, datasetId: string, versionId: string, timings: StorageTimings): Promise<BuildOutcome> {
+  const started = Date.now();
   const content = await getVersionContent(env.DB, datasetId, versionId, true);
   const version = content.version;
   if (!content.dataset || !version) return "gone";
@@ -94,7 +95,12 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
     await env.CONTENT.put(tailKey, concat([tail, summary, document]));
     const fileBytes = 4 + parts.reduce((sum, part) => sum + part.dataBytes, 0) + tail.length;
     const twin = { encoding, kinds: JSON.stringify(kinds), tailKey, tailBytes: tail.length, summaryBytes: summary.length, documentBytes: document.length, fileBytes, parts };
-    if (await publishTwin(env.DB, datasetId, versionId, twin, Date.now() + timings.readGraceMs)) return "built";
+    if (await publishTwin(env.DB, datasetId, versionId, twin, Date.now() + timings.readGraceMs)) {
+      // Wall time, not CPU time: it includes the R2 reads and writes of the parts it encoded.
+      const encoded = parts.filter((part) => !existing.has(part.segmentKey)).length;
+      console.log(JSON.stringify({ event: "parquet_built", datasetId, versionId, rows: version.rowCount, csvBytes: version.rawBytes, fileBytes, parts: parts.length, encoded, ms: Date.now() - started }));
+      return "built";
+    }
     // Not applied: the version went, or a part was taken by the clean-up meanwhile.
     if (!(await getVersionContent(env.DB, datasetId, versionId, false)).version) return "gone";
     throw new Error(`twin of ${versionId} not published: one of its parts is being collected`);
