@@ -7,6 +7,7 @@ import { revokeKey } from "../src/auth/store.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { ORIGIN, collectionPart, createDataset, csvPart, expectProblem, multipart, send } from "./helpers/http.ts";
 import { exports } from "cloudflare:workers";
+import { contentObjectCount } from "./helpers/storage.ts";
 
 function createBody() {
   return multipart([collectionPart({ name: "auth" }), csvPart("a\n1\n")]);
@@ -57,9 +58,9 @@ describe("signed writes over HTTP", () => {
     const url = `${ORIGIN}/v1/dataset`;
     const signedFor = multipart([collectionPart({ name: "original" }), csvPart("a\n1\n")], "pubset-test-boundary-fixed");
     const headers = await signRequest({ method: "POST", url, headers: { "Content-Type": signedFor.contentType }, body: signedFor.body }, key);
-    const before = (await env.CONTENT.list()).objects.length;
+    const before = (await contentObjectCount());
     await expectProblem(await exports.default.fetch(new Request(url, { method: "POST", headers, body: other.body })), 401, "digest_mismatch");
-    expect((await env.CONTENT.list()).objects.length).toBe(before);
+    expect((await contentObjectCount())).toBe(before);
     await expectProblem(await signedCreate({ mutate: (h) => h.delete("content-digest") }), 401, "digest_mismatch");
   });
 

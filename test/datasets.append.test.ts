@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { appendRows, collectionPart, createDataset, csvPart, download, expectProblem, gunzipText, send, write } from "./helpers/http.ts";
+import { contentObjectCount } from "./helpers/storage.ts";
 
 async function latest(id: string, key: TestKey | undefined) {
   const response = await send("GET", `/v1/dataset/${id}`, { key });
@@ -50,11 +51,11 @@ describe("POST /v1/dataset/:id (append)", () => {
   ])("rejects %s with 422 and makes no version", async (_label, csv, code, extra) => {
     const key = await createKey("team-append", "dave");
     const created = await createDataset(key, "a,b\n1,2\n");
-    const before = (await env.CONTENT.list()).objects.length;
+    const before = (await contentObjectCount());
     const body = await expectProblem(await appendRows(key, created.id, csv), 422, code);
     expect(body).toMatchObject(extra);
     expect((await latest(created.id, key)).version).toBe(created.version);
-    expect((await env.CONTENT.list()).objects.length).toBe(before);
+    expect((await contentObjectCount())).toBe(before);
   });
 
   it("requires the dataset part", async () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { getLatestState } from "../src/storage/datasets-db.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { appendRows, collectionPart, createDataset, csvPart, expectProblem, send, write } from "./helpers/http.ts";
-import { signedFetch, wrapBinding } from "./helpers/storage.ts";
+import { contentObjectCount, signedFetch, wrapBinding } from "./helpers/storage.ts";
 
 interface RowsBody {
   schema: { fields: { name: string; type: string }[]; missingValues: string[] };
@@ -22,7 +22,7 @@ async function rowsOf(id: string, key: TestKey, version = "latest"): Promise<Row
 const typesOf = (body: RowsBody) => body.schema.fields.map((f) => `${f.name}:${f.type}`);
 
 async function objectCount(): Promise<number> {
-  return (await env.CONTENT.list()).objects.length;
+  return (await contentObjectCount());
 }
 
 async function latestVersion(id: string): Promise<string> {

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { signRequest } from "../src/wire/sign.ts";
 import { createKey } from "./helpers/keys.ts";
 import { ORIGIN, appendRows, collectionPart, createDataset, csvPart, download, expectProblem, gunzipText, multipart, send, write } from "./helpers/http.ts";
+import { contentObjectCount } from "./helpers/storage.ts";
 
 function bigCsv(rows: number): string {
   let text = "id,name,value\n";
@@ -16,7 +17,7 @@ function bigCsv(rows: number): string {
 }
 
 async function objectCount(): Promise<number> {
-  return (await env.CONTENT.list()).objects.length;
+  return (await contentObjectCount());
 }
 
 describe("streamed ingest at size", () => {

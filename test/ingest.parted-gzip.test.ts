@@ -12,6 +12,7 @@ import { deflateSync } from "fflate";
 import { GZIP_HEADER, gzipTrailer } from "../src/wire/gzip-join.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { collectionPart, csvPart, download, expectProblem, gunzipText, write } from "./helpers/http.ts";
+import { contentObjectCount } from "./helpers/storage.ts";
 
 const encoder = new TextEncoder();
 
@@ -143,11 +144,11 @@ describe("zero-recompression ingest", () => {
 
   it("stops a decompression bomb at MAX_CONTENT_BYTES with 413, storing nothing", async () => {
     const key = await createKey("parted-team", "bomb");
-    const before = (await env.CONTENT.list()).objects.length;
+    const before = (await contentObjectCount());
     const rows = encoder.encode("0\n".repeat(1 << 20));
     const pieces = [encoder.encode("a\n"), ...Array.from({ length: 40 }, () => rows)]; // 80 MiB, over the tests' 64 MiB
     await expectProblem(await create(key, handMade(pieces)), 413, "payload_too_large");
-    expect((await env.CONTENT.list()).objects.length).toBe(before);
+    expect((await contentObjectCount())).toBe(before);
   });
 
   it("infers the same column types as a plain CSV upload (the same scanner and typer)", async () => {
@@ -272,10 +273,10 @@ describe("a parted gzip that breaks its promises is never stored as sent", () =>
     badSize[badSize.length - 1]! ^= 1;
     const trailing = concat([good, Uint8Array.of(0)]);
     const truncated = good.subarray(0, good.length - 3);
-    const before = (await env.CONTENT.list()).objects.length;
+    const before = (await contentObjectCount());
     const datasets = await env.DB.prepare("SELECT COUNT(*) AS n FROM datasets").first<{ n: number }>();
     for (const body of [badCrc, badSize, trailing, truncated]) await expectProblem(await create(key, body), 400, "invalid_request");
-    expect((await env.CONTENT.list()).objects.length).toBe(before);
+    expect((await contentObjectCount())).toBe(before);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM datasets").first<{ n: number }>()).toEqual(datasets);
   });
 });

@@ -109,10 +109,12 @@ describe("runCleanup", { timeout: 60_000 }, () => {
     const key = await createKey(TEAM, "carol");
     const gone = await datasetWithVersions(key, 2);
     const kept = await datasetWithVersions(key, 1);
-    const goneKeys = (await env.CONTENT.list({ prefix: `datasets/${gone.id}/` })).objects.map((o) => o.key);
+    // Segments only: Parquet twins built in the background meanwhile are collected the same way, and counted apart.
+    const segmentsOnly = (keys: string[]) => keys.filter((k) => !k.includes("/parquet/"));
+    const goneKeys = segmentsOnly((await env.CONTENT.list({ prefix: `datasets/${gone.id}/` })).objects.map((o) => o.key));
     expect(goneKeys.length).toBe(3);
     expect((await send("DELETE", `/v1/dataset/${gone.id}`, { key })).status).toBe(204);
-    expect((await pendingRows(gone.id)).map((r) => r.reason)).toEqual(["deleted", "deleted", "deleted"]);
+    expect((await pendingRows(gone.id)).filter((r) => !r.key.includes("/parquet/")).map((r) => r.reason)).toEqual(["deleted", "deleted", "deleted"]);
 
     await runCleanup(env, Date.now());
     for (const k of goneKeys) expect(await objectExists(k)).toBe(true);
