@@ -26,6 +26,7 @@ import { segmentRows } from "./segment-rows.ts";
 import { getVersionContent } from "../read/store.ts";
 import { recordUploadIntents } from "../storage/pending-objects-db.ts";
 import { SegmentUpload } from "../storage/segment-store.ts";
+import { concatBytes } from "../wire/deflate-segment.ts";
 import type { StorageTimings } from "../config.ts";
 import type { SegmentRow } from "../model/dataset.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
@@ -92,7 +93,7 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
     const document = new TextEncoder().encode(JSON.stringify(statisticsDocument(version.schema, decodeSummary(summary))));
     const tailKey = parquetKey(datasetId);
     await recordUploadIntents(env.DB, datasetId, [tailKey], Date.now() + timings.writeGraceMs);
-    await env.CONTENT.put(tailKey, concat([tail, summary, document]));
+    await env.CONTENT.put(tailKey, concatBytes([tail, summary, document]));
     const fileBytes = 4 + parts.reduce((sum, part) => sum + part.dataBytes, 0) + tail.length;
     const twin = { encoding, kinds: JSON.stringify(kinds), tailKey, tailBytes: tail.length, summaryBytes: summary.length, documentBytes: document.length, fileBytes, parts };
     if (await publishTwin(env.DB, datasetId, versionId, twin, Date.now() + timings.readGraceMs)) {
@@ -135,16 +136,6 @@ async function readRange(bucket: R2Bucket, key: string, offset: number, length: 
   const object = await bucket.get(key, { range: { offset, length } });
   if (!object) throw new Error(`parquet object missing: ${key}`);
   return new Uint8Array(await object.arrayBuffer());
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
@@ -200,7 +191,5 @@ async function writePart(
 }
 
 async function readPartMetadata(bucket: R2Bucket, part: StoredPart): Promise<PartMetadata> {
-  const object = await bucket.get(part.key, { range: { offset: part.dataBytes, length: part.metaBytes } });
-  if (!object) throw new Error(`parquet part missing: ${part.key}`);
-  return decodePartMetadata(await object.text());
+  return decodePartMetadata(new TextDecoder().decode(await readRange(bucket, part.key, part.dataBytes, part.metaBytes)));
 }
