@@ -58,6 +58,7 @@ export default defineConfig({
         test: {
           name: "node",
           include: ["test/node/**/*.test.ts"],
+          globalSetup: ["./test/node/helpers/shared-server.ts"],
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 180_000,
@@ -67,6 +68,7 @@ export default defineConfig({
         test: {
           name: "browser",
           include: ["test/browser/**/*.test.ts"],
+          globalSetup: ["./test/node/helpers/shared-server.ts"],
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 180_000,

@@ -4,7 +4,7 @@
 // later open, as a web page).
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../node/helpers/server.ts";
+import { e2eServer, type E2eServer } from "../node/helpers/shared-server.ts";
 import { describeInChromium, launchChromium, type Chromium } from "./helpers/chromium.ts";
 import { pagePerTest } from "./helpers/page-per-test.ts";
 import { publish, update, type Published } from "./helpers/publish.ts";
@@ -12,13 +12,13 @@ import { publish, update, type Published } from "./helpers/publish.ts";
 const PUBLIC_CSV = "word,count\npublic row,1\n";
 
 describeInChromium("drafts and downloads in Chromium", () => {
-  let server: RunningServer;
+  let server: E2eServer & { stop(): Promise<void> };
   let browser: Chromium;
   let draft: Published;
   let published: Published;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchChromium()]);
+    [server, browser] = await Promise.all([e2eServer(), launchChromium()]);
     draft = await publish(server, { name: "Embargoed early name", properties: { description: "EARLYSECRETDESCRIPTION" } }, "word,count\nEARLYSECRETROW,1\n", "early.csv");
     published = await update(server, draft.id, { name: "Released figures", visibility: "public", properties: { description: "Released" } }, { csv: PUBLIC_CSV, fileName: "page.html" });
   });

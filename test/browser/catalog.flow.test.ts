@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../node/helpers/server.ts";
+import { e2eServer, type E2eServer } from "../node/helpers/shared-server.ts";
 import { describeInChromium, launchChromium, type Chromium } from "./helpers/chromium.ts";
 import { publish, type Published } from "./helpers/publish.ts";
 import { pagePerTest } from "./helpers/page-per-test.ts";
@@ -12,14 +12,14 @@ import { pagePerTest } from "./helpers/page-per-test.ts";
 const CSV = "river,country,length_km\nRhine,CH/DE/NL,1233\nDanube,DE/AT/HU,2850\nLoire,FR,1006\n";
 
 describeInChromium("catalog in Chromium", () => {
-  let server: RunningServer;
+  let server: E2eServer & { stop(): Promise<void> };
   let browser: Chromium;
   let rivers: Published;
   let secret: Published;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchChromium()]);
-    rivers = await publish(server, { name: "Rivers of Europe", visibility: "public", properties: { description: "Long rivers, by length", key_words: ["hydrology", "waterways"], contact_name: "Ada" } }, CSV, "rivers.csv");
+    [server, browser] = await Promise.all([e2eServer(), launchChromium()]);
+    rivers = await publish(server, { name: "Rivers of Europe", visibility: "public", properties: { description: "Long rivers, by length", key_words: ["potamology", "waterways"], contact_name: "Ada" } }, CSV, "rivers.csv");
     secret = await publish(server, { name: "Secret waterways", visibility: "private", properties: { key_words: ["waterways"] } }, "a\n1\n", "secret.csv");
   });
 
@@ -92,9 +92,9 @@ describeInChromium("catalog in Chromium", () => {
     expect(await p.evaluate(() => document.activeElement?.id)).toBe("main");
     await p.keyboard.press("Tab");
     expect(await p.evaluate(() => document.activeElement?.id)).toBe("q");
-    await p.keyboard.type("hydrology");
+    await p.keyboard.type("potamology");
     await p.keyboard.press("Enter");
-    await p.waitForURL(/\?q=hydrology/);
+    await p.waitForURL(/\?q=potamology/);
     expect(await p.locator("ol.datasets > li h2 a").allTextContents()).toEqual(["Rivers of Europe"]);
   });
 });

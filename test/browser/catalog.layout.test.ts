@@ -3,7 +3,7 @@
 // big enough to tap. PUBSET_SCREENSHOTS=1 keeps a screenshot of every view for a human look.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../node/helpers/server.ts";
+import { e2eServer, type E2eServer } from "../node/helpers/shared-server.ts";
 import { describeInChromium, launchChromium, type Chromium } from "./helpers/chromium.ts";
 import { pagePerTest } from "./helpers/page-per-test.ts";
 import { publish, type Published } from "./helpers/publish.ts";
@@ -39,12 +39,12 @@ async function measure(page: Page) {
 }
 
 describeInChromium("catalog layout in Chromium", () => {
-  let server: RunningServer;
+  let server: E2eServer & { stop(): Promise<void> };
   let browser: Chromium;
   let stations: Published;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchChromium()]);
+    [server, browser] = await Promise.all([e2eServer(), launchChromium()]);
     await publish(server, { name: "Alpine lakes", visibility: "public", properties: { description: "Area and depth of the larger Alpine lakes.", key_words: ["hydrology", "lakes", "alps"] } }, "lake,area_km2\nGeneva,580\n", "lakes.csv");
     stations = await publish(
       server,

@@ -4,7 +4,7 @@
 // is on, so an escape would run, and the catalog's CSP would report it as a console error.
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../node/helpers/server.ts";
+import { e2eServer, type E2eServer } from "../node/helpers/shared-server.ts";
 import { describeInChromium, launchChromium, type Chromium } from "./helpers/chromium.ts";
 import { pagePerTest } from "./helpers/page-per-test.ts";
 import { publish, type Published } from "./helpers/publish.ts";
@@ -23,12 +23,12 @@ interface PageDataset {
 }
 
 describeInChromium("dataset page JSON-LD in Chromium", () => {
-  let server: RunningServer;
+  let server: E2eServer & { stop(): Promise<void> };
   let browser: Chromium;
   let readings: Published;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchChromium({ javaScript: true })]);
+    [server, browser] = await Promise.all([e2eServer(), launchChromium({ javaScript: true })]);
     readings = await publish(server, { name: NAME, visibility: "public", properties: { description: "<!-- readings & more" } }, CSV, "readings.csv");
   });
 

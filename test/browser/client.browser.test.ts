@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import type { Request as BrowserRequest } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../node/helpers/server.ts";
+import { e2eServer, type E2eServer } from "../node/helpers/shared-server.ts";
 import { describeInChromium, launchChromium, type Chromium } from "./helpers/chromium.ts";
 import { pagePerTest } from "./helpers/page-per-test.ts";
 
@@ -81,14 +81,14 @@ function header(headers: Record<string, string>, name: string): string | undefin
 const list = (value: string | undefined) => (value ?? "").toLowerCase().split(",").map((item) => item.trim()).filter(Boolean);
 
 describeInChromium("TypeScript client in Chromium", () => {
-  let api: RunningServer;
+  let api: E2eServer & { stop(): Promise<void> };
   let browser: Chromium;
   let app: AppOrigin;
   /** `<status> <url>` of API calls the flow makes expecting that error, which Chromium logs. */
   const expectedFailures = new Set<string>();
 
   beforeAll(async () => {
-    [api, browser, app] = await Promise.all([startServer(), launchChromium({ javaScript: true }), bundleClient().then(servePage)]);
+    [api, browser, app] = await Promise.all([e2eServer(), launchChromium({ javaScript: true }), bundleClient().then(servePage)]);
   });
 
   afterAll(async () => {

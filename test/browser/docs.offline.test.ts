@@ -4,18 +4,18 @@
 // the catalog's site header — fit the screen, and break no rule of its own policy.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { SCALAR_URL } from "../../src/openapi/reference-page.tsx";
-import { startServer, type RunningServer } from "../node/helpers/server.ts";
+import { e2eServer, type E2eServer } from "../node/helpers/shared-server.ts";
 import { describeInChromium, launchChromium, type Chromium } from "./helpers/chromium.ts";
 import { pagePerTest } from "./helpers/page-per-test.ts";
 import { keepScreenshots, screenshot } from "./helpers/screenshots.ts";
 
 describeInChromium("/docs offline in Chromium", () => {
-  let server: RunningServer;
+  let server: E2eServer & { stop(): Promise<void> };
   let browser: Chromium;
   const blocked: string[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchChromium({ javaScript: true })]);
+    [server, browser] = await Promise.all([e2eServer(), launchChromium({ javaScript: true })]);
     await browser.context.route("https://cdn.jsdelivr.net/**", (route) => {
       blocked.push(route.request().url());
       return route.abort("internetdisconnected");

@@ -1,7 +1,7 @@
 // Creates datasets on a running server the way a client does: a multipart body signed with
 // RFC 9421 (src/auth/sign.ts) under the server's demo key.
 import { signRequest } from "../../../src/wire/sign.ts";
-import type { RunningServer } from "../../node/helpers/server.ts";
+import type { E2eServer } from "../../node/helpers/shared-server.ts";
 
 export interface Published {
   id: string;
@@ -9,17 +9,17 @@ export interface Published {
   source: string;
 }
 
-export async function publish(server: RunningServer, collection: Record<string, unknown>, csv: string, fileName: string): Promise<Published> {
+export async function publish(server: E2eServer, collection: Record<string, unknown>, csv: string, fileName: string): Promise<Published> {
   return signedWrite(server, "POST", "/v1/dataset", collection, { csv, fileName }, 201);
 }
 
 /** A signed PUT of `collection` and, when given, new content; answers the new version's record. */
-export async function update(server: RunningServer, id: string, collection: Record<string, unknown>, content?: { csv: string; fileName: string }): Promise<Published> {
+export async function update(server: E2eServer, id: string, collection: Record<string, unknown>, content?: { csv: string; fileName: string }): Promise<Published> {
   return signedWrite(server, "PUT", `/v1/dataset/${id}`, collection, content, 200);
 }
 
 async function signedWrite(
-  server: RunningServer,
+  server: E2eServer,
   method: "POST" | "PUT",
   path: string,
   collection: Record<string, unknown>,
