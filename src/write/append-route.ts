@@ -3,10 +3,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { appendAnswer } from "./answers.ts";
-import { writeVersion } from "./write.ts";
 import { AppendedSchema, IdParamsSchema, multipartBody, problemResponse } from "../http/schemas.ts";
-import { startUpload } from "../uploads/start.ts";
-import { sendAnswer, writeRequest } from "./write-context.ts";
+import { answerWrite } from "./answer-write.ts";
 import { withPolicy, writePolicy } from "../edge/route-policy.ts";
 
 export const appendRoute = withPolicy(
@@ -33,13 +31,6 @@ export const appendRoute = withPolicy(
 export function registerAppend(app: OpenAPIHono<AppEnv>): void {
   app.openapi(appendRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const upload = await startUpload(c, "append", id);
-    // A resumable upload's creation answers 201 with no body, outside this route's typed responses.
-    if (upload) return upload as never;
-    const { answer } = await writeVersion(
-      c.env,
-      writeRequest(c, "append", id, appendAnswer),
-    );
-    return sendAnswer(c, answer, 201);
+    return answerWrite(c, "append", id, appendAnswer, 201);
   });
 }

@@ -2,10 +2,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { createAnswer } from "./answers.ts";
-import { writeVersion } from "./write.ts";
 import { CreatedSchema, multipartBody, problemResponse } from "../http/schemas.ts";
-import { startUpload } from "../uploads/start.ts";
-import { sendAnswer, writeRequest } from "./write-context.ts";
+import { answerWrite } from "./answer-write.ts";
 import { withPolicy, writePolicy } from "../edge/route-policy.ts";
 
 export const createDatasetRoute = withPolicy(
@@ -29,13 +27,6 @@ export const createDatasetRoute = withPolicy(
 export function registerCreate(app: OpenAPIHono<AppEnv>): void {
   app.openapi(createDatasetRoute, async (c) => {
     const datasetId = crypto.randomUUID();
-    const upload = await startUpload(c, "create", datasetId);
-    // A resumable upload's creation answers 201 with no body, outside this route's typed responses.
-    if (upload) return upload as never;
-    const { answer } = await writeVersion(
-      c.env,
-      writeRequest(c, "create", datasetId, createAnswer),
-    );
-    return sendAnswer(c, answer, 201);
+    return answerWrite(c, "create", datasetId, createAnswer, 201);
   });
 }

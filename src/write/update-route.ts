@@ -2,10 +2,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { updateAnswer } from "./answers.ts";
-import { writeVersion } from "./write.ts";
 import { IdParamsSchema, multipartBody, UpdatedSchema, problemResponse } from "../http/schemas.ts";
-import { startUpload } from "../uploads/start.ts";
-import { sendAnswer, writeRequest } from "./write-context.ts";
+import { answerWrite } from "./answer-write.ts";
 import { withPolicy, writePolicy } from "../edge/route-policy.ts";
 
 export const updateDatasetRoute = withPolicy(
@@ -32,13 +30,6 @@ export const updateDatasetRoute = withPolicy(
 export function registerUpdate(app: OpenAPIHono<AppEnv>): void {
   app.openapi(updateDatasetRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const upload = await startUpload(c, "update", id);
-    // A resumable upload's creation answers 201 with no body, outside this route's typed responses.
-    if (upload) return upload as never;
-    const { answer } = await writeVersion(
-      c.env,
-      writeRequest(c, "update", id, updateAnswer),
-    );
-    return sendAnswer(c, answer, 200);
+    return answerWrite(c, "update", id, updateAnswer, 200);
   });
 }
