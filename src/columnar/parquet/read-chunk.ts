@@ -1,0 +1,222 @@
+// Reads a column chunk our encoder wrote (column-chunk.ts) back into cells as castCell gives them
+// (src/schema/cast.ts), for the query scan: DataPage v1, definition levels in the RLE/bit-packing
+// hybrid, values PLAIN or RLE_DICTIONARY over a PLAIN dictionary page, every page Snappy.
+// Only the kinds whose values give back exactly the cell castCell gives are read here (TEXT_EXACT_KINDS):
+// a timestamp or time keeps its instant but not the text it was written as.
+// https://github.com/apache/parquet-format/blob/master/Encodings.md
+import type { Cell } from "../../schema/cast.ts";
+import type { FieldType } from "../../schema/table-schema.ts";
+import type { ColumnKind } from "./column-kinds.ts";
+import { ENCODING } from "./page-header.ts";
+import { PAGE_DATA, PAGE_DICTIONARY, readPageHeader } from "./page-reader.ts";
+import { snappyDecompress } from "./snappy-decompress.ts";
+
+/** Kinds whose stored values are the cells castCell gives, to the character. */
+export const TEXT_EXACT_KINDS: ReadonlySet<ColumnKind> = new Set(["int64", "decimal", "double", "boolean", "date", "string"]);
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const TWO_32 = 4294967296;
+
+/** `YYYY-MM-DD` of days since 1970-01-01 (H. Hinnant's civil_from_days), years 0000–9999. */
+export function isoDay(days: number): string {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}
+
+function integerCell(value: bigint): Cell {
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : value.toString();
+}
+
+function doubleCell(value: number): Cell {
+  if (Number.isNaN(value)) return "NaN";
+  if (value === Infinity) return "INF";
+  if (value === -Infinity) return "-INF";
+  return value;
+}
+
+/** A cell stored as text (the `string` kind) read as its field's type, as castCell reads that text. */
+export function textCell(type: FieldType, text: string): Cell {
+  switch (type) {
+    case "integer": {
+      const n = Number(text);
+      return Number.isSafeInteger(n) && /^[+-]?[0-9]+$/.test(text) ? n : text;
+    }
+    case "number": {
+      if (text === "NaN" || text === "INF" || text === "-INF") return text;
+      const n = Number(text);
+      return Number.isFinite(n) && text.trim() === text && text !== "" ? n : text;
+    }
+    case "boolean":
+      return text === "true" ? true : text === "false" ? false : text;
+    default:
+      return text;
+  }
+}
+
+function int64At(view: DataView, at: number): Cell {
+  const lo = view.getUint32(at, true);
+  const hi = view.getInt32(at + 4, true);
+  const value = hi * TWO_32 + lo;
+  if (Number.isSafeInteger(value)) return value;
+  return integerCell(view.getBigInt64(at, true));
+}
+
+function decimalAt(bytes: Uint8Array, at: number): Cell {
+  let value = 0n;
+  for (let i = 0; i < 16; i++) value = (value << 8n) | BigInt(bytes[at + i]!);
+  return integerCell(BigInt.asIntN(128, value));
+}
+
+/** `count` PLAIN values of `kind` from `bytes` at `at`, as cells; returns them. */
+function plainValues(bytes: Uint8Array, at: number, count: number, kind: ColumnKind, type: FieldType): Cell[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: Cell[] = new Array<Cell>(count);
+  switch (kind) {
+    case "int64":
+      for (let i = 0; i < count; i++) out[i] = int64At(view, at + 8 * i);
+      return out;
+    case "double":
+      for (let i = 0; i < count; i++) out[i] = doubleCell(view.getFloat64(at + 8 * i, true));
+      return out;
+    case "date":
+      for (let i = 0; i < count; i++) out[i] = isoDay(view.getInt32(at + 4 * i, true));
+      return out;
+    case "boolean":
+      for (let i = 0; i < count; i++) out[i] = ((bytes[at + (i >> 3)]! >> (i & 7)) & 1) === 1;
+      return out;
+    case "decimal":
+      for (let i = 0; i < count; i++) out[i] = decimalAt(bytes, at + 16 * i);
+      return out;
+    case "string": {
+      let p = at;
+      for (let i = 0; i < count; i++) {
+        const n = view.getUint32(p, true);
+        out[i] = textCell(type, utf8.decode(bytes.subarray(p + 4, p + 4 + n)));
+        p += 4 + n;
+      }
+      return out;
+    }
+    default:
+      throw new Error(`parquet reader: kind ${kind} is not read back as cells`);
+  }
+}
+
+/** `count` values of the RLE/bit-packing hybrid with `width` bits each, from `at` to `end`. */
+export function decodeHybrid(bytes: Uint8Array, at: number, end: number, width: number, count: number, out: Uint32Array): void {
+  let p = at;
+  let n = 0;
+  const valueBytes = (width + 7) >> 3;
+  const mask = width === 32 ? 0xffffffff : (1 << width) - 1;
+  while (n < count) {
+    if (p >= end) throw new Error("parquet reader: hybrid run past its end");
+    let header = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = bytes[p++]!;
+      header += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) break;
+    }
+    if (header % 2 === 0) {
+      const run = header / 2;
+      let value = 0;
+      for (let b = 0; b < valueBytes; b++) value |= bytes[p++]! << (8 * b);
+      const stop = Math.min(count, n + run);
+      out.fill(value >>> 0, n, stop);
+      n = stop;
+    } else {
+      const values = ((header - 1) / 2) * 8;
+      let acc = 0;
+      let bits = 0;
+      for (let i = 0; i < values; i++) {
+        while (bits < width) {
+          acc += (bytes[p++] ?? 0) * 2 ** bits;
+          bits += 8;
+        }
+        if (n < count) out[n++] = (acc % 2 ** width) & mask;
+        acc = Math.floor(acc / 2 ** width);
+        bits -= width;
+      }
+    }
+  }
+}
+
+/**
+ * The cells of one column chunk (its bytes from its first page to its end), `rows` of them.
+ * `type` is the field's Table Schema type (for text kinds); `kind` the chunk's Parquet kind.
+ */
+export function readChunk(bytes: Uint8Array, rows: number, kind: ColumnKind, type: FieldType): Cell[] {
+  const cells: Cell[] = new Array<Cell>(rows).fill(null);
+  let dictionary: Cell[] | null = null;
+  let at = 0;
+  let row = 0;
+  const levels = new Uint32Array(65536);
+  let scratch = levels;
+  while (row < rows && at < bytes.length) {
+    const header = readPageHeader(bytes, at);
+    const start = at + header.headerBytes;
+    at = start + header.compressed;
+    const page = snappyDecompress(bytes.subarray(start, start + header.compressed));
+    if (header.type === PAGE_DICTIONARY) {
+      dictionary = plainValues(page, 0, header.values, kind, type);
+      continue;
+    }
+    if (header.type !== PAGE_DATA) continue;
+    const count = header.values;
+    if (scratch.length < count) scratch = new Uint32Array(count);
+    const levelBytes = new DataView(page.buffer, page.byteOffset, page.byteLength).getUint32(0, true);
+    decodeHybrid(page, 4, 4 + levelBytes, 1, count, scratch);
+    let present = 0;
+    for (let i = 0; i < count; i++) present += scratch[i]!;
+    const valuesAt = 4 + levelBytes;
+    let values: Cell[];
+    if (header.encoding === ENCODING.RLE_DICTIONARY) {
+      if (dictionary === null) throw new Error("parquet reader: dictionary indices without a dictionary page");
+      const indices = new Uint32Array(present);
+      if (present > 0) decodeHybrid(page, valuesAt + 1, page.length, page[valuesAt]!, present, indices);
+      values = new Array<Cell>(present);
+      for (let i = 0; i < present; i++) values[i] = dictionary[indices[i]!] ?? null;
+    } else if (header.encoding === ENCODING.PLAIN) values = plainValues(page, valuesAt, present, kind, type);
+    else throw new Error(`parquet reader: encoding ${header.encoding} is not one the encoder writes`);
+    let v = 0;
+    for (let i = 0; i < count; i++) if (scratch[i] === 1) cells[row + i] = values[v++]!;
+    row += count;
+  }
+  if (row !== rows) throw new Error(`parquet reader: chunk holds ${row} rows, expected ${rows}`);
+  return cells;
+}
+
+/** A chunk statistic (Parquet's binary min or max) as a cell of its kind; undefined when it cannot bound cells. */
+export function statisticCell(bytes: Uint8Array, kind: ColumnKind, type: FieldType): Cell | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  switch (kind) {
+    case "int64":
+      return bytes.length === 8 ? int64At(view, 0) : undefined;
+    case "decimal":
+      return bytes.length === 16 ? decimalAt(bytes, 0) : undefined;
+    case "double":
+      return bytes.length === 8 ? doubleCell(view.getFloat64(0, true)) : undefined;
+    case "date":
+      return bytes.length === 4 ? isoDay(view.getInt32(0, true)) : undefined;
+    case "boolean":
+      return bytes.length === 1 ? bytes[0] === 1 : undefined;
+    case "string":
+      // Text bounds are in UTF-8 byte order, which is the language's code point order, but only
+      // for a string column: an integer or a datetime kept as text orders otherwise.
+      if (type !== "string") return undefined;
+      try {
+        return utf8.decode(bytes);
+      } catch {
+        return undefined;
+      }
+    default:
+      return undefined;
+  }
+}
