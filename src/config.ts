@@ -85,6 +85,16 @@ export const ROWS_DEFAULT_LIMIT = 100;
 export const ROWS_MAX_LIMIT = 1000;
 /** Cell characters one rows response may carry; past it the page ends early (at least one row). */
 export const ROWS_MAX_RESPONSE_CHARS = 8 * 1024 * 1024;
+/**
+ * What one query may read (docs/queries.md#cost): bytes of CSV text from the segments, or of
+ * uncompressed Parquet pages of the needed columns from the twin. Chosen from the scan rates in
+ * docs/performance.md so that a scan of this size stays far inside the Worker's CPU limit
+ * (30 s by default; the var QUERY_SCAN_BUDGET_BYTES overrides it). Past it `/rows` answers `"partial": true` and `/rows.csv`
+ * answers 413 query_too_large before its first byte.
+ */
+export const QUERY_SCAN_BUDGET_BYTES = 512 * 1024 * 1024;
+/** Rows a sorted CSV export keeps in memory per pass; each further pass reads the version again. */
+export const QUERY_EXPORT_SORT_ROWS = 10_000;
 export const MAX_PROPERTIES_BYTES = 16 * 1024;
 export const MAX_NAME_LENGTH = 200;
 export const MAX_KEY_WORDS = 64;
@@ -97,6 +107,11 @@ function positiveInt(source: object, name: string, fallback: number): number {
   if (typeof raw !== "string" || raw.trim() === "") return fallback;
   const value = Number(raw);
   return Number.isSafeInteger(value) && value > 0 ? value : fallback;
+}
+
+/** The scan budget (QUERY_SCAN_BUDGET_BYTES above), lowered or raised by the var of that name. */
+export function queryScanBudget(env: object): number {
+  return positiveInt(env, "QUERY_SCAN_BUDGET_BYTES", QUERY_SCAN_BUDGET_BYTES);
 }
 
 /** Reads the limits from the worker's vars (any object with string-valued vars). */

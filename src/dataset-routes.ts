@@ -10,7 +10,8 @@ import { registerDownload } from "./read/download-route.ts";
 import { registerGet } from "./read/get-route.ts";
 import { registerList } from "./read/list-route.ts";
 import { registerMetadata } from "./metadata/routes.ts";
-import { registerRows } from "./read/rows-route.ts";
+import { registerRows } from "./query/rows-route.ts";
+import { registerRowsCsv } from "./query/export-route.ts";
 import { registerStatistics } from "./columnar/statistics-route.ts";
 import { registerUpdate } from "./write/update-route.ts";
 import { registerVersions } from "./read/versions-route.ts";
@@ -23,6 +24,7 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
   // (rows and the metadata documents are reserved: file-name.ts never stores those names).
   registerVersions(app);
   registerRows(app);
+  registerRowsCsv(app);
   registerMetadata(app);
   registerStatistics(app);
   registerGet(app);

@@ -26,8 +26,11 @@ async function rows(path: string, key?: TestKey): Promise<RowsBody> {
   const response = await send("GET", path, { key });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${text}`);
-  const { schema, ...body } = JSON.parse(text) as RowsBody & { schema: unknown; rows: unknown[][] };
+  const { schema, matched, partial, ...body } = JSON.parse(text) as RowsBody & { schema: unknown; rows: unknown[][]; matched: number; partial: boolean };
   expect(schema).toBeTypeOf("object");
+  // Without where, every row matches (docs/queries.md).
+  expect(matched).toBe(body.total);
+  expect(partial).toBe(false);
   return { ...body, rows: body.rows.map((row) => row.map((cell) => (cell === null ? "" : String(cell)))) };
 }
 
@@ -65,20 +68,20 @@ beforeAll(async () => {
 });
 
 describe("GET /v1/dataset/:id/:version/rows", () => {
-  it("answers columns, schema, rows, offset, total in that order, with decoded cells typed by the schema", async () => {
+  it("answers columns, schema, rows, offset, total, matched, partial in that order, with decoded cells typed by the schema", async () => {
     const response = await send("GET", `/v1/dataset/${multi.id}/${multiLatest}/rows`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     // An explicit version id: immutable (docs/edge-and-caching.md).
     expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     const body = (await response.json()) as RowsBody & { schema: unknown };
-    expect(Object.keys(body)).toEqual(["columns", "schema", "rows", "offset", "total"]);
+    expect(Object.keys(body)).toEqual(["columns", "schema", "rows", "offset", "total", "matched", "partial"]);
     expect(body.schema).toEqual({
       fields: [{ name: "id", type: "integer" }, { name: "name", type: "string" }, { name: "note", type: "string" }],
       missingValues: [""],
     });
     const typed = EXPECTED.map(([id, name, note]) => [Number(id), name === "" ? null : name, note === "" ? null : note]);
-    expect(body).toEqual({ columns: COLUMNS, schema: body.schema, rows: typed, offset: 0, total: 8 });
+    expect(body).toEqual({ columns: COLUMNS, schema: body.schema, rows: typed, offset: 0, total: 8, matched: 8, partial: false });
     const signed = await send("GET", `/v1/dataset/${multi.id}/${multiLatest}/rows`, { key: owner });
     expect(signed.headers.get("cache-control")).toBe("private, no-store");
   });

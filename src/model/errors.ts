@@ -20,6 +20,7 @@ export const PROBLEMS = {
   inconsistent_upload_length: { status: 400, title: "Inconsistent upload length" },
   precondition_failed: { status: 412, title: "Precondition failed" },
   payload_too_large: { status: 413, title: "Payload too large" },
+  query_too_large: { status: 413, title: "Query too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },
   range_not_satisfiable: { status: 416, title: "Range not satisfiable" },
   invalid_csv: { status: 422, title: "Invalid CSV" },

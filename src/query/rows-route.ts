@@ -1,28 +1,37 @@
-// GET /v1/dataset/:id/:version/rows — a window of a version's data rows as JSON, without
-// downloading the file (docs/api.md): only the segments holding the window are read from R2.
+// GET /v1/dataset/:id/:version/rows — a version's rows as JSON (docs/api.md "Querying rows"):
+// a window in file order read from only the segments that hold it, or, with `where` or `order`,
+// the window of the matching rows, counted in `matched`, scanned from the Parquet twin or the
+// CSV segments (scan.ts) within the scan budget.
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
-import { ROWS_DEFAULT_LIMIT, ROWS_MAX_RESPONSE_CHARS } from "../config.ts";
-import { readRowWindow } from "./row-reader.ts";
-import { cacheControlFor, readableContent } from "./content.ts";
-import { typedRow } from "../schema/cast.ts";
+import { queryScanBudget, ROWS_DEFAULT_LIMIT, ROWS_MAX_RESPONSE_CHARS } from "../config.ts";
+import { readRowWindow } from "../read/row-reader.ts";
+import { cacheControlFor, readableFiles } from "../read/content.ts";
+import { typedRow, type Cell } from "../schema/cast.ts";
 import { openSegment } from "../storage/segment-store.ts";
-import { RowsQuerySchema, RowsResponseSchema } from "./reader-schemas.ts";
 import { VersionParamsSchema, problemResponse } from "../http/schemas.ts";
 import { readPolicy, withPolicy } from "../edge/route-policy.ts";
+import { compileQuery, type CompiledQuery } from "./language/query.ts";
+import { queryProblem } from "./problems.ts";
+import { scanSource } from "./plan.ts";
+import { answerWindow, project, type WindowAnswer } from "./scan.ts";
+import { RowsQuerySchema, RowsResponseSchema } from "./schemas.ts";
+import type { SegmentRow, StoredVersionRow } from "../model/dataset.ts";
 
 export const rowsRoute = withPolicy(
   createRoute({
     method: "get",
     path: "/{id}/{version}/rows",
-    summary: "Read a version's rows as JSON",
+    summary: "Read or query a version's rows as JSON",
+    description:
+      "Without `where` and `order`, up to `limit` rows from `offset` on, in file order. With them, the matching rows in the asked order, `offset` and `limit` counting matches, and `matched` saying how many match (docs/queries.md).",
     request: { params: VersionParamsSchema, query: RowsQuerySchema },
     responses: {
       200: {
-        description: "Up to `limit` data rows from `offset` on (fewer at the end, or when the rows are very large)",
+        description: "Up to `limit` rows from `offset` on (fewer at the end, or when the rows are very large)",
         content: { "application/json": { schema: RowsResponseSchema } },
       },
-      400: problemResponse("Malformed id or version, or invalid offset/limit"),
+      400: problemResponse("Malformed id or version, invalid offset/limit, or a `where`, `columns` or `order` that cannot be read (`invalid_query` with `parameter`, `position`, `expected`, `found`)"),
       401: problemResponse("Signature present but not valid"),
       404: problemResponse("No such dataset or version visible to the caller"),
     },
@@ -30,25 +39,48 @@ export const rowsRoute = withPolicy(
   readPolicy("dataset"),
 );
 
+/** Rows in file order from `offset` (no `where`, no `order`): only the segment parts holding them are read. */
+async function fileWindow(bucket: R2Bucket, version: StoredVersionRow, segments: readonly SegmentRow[], query: CompiledQuery, offset: number, limit: number): Promise<WindowAnswer> {
+  const rows =
+    offset < version.rowCount ? await readRowWindow(segments, (key, range) => openSegment(bucket, key, range), { offset, limit, maxChars: ROWS_MAX_RESPONSE_CHARS }) : [];
+  const missing = new Set(version.schema.missingValues);
+  const typed: Cell[][] = rows.map((cells) => project(query, typedRow(version.schema, missing, cells)));
+  return { rows: typed, matched: version.rowCount, partial: false, scanned: 0 };
+}
+
 export function registerRows(app: OpenAPIHono<AppEnv>): void {
   app.openapi(rowsRoute, async (c) => {
     const { id, version: versionRef } = c.req.valid("param");
-    const query = c.req.valid("query");
+    const { where, columns, order, ...window } = c.req.valid("query");
     const caller = c.get("caller");
-    const offset = query.offset ?? 0;
-    const limit = query.limit ?? ROWS_DEFAULT_LIMIT;
-    const { dataset, version, segments } = await readableContent(c.env.DB, id, versionRef, caller);
-    const rows =
-      offset < version.rowCount
-        ? await readRowWindow(segments, (key, range) => openSegment(c.env.CONTENT, key, range), {
+    const offset = window.offset ?? 0;
+    const limit = window.limit ?? ROWS_DEFAULT_LIMIT;
+    const { dataset, version, segments, twin } = await readableFiles(c.env.DB, id, versionRef, caller);
+    const compiled = compileQuery({ where, columns, order }, version.schema);
+    if (!compiled.ok) throw queryProblem(compiled.error);
+    const query = compiled.value;
+    const answer =
+      query.where === null && query.order.length === 0
+        ? await fileWindow(c.env.CONTENT, version, segments, query, offset, limit)
+        : await answerWindow((await scanSource(c.env.CONTENT, version, segments, twin, query)).pieces, query, {
             offset,
             limit,
             maxChars: ROWS_MAX_RESPONSE_CHARS,
-          })
-        : [];
+            budget: queryScanBudget(c.env),
+          });
     c.header("Cache-Control", cacheControlFor(dataset, caller));
-    const missing = new Set(version.schema.missingValues);
-    const typed = rows.map((cells) => typedRow(version.schema, missing, cells));
-    return c.json({ columns: version.columns, schema: version.schema, rows: typed, offset, total: version.rowCount }, 200);
+    const schema = { ...version.schema, fields: query.columns.map((column) => version.schema.fields[column]!) };
+    return c.json(
+      {
+        columns: query.columns.map((column) => version.columns[column] ?? version.schema.fields[column]!.name),
+        schema,
+        rows: answer.rows,
+        offset,
+        total: version.rowCount,
+        matched: answer.matched,
+        partial: answer.partial,
+      },
+      200,
+    );
   });
 }

@@ -1,7 +1,7 @@
 // Request and response schemas of the read-only endpoints beyond the original interface:
-// a dataset's version list and a version's rows as JSON (docs/api.md).
+// a dataset's version list, and the Table Schema and typed cells that rows answers carry (docs/api.md).
 import { z } from "@hono/zod-openapi";
-import { LIST_MAX_LIMIT, ROWS_MAX_LIMIT } from "../config.ts";
+import { LIST_MAX_LIMIT } from "../config.ts";
 import { FIELD_TYPES } from "../schema/table-schema.ts";
 
 /** A whole number in the query string: digits only, so `?offset=` or `?limit=1e3` is a 400. */
@@ -31,11 +31,6 @@ export const VersionSummarySchema = z
   })
   .openapi("DatasetVersionSummary");
 export const VersionsResponseSchema = z.object({ results: z.array(VersionSummarySchema) }).openapi("DatasetVersionList");
-
-export const RowsQuerySchema = z.strictObject({
-  offset: queryInteger(0, Number.MAX_SAFE_INTEGER).optional().openapi({ description: "0-based index of the first data row; default 0." }),
-  limit: queryInteger(1, ROWS_MAX_LIMIT).optional().openapi({ description: `1-${ROWS_MAX_LIMIT}, default 100.` }),
-});
 
 export const TableSchemaFieldSchema = z
   .object({
@@ -67,13 +62,3 @@ export const CellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()
   description:
     "A cell typed by its field: integer and number as JSON numbers (an integer past ±(2^53−1), NaN and INF as their text), boolean as true/false, a missing cell as null, anything else as its text.",
 });
-
-export const RowsResponseSchema = z
-  .object({
-    columns: z.array(z.string()).openapi({ description: "The header's cells as written; the schema's field names are these made unique and non-empty." }),
-    schema: TableSchemaSchema,
-    rows: z.array(z.array(CellSchema)).openapi({ description: "Data rows from `offset` on, each cell typed by its field." }),
-    offset: z.number().int(),
-    total: z.number().int().openapi({ description: "Data rows in the version." }),
-  })
-  .openapi("DatasetRows");

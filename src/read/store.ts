@@ -28,8 +28,8 @@ export interface TwinRow {
   summaryBytes: number;
   documentBytes: number;
   fileBytes: number;
-  /** The parts' objects in file order, and how many bytes of each the file holds (their row groups). */
-  parts: { key: string; dataBytes: number }[];
+  /** The parts' objects in file order, how many bytes of each the file holds (their row groups), and the metadata after them. */
+  parts: { key: string; dataBytes: number; metaBytes: number }[];
 }
 
 interface TwinRecord {
@@ -83,7 +83,7 @@ export async function getVersionContent(db: D1Database, datasetId: string, versi
       bind(db.prepare(`SELECT state, error, tail_key, tail_bytes, summary_bytes, document_bytes, file_bytes FROM version_parquet WHERE version_id = ${target}`)),
       bind(
         db.prepare(
-          `SELECT p.key, p.data_bytes FROM version_parquet_parts vp JOIN parquet_parts p ON p.key = vp.part_key
+          `SELECT p.key, p.data_bytes, p.meta_bytes FROM version_parquet_parts vp JOIN parquet_parts p ON p.key = vp.part_key
            WHERE vp.version_id = ${target} ORDER BY vp.position`,
         ),
       ),
@@ -110,7 +110,7 @@ export async function getVersionContent(db: D1Database, datasetId: string, versi
     summaryBytes: twinRecord.summary_bytes ?? 0,
     documentBytes: twinRecord.document_bytes ?? 0,
     fileBytes: twinRecord.file_bytes ?? 0,
-    parts: ((twinPartRows?.results ?? []) as { key: string; data_bytes: number }[]).map((r) => ({ key: r.key, dataBytes: r.data_bytes })),
+    parts: ((twinPartRows?.results ?? []) as { key: string; data_bytes: number; meta_bytes: number }[]).map((r) => ({ key: r.key, dataBytes: r.data_bytes, metaBytes: r.meta_bytes })),
   };
   return { dataset: dataset ? toDataset(dataset) : null, version: version ? toVersion(version) : null, segments, twin };
 }

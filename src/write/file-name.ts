@@ -7,10 +7,10 @@ export const DEFAULT_FILE_NAME = "dataset.csv";
 
 /**
  * The paths beside a version's file (`/v1/dataset/:id/:version/<name>`) that are not its file:
- * the rows and the metadata documents (docs/api.md, docs/column-types.md). They win over a stored name, so a stored
+ * the rows (as JSON and as a CSV query export) and the metadata documents (docs/api.md, docs/column-types.md). They win over a stored name, so a stored
  * name never takes one: an upload called `datapackage.json` is stored as `datapackage.json.csv`.
  */
-export const RESERVED_VERSION_PATHS: ReadonlySet<string> = new Set(["rows", "schema", "statistics", "datapackage.json", "croissant.jsonld"]);
+export const RESERVED_VERSION_PATHS: ReadonlySet<string> = new Set(["rows", "rows.csv", "schema", "statistics", "datapackage.json", "croissant.jsonld"]);
 const MAX_EXTENSION_LENGTH = 16;
 
 export function sanitizeFileName(sent: string | null, compressed: boolean): string {

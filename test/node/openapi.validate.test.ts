@@ -88,6 +88,7 @@ describe("GET /openapi.json", () => {
         "GET /v1/dataset/{id}/versions",
         "GET /v1/dataset/{id}/{version}",
         "GET /v1/dataset/{id}/{version}/rows",
+        "GET /v1/dataset/{id}/{version}/rows.csv",
         "GET /v1/dataset/{id}/{version}/schema",
         "GET /v1/dataset/{id}/{version}/statistics",
         "GET /v1/dataset/{id}/{version}/datapackage.json",

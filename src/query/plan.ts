@@ -1,0 +1,21 @@
+// Where a query's rows come from (docs/queries.md#cost): the Parquet twin when it is ready and
+// gives back every needed column exactly, else the CSV segments. The answer is the same.
+import type { SegmentRow, StoredVersionRow } from "../model/dataset.ts";
+import type { TwinRow } from "../read/store.ts";
+import type { CompiledQuery } from "./language/query.ts";
+import type { ScanPiece } from "./scan.ts";
+import { segmentPieces } from "./segment-source.ts";
+import { r2RangeRead, twinPieces } from "./twin-source.ts";
+
+export interface ScanSource {
+  pieces: ScanPiece[];
+  source: "parquet" | "csv";
+}
+
+export async function scanSource(bucket: R2Bucket, version: StoredVersionRow, segments: readonly SegmentRow[], twin: TwinRow | null, query: CompiledQuery): Promise<ScanSource> {
+  if (twin?.state === "ready" && twin.tailKey !== null) {
+    const pieces = await twinPieces(r2RangeRead(bucket), twin.parts, version.schema, query);
+    if (pieces !== null) return { pieces, source: "parquet" };
+  }
+  return { pieces: segmentPieces(bucket, version.schema, segments), source: "csv" };
+}

@@ -1,0 +1,131 @@
+// The version's rows read from its Parquet twin (docs/columnar.md, docs/queries.md#pruning): each
+// part's metadata (kept beside its row groups) gives every row group's chunk offsets and min/max
+// statistics, so row groups that cannot match are skipped without a read, and only the chunks of
+// the needed columns are fetched, with one R2 range read per run of adjacent chunks.
+import type { Cell } from "../schema/cast.ts";
+import type { TableSchema } from "../schema/table-schema.ts";
+import { decodePartMetadata, type ChunkMeta, type PartMetadata } from "../columnar/parquet/index.ts";
+import { readChunk, statisticCell, TEXT_EXACT_KINDS } from "../columnar/parquet/read-chunk.ts";
+import { blockMayMatch, type ColumnStatistics } from "./language/pruning.ts";
+import type { CompiledQuery } from "./language/query.ts";
+import type { ScanPiece } from "./scan.ts";
+
+/** Reads `length` bytes of object `key` from `offset`. */
+export type RangeRead = (key: string, offset: number, length: number) => Promise<Uint8Array>;
+
+export interface TwinPart {
+  key: string;
+  /** Its row groups' bytes, then `metaBytes` of metadata. */
+  dataBytes: number;
+  metaBytes: number;
+}
+
+/** Chunks closer than this are fetched in one range read, the gap read and dropped. */
+const COALESCE_GAP = 64 * 1024;
+/** Part metadata read at once. */
+const METADATA_READS = 6;
+
+export function r2RangeRead(bucket: R2Bucket): RangeRead {
+  return async (key, offset, length) => {
+    const object = await bucket.get(key, { range: { offset, length } });
+    if (!object) throw new Error(`parquet object missing: ${key}`);
+    return new Uint8Array(await object.arrayBuffer());
+  };
+}
+
+async function partMetadata(read: RangeRead, parts: readonly TwinPart[]): Promise<PartMetadata[]> {
+  const out: PartMetadata[] = new Array<PartMetadata>(parts.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < parts.length) {
+      const index = next++;
+      const part = parts[index]!;
+      out[index] = decodePartMetadata(new TextDecoder().decode(await read(part.key, part.dataBytes, part.metaBytes)));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(METADATA_READS, parts.length) }, worker));
+  return out;
+}
+
+function groupStatistics(schema: TableSchema, meta: PartMetadata, columns: readonly ChunkMeta[], rows: number): (ColumnStatistics | undefined)[] {
+  return columns.map((chunk, c) => {
+    const field = schema.fields[c];
+    const kind = meta.kinds[c];
+    if (!field || !kind) return undefined;
+    const stats: ColumnStatistics = { rowCount: rows, nullCount: chunk.nulls };
+    if (chunk.min === null || chunk.max === null) return stats;
+    const min = statisticCell(chunk.min, kind, field.type);
+    // Parquet leaves NaN out of a double's bounds; the language orders NaN above everything, so
+    // the only safe maximum is NaN itself.
+    const max = kind === "double" ? "NaN" : statisticCell(chunk.max, kind, field.type);
+    return min === undefined || max === undefined ? stats : { ...stats, min, max };
+  });
+}
+
+/** Whether every needed column of every row group reads back as castCell's cells (or holds only nulls). */
+function readable(metadata: readonly PartMetadata[], needed: readonly number[]): boolean {
+  return metadata.every((meta) =>
+    meta.rowGroups.every((group) => needed.every((c) => TEXT_EXACT_KINDS.has(meta.kinds[c]!) || group.columns[c]!.nulls === group.columns[c]!.values)),
+  );
+}
+
+/** Byte runs covering the chunks of `columns`, adjacent ones joined. */
+function runs(chunks: readonly ChunkMeta[], columns: readonly number[]): { offset: number; end: number; columns: number[] }[] {
+  const sorted = [...columns].sort((a, b) => chunks[a]!.offset - chunks[b]!.offset);
+  const out: { offset: number; end: number; columns: number[] }[] = [];
+  for (const c of sorted) {
+    const chunk = chunks[c]!;
+    const last = out.at(-1);
+    if (last && chunk.offset - last.end <= COALESCE_GAP) {
+      last.end = Math.max(last.end, chunk.offset + chunk.compressed);
+      last.columns.push(c);
+    } else out.push({ offset: chunk.offset, end: chunk.offset + chunk.compressed, columns: [c] });
+  }
+  return out;
+}
+
+/**
+ * The row groups that may hold a match, as scan pieces; null when some needed column cannot be
+ * read back exactly from the twin (then the CSV segments answer).
+ */
+export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], schema: TableSchema, query: CompiledQuery): Promise<ScanPiece[] | null> {
+  const metadata = await partMetadata(read, parts);
+  if (!readable(metadata, query.needed)) return null;
+  const pieces: ScanPiece[] = [];
+  let firstRow = 0;
+  metadata.forEach((meta, p) => {
+    const part = parts[p]!;
+    for (const group of meta.rowGroups) {
+      const groupFirst = firstRow;
+      firstRow += group.rows;
+      if (!blockMayMatch(query.where, groupStatistics(schema, meta, group.columns, group.rows), group.rows)) continue;
+      pieces.push({
+        rowCount: group.rows,
+        firstRow: groupFirst,
+        cost: (columns) => columns.reduce((sum, c) => sum + group.columns[c]!.uncompressed, 0),
+        rows: async function* (columns) {
+          const cells: (Cell[] | undefined)[] = new Array<Cell[] | undefined>(schema.fields.length);
+          await Promise.all(
+            runs(group.columns, columns).map(async (run) => {
+              const bytes = await read(part.key, run.offset, run.end - run.offset);
+              for (const c of run.columns) {
+                const chunk = group.columns[c]!;
+                const at = chunk.offset - run.offset;
+                cells[c] = readChunk(bytes.subarray(at, at + chunk.compressed), group.rows, meta.kinds[c]!, schema.fields[c]!.type);
+              }
+            }),
+          );
+          const width = schema.fields.length;
+          const rows: Cell[][] = new Array<Cell[]>(group.rows);
+          for (let r = 0; r < group.rows; r++) {
+            const row: Cell[] = new Array<Cell>(width).fill(null);
+            for (const c of columns) row[c] = cells[c]![r] ?? null;
+            rows[r] = row;
+          }
+          yield rows;
+        },
+      });
+    }
+  });
+  return pieces;
+}
