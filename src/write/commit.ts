@@ -8,8 +8,10 @@ import { answerToStore } from "./answers.ts";
 import { settleUploadStatement, uploadCommitStatement } from "../uploads/store.ts";
 import type { Collection } from "./collection-schema.ts";
 import type { DerivedContent } from "./ingest/version-content.ts";
-import type { IdempotencyHold, UploadSettlement, WriteAnswer, WriteResult } from "./write-types.ts";
+import type { IdempotencyHold, UploadSettlement, WriteAnswer, WriteKind, WriteResult } from "./write-types.ts";
 import type { DatasetRow, VersionRow } from "../model/dataset.ts";
+import { versionEventTypes } from "../model/change-events.ts";
+import { versionEventStatement } from "../changes/store.ts";
 
 export interface Creator {
   teamId: string;
@@ -48,6 +50,8 @@ export function nextVersion(
 }
 
 export interface PlannedCommit {
+  /** Which write it is, for its change event (docs/changes.md). */
+  kind: WriteKind;
   result: WriteResult;
   /** The version it builds on; null for a create. */
   parent: VersionRow | null;
@@ -79,7 +83,16 @@ function toCommit(db: D1Database, planned: PlannedCommit): VersionCommit {
   const { dataset, version } = planned.result;
   const hold = planned.idempotency;
   const settles = planned.settles ?? null;
+  // The outbox row commits with the version or not at all (docs/storage-protocol.md "Change events").
+  const event = versionEventStatement(db, {
+    ...versionEventTypes(planned.kind, planned.parent?.visibility ?? null, version.visibility),
+    datasetId: dataset.id,
+    teamId: dataset.teamId,
+    versionId: version.id,
+    occurred: version.created,
+  });
   const alongside = [
+    event,
     ...(hold ? [completeIdempotencyStatement(db, hold.scope, hold.token, storedAnswer(planned.answer), hold.expiresSeconds)] : []),
     ...(settles
       ? [

@@ -3,11 +3,12 @@
 // idempotency_key) is the lock, and a row past `expires` is treated as absent everywhere.
 // Deleting a dataset: every row of it in one batch (a transaction), children before parents so
 // foreign keys hold at each statement; its R2 objects are recorded in the intent log first, for
-// the scheduled clean-up to delete.
+// the scheduled clean-up to delete, and its change event is written in the same batch.
 import type { IdempotencyScope } from "../model/idempotency.ts";
 import { recordDatasetObjectsStatement, recordDatasetParquetStatements } from "../storage/pending-objects-db.ts";
 import { unindexStatements } from "../storage/search-db.ts";
 import { deleteDatasetPartsStatement } from "../storage/segment-parts-db.ts";
+import { deleteEventStatement } from "../changes/store.ts";
 
 export type { IdempotencyScope };
 
@@ -125,6 +126,8 @@ export async function purgeExpiredIdempotencyRecords(db: D1Database, nowSeconds:
 /** Deletes the dataset and everything of it; false when there was no such dataset. */
 export async function deleteDatasetRows(db: D1Database, datasetId: string, collectObjectsAfter: number): Promise<boolean> {
   const results = await db.batch([
+    // Read from the dataset row before it goes: no row, no event (docs/storage-protocol.md "Change events").
+    deleteEventStatement(db, datasetId, new Date().toISOString()),
     recordDatasetObjectsStatement(db, datasetId, collectObjectsAfter),
     ...recordDatasetParquetStatements(db, datasetId, collectObjectsAfter),
     db

@@ -133,7 +133,7 @@ export async function writeVersion<Body extends object>(
     const answer = request.answer(result);
     const publishHistory = publishesHistory(upload.collection);
     const outcome = await commitOrReadBack(env.DB, [
-      { result, parent: latest?.version ?? null, creates: latest === null, derived, idempotency: request.idempotency, settles: request.settlesUpload ?? null, answer, publishHistory },
+      { kind: request.kind, result, parent: latest?.version ?? null, creates: latest === null, derived, idempotency: request.idempotency, settles: request.settlesUpload ?? null, answer, publishHistory },
     ]);
     if (outcome === "committed") {
       afterCommit(result);

@@ -89,7 +89,7 @@ export async function commitAppendGroup(
         const derived = await appendedContent(parent.version, append.ingested, objects.lineBreak);
         const result = nextVersion(datasetId, append.caller, parent, append.collection, derived);
         const publishHistory = publishesHistory(append.collection);
-        planned.push({ result, parent: parent.version, creates: false, derived, idempotency: append.idempotency, settles: append.settles ?? null, answer: appendAnswer(result), publishHistory });
+        planned.push({ kind: "append", result, parent: parent.version, creates: false, derived, idempotency: append.idempotency, settles: append.settles ?? null, answer: appendAnswer(result), publishHistory });
         outcomes.push(null);
         parent = result;
       } catch (error: unknown) {
