@@ -10,12 +10,17 @@ import { get, ls, rows, schema, versions } from "./commands/read.ts";
 import { append, create, rm, update } from "./commands/write.ts";
 import { CommandContext, type CliIo } from "./context.ts";
 import { commandUsage, mainUsage } from "./usage.ts";
+import { cliVersion } from "./version.ts";
 
 export const COMMANDS: Command[] = [ls, get, versions, schema, rows, download, create, append, update, rm, login, keys];
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const json = argv.includes("--json");
   const { command: name, rest } = splitCommand(argv);
+  if (name === undefined && (argv.includes("--version") || argv.includes("-V"))) {
+    io.stdout.write(json ? `${JSON.stringify({ version: cliVersion() })}\n` : `pubset ${cliVersion()}\n`);
+    return EXIT_OK;
+  }
   if (name === undefined || name === "help") {
     const asked = name === "help" || argv.includes("--help") || argv.includes("-h");
     if (asked) {

@@ -25,6 +25,7 @@ options for every command:
   --json       print one JSON document on stdout instead of text
   --url URL    server (overrides PUBSET_URL and the config file)
   -h, --help   help for a command: pubset <command> --help
+  --version    print pubset's version
 
 configuration: env PUBSET_URL, PUBSET_KEY_ID, PUBSET_SECRET win over the config file
 ($PUBSET_CONFIG, else ~/.config/pubset/config.json, written by \`pubset login\`); the default

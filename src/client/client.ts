@@ -1,6 +1,6 @@
 // PubsetClient: every endpoint of the v1 dataset API (docs/api.md) as typed methods. Signs with
 // RFC 9421 when given a key, gzips uploads client-side, retries safely. fetch + WebCrypto only,
-// so it runs in Node ≥ 22, browsers and Workers.
+// so it runs in Node ≥ 20, browsers, Deno, Bun and Workers.
 import { linkTarget } from "./link-header.ts";
 import { download, sourcePath, type Download, type DownloadOptions, type DownloadTarget } from "./download.ts";
 import { DEFAULT_GZIP_LEVEL, type GzipLevel } from "./gzip-stream.ts";

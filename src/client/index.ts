@@ -1,5 +1,5 @@
 // The public surface of the pubset client: import from here, not from the modules behind it.
-export { PubsetClient, DEFAULT_URL, type PubsetClientOptions, type CallOptions, type UploadOptions } from "./client.ts";
+export { PubsetClient, PubsetClient as Client, DEFAULT_URL, type PubsetClientOptions, type CallOptions, type UploadOptions } from "./client.ts";
 export { PubsetError, PubsetNetworkError, UploadSourceError } from "./errors.ts";
 export { downloadFileName, type Download, type DownloadOptions, type DownloadTarget } from "./download.ts";
 export type { GzipLevel } from "./gzip-stream.ts";

@@ -1,12 +1,12 @@
-// The TypeScript client (src/client/) in a real browser against `npm start`: bundled for the
-// browser with esbuild, loaded by a page on another origin (another port of 127.0.0.1 — a
+// The TypeScript client (src/client/) in a real browser against `npm start`: the package's own
+// dist/client.js, the file `pubset/client` resolves to (`npm test` builds it first), loaded by a page on another origin (another port of 127.0.0.1 — a
 // secure context, so WebCrypto works — making every API call cross-origin, so the worker's
 // CORS answers decide), and run through a signed create → append → list/search → rows →
 // download → make private → delete flow.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import type { Request as BrowserRequest } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { e2eServer, type E2eServer } from "../node/helpers/shared-server.ts";
@@ -15,18 +15,18 @@ import { pagePerTest } from "./helpers/page-per-test.ts";
 
 type ClientModule = typeof import("../../src/client/index.ts");
 
-const ENTRY = fileURLToPath(new URL("../../src/client/index.ts", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const HEADER = "river,country,length_km\n";
 const FIRST = "Rhine,CH/DE/NL,1233\nRhône,CH/FR,813\n";
 const APPENDED = "Loire,FR,1006\n";
 const FAILED_LOAD = /^Failed to load resource: the server responded with a status of (\d{3}) /;
 
-/** src/client/index.ts and everything it imports as one browser ES module. */
+/** dist/client.js as `npm run build` makes it: the client and everything it imports, one ES module. */
 async function bundleClient(): Promise<string> {
-  const result = await build({ entryPoints: [ENTRY], bundle: true, format: "esm", platform: "browser", target: "es2022", write: false, logLevel: "silent" });
-  const [output] = result.outputFiles;
-  if (!output || result.warnings.length > 0) throw new Error(`bundling the client: ${JSON.stringify(result.warnings)}`);
-  return output.text;
+  const built = `${ROOT}dist/client.js`;
+  const newest = Math.max(...["src/client", "src/wire", "src/csv", "src/schema"].flatMap((dir) => readdirSync(`${ROOT}${dir}`).map((file) => statSync(`${ROOT}${dir}/${file}`).mtimeMs)));
+  if (!existsSync(built) || statSync(built).mtimeMs < newest) throw new Error("dist/client.js is missing or older than src/: run `npm run build`");
+  return readFileSync(built, "utf8");
 }
 
 interface AppOrigin {
