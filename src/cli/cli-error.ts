@@ -34,10 +34,10 @@ function failureDocument(error: unknown, exitCode: number): Record<string, unkno
  * Writes the error to stderr (and, with --json, a JSON document to stdout, so a script always
  * reads one JSON document) and returns the exit code.
  */
-export function reportFailure(error: unknown, json: boolean, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): number {
+export function reportFailure(error: unknown, json: boolean, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream, self = "pubset"): number {
   let code: number;
   if (error instanceof UsageError) {
-    stderr.write(`pubset: ${error.message}\nRun \`pubset --help\` for usage.\n`);
+    stderr.write(`pubset: ${error.message}\nRun \`${self} --help\` for usage.\n`);
     code = EXIT_USAGE;
   } else if (error instanceof PubsetError) {
     stderr.write(`pubset: ${error.code} (HTTP ${error.status}): ${error.detail}${extensionText(error)}\n`);

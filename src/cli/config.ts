@@ -5,6 +5,7 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { DEFAULT_URL } from "../client/index.ts";
+import { invokedAs } from "./invocation.ts";
 import { UsageError } from "./cli-error.ts";
 
 export interface StoredConfig {
@@ -28,7 +29,7 @@ function nonEmpty(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
-export function readStoredConfig(file: string, warn: (message: string) => void): StoredConfig {
+export function readStoredConfig(file: string, warn: (message: string) => void, self = "pubset"): StoredConfig {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -40,7 +41,7 @@ export function readStoredConfig(file: string, warn: (message: string) => void):
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new UsageError(`${file} is not valid JSON; run \`pubset login\` again`);
+    throw new UsageError(`${file} is not valid JSON; run \`${self} login\` again`);
   }
   if (typeof parsed !== "object" || parsed === null) return {};
   const record = parsed as Record<string, unknown>;
@@ -49,7 +50,7 @@ export function readStoredConfig(file: string, warn: (message: string) => void):
 
 export function resolveConfig(env: NodeJS.ProcessEnv, urlFlag: string | undefined, warn: (message: string) => void): ResolvedConfig {
   const file = configPath(env);
-  const stored = readStoredConfig(file, warn);
+  const stored = readStoredConfig(file, warn, invokedAs(env));
   const url = nonEmpty(urlFlag) ?? nonEmpty(env.PUBSET_URL) ?? stored.url ?? DEFAULT_URL;
   const keyId = nonEmpty(env.PUBSET_KEY_ID) ?? stored.key_id;
   const secret = nonEmpty(env.PUBSET_SECRET) ?? stored.secret;

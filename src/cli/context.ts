@@ -5,6 +5,7 @@ import { stringOption, flag, type OptionValues } from "./args.ts";
 import { bookmarkFile, readBookmark, saveBookmark } from "./bookmark-file.ts";
 import { resolveConfig, type ResolvedConfig } from "./config.ts";
 import { fileSpool } from "./file-spool.ts";
+import { invokedAs } from "./invocation.ts";
 import { WriteTracker } from "./interrupt.ts";
 import { progressBar, type ProgressTarget } from "./progress-bar.ts";
 
@@ -26,6 +27,8 @@ export class CommandContext {
   readonly tracker: WriteTracker;
   /** The command line as typed after `pubset`, for "run this again" advice. */
   readonly argv: string[];
+  /** `pubset`, `npx pubset` or `npm run cli --`: how the user ran us (invocation.ts). */
+  readonly self: string;
   private readonly urlFlag: string | undefined;
   private resolved: ResolvedConfig | undefined;
   private readonly clients: PubsetClient[] = [];
@@ -33,6 +36,7 @@ export class CommandContext {
   constructor(io: CliIo, values: OptionValues, argv: string[] = []) {
     this.io = io;
     this.argv = argv;
+    this.self = invokedAs(io.env);
     this.json = flag(values, "json");
     this.signal = io.signal;
     this.tracker = io.tracker ?? new WriteTracker();
@@ -69,7 +73,7 @@ export class CommandContext {
       if (arg === option) i++;
       else if (!arg.startsWith(`${option}=`)) args.push(arg);
     }
-    return ["pubset", ...args, option, value].map(shellQuote).join(" ");
+    return [this.self, [...args, option, value].map(shellQuote).join(" ")].join(" ");
   }
 
   /** A client that signs nothing: it sees what a stranger sees. */

@@ -9,6 +9,7 @@ import { login } from "./commands/login.ts";
 import { get, ls, rows, schema, versions } from "./commands/read.ts";
 import { append, create, rm, update } from "./commands/write.ts";
 import { CommandContext, type CliIo } from "./context.ts";
+import { invokedAs } from "./invocation.ts";
 import { commandUsage, mainUsage } from "./usage.ts";
 import { cliVersion } from "./version.ts";
 
@@ -16,6 +17,7 @@ export const COMMANDS: Command[] = [ls, get, versions, schema, rows, download, c
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const json = argv.includes("--json");
+  const self = invokedAs(io.env);
   const { command: name, rest } = splitCommand(argv);
   if (name === undefined && (argv.includes("--version") || argv.includes("-V"))) {
     io.stdout.write(json ? `${JSON.stringify({ version: cliVersion() })}\n` : `pubset ${cliVersion()}\n`);
@@ -24,11 +26,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (name === undefined || name === "help") {
     const asked = name === "help" || argv.includes("--help") || argv.includes("-h");
     if (asked) {
-      io.stdout.write(mainUsage(COMMANDS));
+      io.stdout.write(mainUsage(COMMANDS, self));
       return EXIT_OK;
     }
-    io.stderr.write(mainUsage(COMMANDS));
-    return reportFailure(new UsageError("no command given"), json, io.stdout, io.stderr);
+    io.stderr.write(mainUsage(COMMANDS, self));
+    return reportFailure(new UsageError("no command given"), json, io.stdout, io.stderr, self);
   }
   const command = COMMANDS.find((c) => c.name === name);
   try {
@@ -39,14 +41,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if ("passthrough" in command) {
       const args = argv.slice(argv.indexOf(name) + 1);
       if (args.length === 0 || args.includes("--help") || args.includes("-h")) {
-        io.stdout.write(commandUsage(command));
+        io.stdout.write(commandUsage(command, self));
         return EXIT_OK;
       }
       return await command.passthrough(args);
     }
     const parsed = parseCommand(rest, command.options);
     if (flag(parsed.values, "help")) {
-      io.stdout.write(commandUsage(command));
+      io.stdout.write(commandUsage(command, self));
       return EXIT_OK;
     }
     const context = new CommandContext(io, parsed.values, argv);
@@ -57,6 +59,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
   } catch (error: unknown) {
     if (io.signal?.aborted) return reportInterrupted(io.signal.reason, json, io.stdout);
-    return reportFailure(error, json, io.stdout, io.stderr);
+    return reportFailure(error, json, io.stdout, io.stderr, self);
   }
 }

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { reportFailure, UsageError } from "../../src/cli/cli-error.ts";
 import { COMMANDS } from "../../src/cli/run.ts";
 import { resolveConfig } from "../../src/cli/config.ts";
+import { CommandContext } from "../../src/cli/context.ts";
 import { PubsetError, PubsetNetworkError } from "../../src/client/index.ts";
 import { runInProcess } from "./cli.helpers.ts";
 import { PROJECT_ROOT } from "./helpers/run-script.ts";
@@ -75,12 +76,36 @@ describe("help and usage errors", () => {
     expect(run.stderr).toContain("create needs --name");
   });
 
-  it("runs as `npx pubset` from the package bin", async () => {
+  it("runs as `npx pubset` from the package bin, and its advice says `npx pubset`", async () => {
     const run = await new Promise<{ code: number; stdout: string }>((resolve) =>
       execFile("npx", ["--no-install", "pubset", "--help"], { cwd: PROJECT_ROOT }, (error, stdout) => resolve({ code: error ? 1 : 0, stdout })),
     );
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("usage: pubset <command>");
+    expect(run.stdout).toContain("usage: npx pubset <command>");
+    expect(run.stdout).toContain("  npx pubset login\n");
+    const wrong = await new Promise<{ code: number; stderr: string }>((resolve) =>
+      execFile("npx", ["--no-install", "pubset", "bogus"], { cwd: PROJECT_ROOT }, (error, _stdout, stderr) => resolve({ code: error ? 1 : 0, stderr })),
+    );
+    expect(wrong.stderr).toContain("Run `npx pubset --help` for usage.");
+  });
+
+  it("names itself as run: `pubset` installed, `npm run cli --` as the npm script", async () => {
+    const installed = await runInProcess(["bogus"], env);
+    expect(installed.stderr).toContain("Run `pubset --help` for usage.");
+    const script = await runInProcess(["get", "--help"], { ...env, npm_command: "run-script", npm_lifecycle_event: "cli" });
+    expect(script.stdout).toContain("usage: npm run cli -- get");
+    // Another tool that npx started runs pubset: npm's variables name that tool, not pubset.
+    const nested = await runInProcess(["bogus"], { ...env, npm_command: "exec", npm_lifecycle_event: "npx", npm_lifecycle_script: "'vitest'" });
+    expect(nested.stderr).toContain("Run `pubset --help` for usage.");
+  });
+
+  it("the `finish:` line after Ctrl-C is this command line again, under the name it ran as", () => {
+    const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough() };
+    const argv = ["append", "some-id", "my file.csv", "--idempotency-key", "old"];
+    const npx = new CommandContext({ ...io, env: { npm_command: "exec", npm_lifecycle_script: "pubset" } }, {}, argv);
+    expect(npx.rerunWith("--idempotency-key", "k1")).toBe("npx pubset append some-id 'my file.csv' --idempotency-key k1");
+    const installed = new CommandContext({ ...io, env: {} }, {}, argv);
+    expect(installed.rerunWith("--idempotency-key", "k1")).toBe("pubset append some-id 'my file.csv' --idempotency-key k1");
   });
 });
 

@@ -23,7 +23,7 @@ export const login: Command = {
     positionals(parsed, [], 0);
     const { env, stdin, stderr } = context.io;
     const file = configPath(env);
-    const saved = readStoredConfig(file, (message) => context.note(`pubset: warning: ${message}`));
+    const saved = readStoredConfig(file, (message) => context.note(`pubset: warning: ${message}`), context.self);
     let url = stringOption(parsed.values, "url");
     let keyId = stringOption(parsed.values, "key-id");
     let secret = stringOption(parsed.values, "secret");

@@ -71,7 +71,7 @@ export const create: Command = {
     const properties = propertyChanges(parsed.values);
     const input = uploadInput(file, context.io.stdin);
     const client = context.client();
-    const created = await trackedWrite(context, { check: "pubset ls --limit 5", replayable: true }, parsed.values, (options) =>
+    const created = await trackedWrite(context, { check: `${context.self} ls --limit 5`, replayable: true }, parsed.values, (options) =>
       client.create({ ...collection, name: collection.name ?? "", ...(properties ? { properties } : {}) }, input, options),
     );
     context.print(created, () => formatRecord(created));
@@ -90,7 +90,7 @@ export const append: Command = {
     const input = uploadInput(file, context.io.stdin);
     const client = context.client();
     const ifMatch = stringOption(parsed.values, "if-match");
-    const appended = await trackedWrite(context, { check: `pubset versions ${id}`, replayable: true }, parsed.values, (options) => client.append(id, input, { ...options, ifMatch }));
+    const appended = await trackedWrite(context, { check: `${context.self} versions ${id}`, replayable: true }, parsed.values, (options) => client.append(id, input, { ...options, ifMatch }));
     context.print(appended, () => formatRecord(appended));
   },
 };
@@ -143,7 +143,7 @@ export const update: Command = {
     const content = file === undefined ? undefined : uploadInput(file, context.io.stdin);
     const hasCollection = Object.keys(collection).length > 0;
     // A rerun merges the property flags into whatever is current by then: not the same request.
-    const updated = await trackedWrite(context, { check: `pubset versions ${id}`, replayable: changes === undefined }, parsed.values, (options) =>
+    const updated = await trackedWrite(context, { check: `${context.self} versions ${id}`, replayable: changes === undefined }, parsed.values, (options) =>
       client.update(id, { collection: hasCollection ? collection : undefined, content }, { ...options, ifMatch }),
     );
     context.print(updated, () => formatRecord(updated));
@@ -153,7 +153,7 @@ export const update: Command = {
         context.note(
           `pubset: ${drafts.length} earlier version${drafts.length === 1 ? "" : "s"} written while private stay${drafts.length === 1 ? "s" : ""} readable by your team only:\n` +
             drafts.map((v) => `  ${v}\n`).join("") +
-            `To publish ${drafts.length === 1 ? "it" : "them"} too: pubset update ${id} --public --with-history`,
+            `To publish ${drafts.length === 1 ? "it" : "them"} too: ${context.self} update ${id} --public --with-history`,
         );
       }
     }
