@@ -10,6 +10,7 @@ import { buildTwin } from "../src/columnar/build.ts";
 import { limitsFrom, storageTimingsFrom } from "../src/config.ts";
 import { signRequest } from "../src/wire/sign.ts";
 import { countingR2 } from "./helpers/r2-counting.ts";
+import { countingD1 } from "./helpers/d1-wrappers.ts";
 import { ORIGIN, collectionPart, csvPart, expectProblem } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { appendWith, recordingAfterCommit, signedFetch } from "./helpers/storage.ts";
@@ -43,15 +44,18 @@ function rowsOf(from: number, to: number): string {
   return csv;
 }
 
-async function ask(path: string, options: { key?: TestKey; vars?: Record<string, unknown> } = {}) {
+async function ask(path: string, options: { key?: TestKey; vars?: Record<string, unknown>; fresh?: boolean } = {}) {
   const url = ORIGIN + path;
   const headers = options.key ? await signRequest({ method: "GET", url }, options.key) : new Headers();
+  // The edge stand-in keeps only anonymous answers; no-cache makes the worker compute its answer again.
+  if (options.fresh) headers.set("Cache-Control", "no-cache");
   const r2 = countingR2(env.CONTENT);
+  const d1 = countingD1(env.DB);
   const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(url, { headers }), { ...env, CONTENT: r2.bucket, ...options.vars } as Env, ctx);
+  const response = await worker.fetch(new Request(url, { headers }), { ...env, CONTENT: r2.bucket, DB: d1.db, ...options.vars } as Env, ctx);
   const text = await response.text();
   await waitOnExecutionContext(ctx);
-  return { response, text, reads: r2.reads, bytes: r2.bytes() };
+  return { response, text, reads: r2.reads, bytes: r2.bytes(), queries: d1.queries.length };
 }
 
 async function json(path: string, options: Parameters<typeof ask>[1] = {}): Promise<Answer & { reads: { key: string }[] }> {
@@ -94,7 +98,8 @@ describe("querying rows", () => {
   it("answers the same from the CSV segments and from the Parquet twin", async () => {
     const before: Answer[] = [];
     for (const query of QUERIES) {
-      const answer = await json(`/v1/dataset/${id}/${version}/rows?${query}`);
+      const answer = await json(`/v1/dataset/${id}/${version}/rows?${query}`, { key: owner, fresh: true });
+      expect(answer.reads.length, query).toBeGreaterThan(0);
       expect(answer.reads.every((read) => !read.key.includes("/parquet/")), query).toBe(true);
       expect(answer.partial).toBe(false);
       before.push(answer);
@@ -110,8 +115,9 @@ describe("querying rows", () => {
 
     expect(await buildTwin(env, id, version, storageTimingsFrom(limitsFrom(env)))).toBe("built");
     for (const [i, query] of QUERIES.entries()) {
-      const answer = await json(`/v1/dataset/${id}/${version}/rows?${query}`);
+      const answer = await json(`/v1/dataset/${id}/${version}/rows?${query}`, { key: owner, fresh: true });
       const { reads, ...body } = answer;
+      expect(reads.length, query).toBeGreaterThan(0);
       const { reads: _, ...expected } = before[i] as Answer & { reads?: unknown };
       expect(body, query).toEqual(expected);
       if (query.startsWith("where=") || query.includes("order=")) expect(reads.every((read) => read.key.includes("/parquet/")), query).toBe(true);
@@ -120,9 +126,9 @@ describe("querying rows", () => {
 
   it("skips row groups whose statistics rule them out and reads only the needed columns", async () => {
     await buildTwin(env, id, version, storageTimingsFrom(limitsFrom(env)));
-    const narrow = await ask(`/v1/dataset/${id}/${version}/rows?where=id >= 250 AND id < 260&columns=id`);
+    const narrow = await ask(`/v1/dataset/${id}/${version}/rows?where=id >= 250 AND id < 260&columns=id`, { key: owner, fresh: true });
     expect(narrow.response.status).toBe(200);
-    const wide = await ask(`/v1/dataset/${id}/${version}/rows?where=name = 'x'`);
+    const wide = await ask(`/v1/dataset/${id}/${version}/rows?where=name = 'x'`, { key: owner, fresh: true });
     // Three parts: three metadata reads each time; the narrow query then reads one chunk of one part.
     const dataReads = (reads: { length: number | null }[]) => reads.length - 3;
     expect(dataReads(narrow.reads)).toBe(1);
@@ -132,7 +138,7 @@ describe("querying rows", () => {
 
   it("streams every matching row as CSV, header first, on both paths", async () => {
     const path = `/v1/dataset/${id}/${version}/rows.csv?where=${encodeURIComponent("name IN ('ab, c', 'say \"hi\"', '') OR amount IS NULL")}&columns=id,name,amount&order=-id`;
-    const { response, text } = await ask(path);
+    const { response, text } = await ask(path, { fresh: true });
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("Content-Disposition")).toBe('attachment; filename="cities-rows.csv"');
@@ -144,7 +150,7 @@ describe("querying rows", () => {
     expect(text).toContain('"say ""hi"""');
     const ids = lines.slice(1, -1).map((line) => Number(line.split(",")[0]));
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
-    const json = await ask(`/v1/dataset/${id}/${version}/rows?where=${encodeURIComponent("name IN ('ab, c', 'say \"hi\"', '') OR amount IS NULL")}&limit=1000`);
+    const json = await ask(`/v1/dataset/${id}/${version}/rows?where=${encodeURIComponent("name IN ('ab, c', 'say \"hi\"', '') OR amount IS NULL")}&limit=1000`, { fresh: true });
     expect(ids.length).toBe((JSON.parse(json.text) as Answer).matched);
   });
 
@@ -158,7 +164,7 @@ describe("querying rows", () => {
     expect(body.budget).toBe(2000);
     // A selective query on the twin plans within the same budget.
     await buildTwin(env, id, version, storageTimingsFrom(limitsFrom(env)));
-    const narrow = await ask(`/v1/dataset/${id}/${version}/rows.csv?where=id >= 250 AND id < 252&columns=id`, { vars });
+    const narrow = await ask(`/v1/dataset/${id}/${version}/rows.csv?where=id >= 250 AND id < 252&columns=id`, { vars, fresh: true });
     expect(narrow.text).toBe("id\r\n250\r\n251\r\n");
   });
 
@@ -183,6 +189,47 @@ describe("querying rows", () => {
     // The export takes every match: offset and limit are unknown parameters there.
     const paged = await ask(`/v1/dataset/${id}/${version}/rows.csv?limit=3`);
     await expectProblem(new Response(paged.text, paged.response), 400, "invalid_query");
+  });
+});
+
+describe("caching answers", () => {
+  // The production setting: Workers Cache (absent here) answers a repeated URL before the Worker
+  // runs; the Worker itself keeps answers by version and normalised query.
+  const production = { EDGE_CACHE: "workers-cache" };
+
+  it("an explicit version's answer is immutable, and every spelling of it is answered without R2", async () => {
+    const spellings = ["where=id >= 270 AND id < 280&order=-id", "where=(id>=270)  and id<280.0&order=-id", "order=-id&where=id >= '270' AND NOT NOT id < 280"];
+    const first = await ask(`/v1/dataset/${id}/${version}/rows?${spellings[0]}&limit=5`, { vars: production });
+    expect(first.response.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    expect(first.reads.length).toBeGreaterThan(0);
+    for (const spelling of spellings) {
+      for (const ref of [version, "latest"]) {
+        const again = await ask(`/v1/dataset/${id}/${ref}/rows?${spelling}&limit=5`, { vars: production });
+        expect(again.text, spelling).toBe(first.text);
+        expect(again.reads, spelling).toEqual([]);
+        // The one batch that says who may read which version; then the answer is the kept one.
+        expect(again.queries, spelling).toBe(1);
+      }
+    }
+    // Another window of the same question is another answer.
+    expect((await ask(`/v1/dataset/${id}/${version}/rows?${spellings[1]}&limit=5&offset=1`, { vars: production })).reads.length).toBeGreaterThan(0);
+  });
+
+  it("the export too; and the local stand-in of the edge cache answers a repeated URL without R2", async () => {
+    const path = `/v1/dataset/${id}/${version}/rows.csv?where=flag = true AND id < 20&columns=id`;
+    const first = await ask(path, { vars: production });
+    expect(first.response.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    const etag = first.response.headers.get("ETag");
+    const respelled = await ask(`/v1/dataset/${id}/latest/rows.csv?where=${encodeURIComponent("flag = 'TRUE' and id < 20")}&columns=${encodeURIComponent(" id ")}`, { vars: production });
+    expect(respelled.text).toBe(first.text);
+    expect(respelled.reads).toEqual([]);
+    expect(respelled.response.headers.get("ETag")).toBe(etag);
+    expect(respelled.response.headers.get("Cache-Control")).toBe("public, max-age=60, stale-while-revalidate=300");
+    // In-worker (tests, npm start): the URL's own entry; its only D1 read is the stand-in's visibility check.
+    await ask(`/v1/dataset/${id}/${version}/rows?where=id = 3`);
+    const repeated = await ask(`/v1/dataset/${id}/${version}/rows?where=id = 3`);
+    expect(repeated.reads).toEqual([]);
+    expect(repeated.queries).toBe(1);
   });
 });
 

@@ -14,13 +14,17 @@ import type { Cell } from "../schema/cast.ts";
 import type { Ranked } from "./language/ordering.ts";
 import { compileQuery, type CompiledQuery } from "./language/query.ts";
 import { csvLine } from "./csv-out.ts";
+import { concatBytes } from "../wire/deflate-segment.ts";
 import { queryProblem } from "./problems.ts";
 import { scanSource } from "./plan.ts";
 import { matchingRows, orderedPass, planCost, project, type ScanPiece } from "./scan.ts";
 import { RowsCsvQuerySchema } from "./schemas.ts";
+import { answerKey, cachedAnswer, keepAnswer } from "./answer-cache.ts";
 
 /** Bytes of CSV text gathered before a chunk is handed to the response. */
 const CHUNK_CHARS = 64 * 1024;
+/** Exports up to this size are kept whole in the answer cache (answer-cache.ts); larger ones are streamed only. */
+const KEPT_ANSWER_BYTES = 8 * 1024 * 1024;
 
 export const rowsCsvRoute = withPolicy(
   createRoute({
@@ -64,21 +68,43 @@ async function sortedBatches(pieces: readonly ScanPiece[], query: CompiledQuery,
   })();
 }
 
-function csvStream(header: string, batches: AsyncGenerator<Cell[][]>): ReadableStream<Uint8Array> {
+/** A strong ETag for the answer: the version and the normalised query name it. */
+async function exportTag(versionId: string, cacheKey: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${versionId}\n${cacheKey}`));
+  return `"${[...new Uint8Array(digest).slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("")}"`;
+}
+
+/**
+ * The CSV text, pulled batch by batch as the client reads. An answer of at most
+ * KEPT_ANSWER_BYTES is also handed to `keep` once whole; a larger one is not kept, so memory
+ * never holds more than that.
+ */
+function csvStream(header: string, batches: AsyncGenerator<Cell[][]>, keep: (bytes: Uint8Array) => void): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let pending = header;
+  let kept: Uint8Array[] | null = [];
+  let keptBytes = 0;
+  const send = (controller: ReadableStreamDefaultController<Uint8Array>, text: string) => {
+    const bytes = encoder.encode(text);
+    controller.enqueue(bytes);
+    if (kept === null) return;
+    keptBytes += bytes.length;
+    if (keptBytes > KEPT_ANSWER_BYTES) kept = null;
+    else kept.push(bytes);
+  };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       while (pending.length < CHUNK_CHARS) {
         const { done, value } = await batches.next();
         if (done) {
-          if (pending.length > 0) controller.enqueue(encoder.encode(pending));
+          if (pending.length > 0) send(controller, pending);
           controller.close();
+          if (kept !== null) keep(concatBytes(kept));
           return;
         }
         for (const row of value) pending += csvLine(row);
       }
-      controller.enqueue(encoder.encode(pending));
+      send(controller, pending);
       pending = "";
     },
     async cancel() {
@@ -95,6 +121,15 @@ export function registerRowsCsv(app: OpenAPIHono<AppEnv>): void {
     const compiled = compileQuery(c.req.valid("query"), version.schema);
     if (!compiled.ok) throw queryProblem(compiled.error);
     const query = compiled.value;
+    const headers = {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${exportName(version.fileName)}"`,
+      "Cache-Control": cacheControlFor(dataset, caller),
+      ETag: await exportTag(version.id, query.cacheKey),
+    };
+    const key = answerKey("rows.csv", version.id, query.cacheKey);
+    const hit = await cachedAnswer(key, c.req.raw);
+    if (hit) return new Response(hit.body, { status: 200, headers });
     const { pieces } = await scanSource(c.env.CONTENT, version, segments, twin, query);
     const budget = queryScanBudget(c.env);
     const cost = planCost(pieces, query.needed);
@@ -110,16 +145,7 @@ export function registerRowsCsv(app: OpenAPIHono<AppEnv>): void {
       batches = await sortedBatches(pieces, query, first.rows);
     }
     const header = csvLine(query.columns.map((column) => version.columns[column] ?? version.schema.fields[column]!.name));
-    const tag = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${version.id}\n${query.cacheKey}`));
-    const etag = `"${[...new Uint8Array(tag).slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("")}"`;
-    return new Response(csvStream(header, batches), {
-      status: 200,
-      headers: {
-        "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="${exportName(version.fileName)}"`,
-        "Cache-Control": cacheControlFor(dataset, caller),
-        ETag: etag,
-      },
-    });
+    const answer = csvStream(header, batches, (bytes) => keepAnswer(c, key, bytes, { "Content-Type": headers["Content-Type"] }));
+    return new Response(answer, { status: 200, headers });
   });
 }

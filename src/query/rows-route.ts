@@ -15,7 +15,8 @@ import { compileQuery, type CompiledQuery } from "./language/query.ts";
 import { queryProblem } from "./problems.ts";
 import { scanSource } from "./plan.ts";
 import { answerWindow, project, type WindowAnswer } from "./scan.ts";
-import { RowsQuerySchema, RowsResponseSchema } from "./schemas.ts";
+import { RowsQuerySchema, RowsResponseSchema, type RowsResponse } from "./schemas.ts";
+import { answerKey, cachedAnswer, keepAnswer } from "./answer-cache.ts";
 import type { SegmentRow, StoredVersionRow } from "../model/dataset.ts";
 
 export const rowsRoute = withPolicy(
@@ -59,28 +60,31 @@ export function registerRows(app: OpenAPIHono<AppEnv>): void {
     const compiled = compileQuery({ where, columns, order }, version.schema);
     if (!compiled.ok) throw queryProblem(compiled.error);
     const query = compiled.value;
-    const answer =
-      query.where === null && query.order.length === 0
-        ? await fileWindow(c.env.CONTENT, version, segments, query, offset, limit)
-        : await answerWindow((await scanSource(c.env.CONTENT, version, segments, twin, query)).pieces, query, {
-            offset,
-            limit,
-            maxChars: ROWS_MAX_RESPONSE_CHARS,
-            budget: queryScanBudget(c.env),
-          });
     c.header("Cache-Control", cacheControlFor(dataset, caller));
+    const scanned = query.where !== null || query.order.length > 0;
+    const key = scanned ? answerKey("rows", version.id, query.cacheKey, { offset, limit }) : null;
+    const hit = key && (await cachedAnswer(key, c.req.raw));
+    if (hit) return c.json((await hit.json()) as RowsResponse, 200);
+    const answer = scanned
+      ? await answerWindow((await scanSource(c.env.CONTENT, version, segments, twin, query)).pieces, query, {
+          offset,
+          limit,
+          maxChars: ROWS_MAX_RESPONSE_CHARS,
+          budget: queryScanBudget(c.env),
+        })
+      : await fileWindow(c.env.CONTENT, version, segments, query, offset, limit);
     const schema = { ...version.schema, fields: query.columns.map((column) => version.schema.fields[column]!) };
-    return c.json(
-      {
-        columns: query.columns.map((column) => version.columns[column] ?? version.schema.fields[column]!.name),
-        schema,
-        rows: answer.rows,
-        offset,
-        total: version.rowCount,
-        matched: answer.matched,
-        partial: answer.partial,
-      },
-      200,
-    );
+    const body: RowsResponse = {
+      columns: query.columns.map((column) => version.columns[column] ?? version.schema.fields[column]!.name),
+      schema,
+      rows: answer.rows,
+      offset,
+      total: version.rowCount,
+      matched: answer.matched,
+      partial: answer.partial,
+    };
+    // A partial answer depends on the budget, which an operator may change: it is not kept.
+    if (key && !answer.partial) keepAnswer(c, key, JSON.stringify(body), { "Content-Type": "application/json" });
+    return c.json(body, 200);
   });
 }

@@ -50,3 +50,4 @@ export const RowsResponseSchema = z
     partial: z.boolean().openapi({ description: "True when the query met the scan budget (docs/queries.md#cost): `rows` and `matched` cover only the rows read." }),
   })
   .openapi("DatasetRows");
+export type RowsResponse = z.infer<typeof RowsResponseSchema>;
