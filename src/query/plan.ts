@@ -5,7 +5,15 @@ import type { TwinRow } from "../read/store.ts";
 import type { CompiledQuery } from "./language/query.ts";
 import type { ScanPiece } from "./scan.ts";
 import { segmentPieces } from "./segment-source.ts";
-import { r2RangeRead, twinPieces } from "./twin-source.ts";
+import { twinPieces, type RangeRead } from "./twin-source.ts";
+
+function r2RangeRead(bucket: R2Bucket): RangeRead {
+  return async (key, offset, length) => {
+    const object = await bucket.get(key, { range: { offset, length } });
+    if (!object) throw new Error(`parquet object missing: ${key}`);
+    return new Uint8Array(await object.arrayBuffer());
+  };
+}
 
 export interface ScanSource {
   pieces: ScanPiece[];

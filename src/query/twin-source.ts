@@ -25,14 +25,6 @@ const COALESCE_GAP = 64 * 1024;
 /** Part metadata read at once. */
 const METADATA_READS = 6;
 
-export function r2RangeRead(bucket: R2Bucket): RangeRead {
-  return async (key, offset, length) => {
-    const object = await bucket.get(key, { range: { offset, length } });
-    if (!object) throw new Error(`parquet object missing: ${key}`);
-    return new Uint8Array(await object.arrayBuffer());
-  };
-}
-
 async function partMetadata(read: RangeRead, parts: readonly TwinPart[]): Promise<PartMetadata[]> {
   const out: PartMetadata[] = new Array<PartMetadata>(parts.length);
   let next = 0;

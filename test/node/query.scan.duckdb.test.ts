@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodePart, encodePartMetadata, type ColumnKind } from "../../src/columnar/parquet/index.ts";
 import { compileQuery, type CompiledQuery } from "../../src/query/language/query.ts";
 import { answerWindow, matchingRows, orderedPass, project, type ScanPiece } from "../../src/query/scan.ts";
-import { castRows } from "../../src/query/segment-source.ts";
+import { castRows } from "../../src/query/cast-rows.ts";
 import { twinPieces, type TwinPart } from "../../src/query/twin-source.ts";
 import type { Cell } from "../../src/schema/cast.ts";
 import type { Ranked } from "../../src/query/language/ordering.ts";
