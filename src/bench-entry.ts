@@ -2,6 +2,7 @@
 // src/index.ts): the deployed worker unchanged, plus the /__bench/* baselines of
 // src/bench/routes.ts, so the deployed bundle carries none of them.
 import { countedDatabase, type D1Count } from "./bench/d1-count.ts";
+import { countedBucket, type R2Count } from "./bench/r2-count.ts";
 import { BENCH_PATH, benchRoutes } from "./bench/routes.ts";
 import worker from "./index.ts";
 
@@ -10,12 +11,17 @@ export * from "./index.ts";
 
 const bench = benchRoutes();
 
-/** The deployed worker with its D1 round trips counted and reported in `X-Bench-D1`. */
+/**
+ * The deployed worker with its D1 round trips counted and reported in `X-Bench-D1`, and its R2
+ * reads until the answer starts in `X-Bench-R2` (a streamed body may read more after).
+ */
 async function countedFetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const count: D1Count = { queries: 0, writes: 0 };
-  const response = await worker.fetch(request, { ...env, DB: countedDatabase(env.DB, count) }, ctx);
+  const r2: R2Count = { reads: 0, bytes: 0 };
+  const response = await worker.fetch(request, { ...env, DB: countedDatabase(env.DB, count), CONTENT: countedBucket(env.CONTENT, r2) }, ctx);
   const counted = new Response(response.body, { status: response.status, statusText: response.statusText, headers: response.headers, encodeBody: response.headers.has("Content-Encoding") ? "manual" : "automatic" });
   counted.headers.set("X-Bench-D1", `queries=${count.queries}; writes=${count.writes}`);
+  counted.headers.set("X-Bench-R2", `reads=${r2.reads}; bytes=${r2.bytes}`);
   return counted;
 }
 

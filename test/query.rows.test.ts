@@ -39,7 +39,9 @@ function rowsOf(from: number, to: number): string {
     const amount = n % 13 === 0 ? "NaN" : n % 7 === 0 ? "" : String((n * 37) % 101 / 4);
     const day = n % 3 === 0 ? "1969-07-20" : `2024-01-${String(1 + (n % 28)).padStart(2, "0")}`;
     const name = NAMES[n % NAMES.length]!;
-    csv += `${n},${/[",]/.test(name) ? `"${name.replaceAll('"', '""')}"` : name},${amount},${day},${n % 2 === 0}\n`;
+    // Every datetime has a zone, so the twin keeps them as instants (not as written).
+    const at = `2024-03-0${1 + (n % 9)}${n % 3 === 0 ? " " : "T"}1${n % 10}:00:00${n % 2 === 0 ? "Z" : "+02:00"}`;
+    csv += `${n},${/[",]/.test(name) ? `"${name.replaceAll('"', '""')}"` : name},${amount},${day},${n % 2 === 0},${at}\n`;
   }
   return csv;
 }
@@ -75,6 +77,8 @@ const QUERIES = [
   "where=amount = 'NaN'&columns=amount,id",
   "where=id IN (1, 2, 299, 1000)",
   "columns=flag,id&offset=295",
+  "where=at >= '2024-03-05T12:00:00Z'&order=at,-id&limit=9&columns=id,at",
+  "where=amount < 3&order=-id&columns=at,id,day&limit=4",
 ];
 
 beforeAll(async () => {
@@ -83,7 +87,7 @@ beforeAll(async () => {
   // The twin is built only when a test asks for it: the consumer never sees these commits.
   quiet = recordingAfterCommit().env;
   const created = await signedFetch(quiet, "POST", "/v1/dataset", owner, {
-    parts: [collectionPart({ name: "queried", visibility: "public" }), csvPart(`id,name,amount,day,flag\n${rowsOf(0, 100)}`, "cities.csv")],
+    parts: [collectionPart({ name: "queried", visibility: "public" }), csvPart(`id,name,amount,day,flag,at\n${rowsOf(0, 100)}`, "cities.csv")],
   });
   expect(created.status).toBe(201);
   id = ((await created.json()) as { id: string }).id;
@@ -111,6 +115,9 @@ describe("querying rows", () => {
     expect(before[2]!.rows.every(([name]) => name === "Zürich" || name === null)).toBe(true);
     expect(before[7]!.rows.every(([amount]) => amount === "NaN")).toBe(true);
     expect(before[8]!.rows.map((row) => row[0])).toEqual([1, 2, 299]);
+    // Datetimes answer as written, offsets and separators kept, on either path.
+    expect(before[10]!.rows.some((row) => String(row[1]).endsWith("+02:00"))).toBe(true);
+    expect(before[11]!.rows.some((row) => String(row[0]).endsWith("+02:00") || String(row[0]).includes(" "))).toBe(true);
     expect(before[9]!.rows).toEqual([[true, 295], [false, 296], [true, 297], [false, 298], [true, 299]].map(([f, n]) => [n === 295 || n === 297 || n === 299 ? false : true, n]));
 
     expect(await buildTwin(env, id, version, storageTimingsFrom(limitsFrom(env)))).toBe("built");
@@ -120,7 +127,14 @@ describe("querying rows", () => {
       expect(reads.length, query).toBeGreaterThan(0);
       const { reads: _, ...expected } = before[i] as Answer & { reads?: unknown };
       expect(body, query).toEqual(expected);
-      if (query.startsWith("where=") || query.includes("order=")) expect(reads.every((read) => read.key.includes("/parquet/")), query).toBe(true);
+      const parquetReads = reads.filter((read) => read.key.includes("/parquet/")).length;
+      if (query.includes("at >=")) expect(parquetReads, `${query}: a datetime compared is read from the CSV`).toBe(3);
+      else if (query.startsWith("where=") || query.includes("order=")) {
+        // The twin answers; datetimes answered come from the CSV parts holding the window's rows.
+        expect(parquetReads, query).toBeGreaterThan(3);
+        const answersAt = !query.includes("columns=") || query.includes(",at") || query.includes("=at");
+        if (!answersAt) expect(parquetReads, query).toBe(reads.length);
+      }
     }
   });
 

@@ -97,8 +97,8 @@ function closed(stream: WriteStream): Promise<void> {
  * Starts `wrangler dev` on the bundled bench entry (see worker-build.ts), on `port`; logs go to
  * `logFile`.
  */
-export async function startServer(build: WorkerBuild, stateDir: string, port: number, logFile: string, vars: Record<string, string> = {}): Promise<RunningServer> {
-  const inspectorPort = await freePort();
+export async function startServer(build: WorkerBuild, stateDir: string, port: number, logFile: string, vars: Record<string, string> = {}, inspector?: number): Promise<RunningServer> {
+  const inspectorPort = inspector ?? (await freePort());
   const args = [
     "dev", build.script, "--no-bundle", "--local", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort),
     "--persist-to", stateDir, "--show-interactive-dev-session=false",

@@ -18,12 +18,17 @@ function r2RangeRead(bucket: R2Bucket): RangeRead {
 export interface ScanSource {
   pieces: ScanPiece[];
   source: "parquet" | "csv";
+  /** The columns to read from the pieces. */
+  read: number[];
+  /** Answered columns to fill from the CSV for the answer's rows (fill-rows.ts). */
+  fill: number[];
 }
 
-export async function scanSource(bucket: R2Bucket, version: StoredVersionRow, segments: readonly SegmentRow[], twin: TwinRow | null, query: CompiledQuery): Promise<ScanSource> {
+/** `allowFill`: the caller fills answered datetime and time cells for its few rows (a window, not an export). */
+export async function scanSource(bucket: R2Bucket, version: StoredVersionRow, segments: readonly SegmentRow[], twin: TwinRow | null, query: CompiledQuery, allowFill = false): Promise<ScanSource> {
   if (twin?.state === "ready" && twin.tailKey !== null) {
-    const pieces = await twinPieces(r2RangeRead(bucket), twin.parts, version.schema, query);
-    if (pieces !== null) return { pieces, source: "parquet" };
+    const scan = await twinPieces(r2RangeRead(bucket), twin.parts, version.schema, query, allowFill);
+    if (scan !== null) return { ...scan, source: "parquet" };
   }
-  return { pieces: segmentPieces(bucket, version.schema, segments), source: "csv" };
+  return { pieces: segmentPieces(bucket, version.schema, segments), source: "csv", read: query.needed, fill: [] };
 }

@@ -36,6 +36,8 @@ export interface WindowAnswer {
   partial: boolean;
   /** Cost spent, in the units of ScanPiece.cost. */
   scanned: number;
+  /** Each answered row's 0-based position among the version's rows. */
+  positions: number[];
 }
 
 /** A row's cells in the order of the query's columns. */
@@ -49,12 +51,16 @@ function cellChars(row: readonly Cell[]): number {
   return chars;
 }
 
-/** The query's window: rows offset…offset+limit of the matches in the query's order, and how many match. */
-export async function answerWindow(pieces: readonly ScanPiece[], query: CompiledQuery, request: WindowRequest): Promise<WindowAnswer> {
+/**
+ * The query's window: rows offset…offset+limit of the matches in the query's order, and how many
+ * match. `read` are the columns to read (default: all the query needs); others answer null.
+ */
+export async function answerWindow(pieces: readonly ScanPiece[], query: CompiledQuery, request: WindowRequest, read: readonly number[] = query.needed): Promise<WindowAnswer> {
   const filterColumns = [...whereColumns(query.where)].sort((a, b) => a - b);
   const wanted = request.offset + request.limit;
   const top = query.order.length > 0 ? new TopK<Ranked<Cell[]>>(wanted, query.compare) : null;
   const rows: Cell[][] = [];
+  const positions: number[] = [];
   let chars = 0;
   let matched = 0;
   let scanned = 0;
@@ -67,7 +73,7 @@ export async function answerWindow(pieces: readonly ScanPiece[], query: Compiled
       matched += piece.rowCount;
       continue;
     }
-    const columns = full ? filterColumns : query.needed;
+    const columns = full ? filterColumns : read;
     const cost = piece.cost(columns);
     if (scanned + cost > request.budget) {
       partial = true;
@@ -83,6 +89,7 @@ export async function answerWindow(pieces: readonly ScanPiece[], query: Compiled
           else if (matched > request.offset && !windowFull()) {
             const projected = project(query, row);
             rows.push(projected);
+            positions.push(position);
             chars += cellChars(projected);
           }
         }
@@ -95,10 +102,11 @@ export async function answerWindow(pieces: readonly ScanPiece[], query: Compiled
       if (rows.length > 0 && chars >= request.maxChars) break;
       const projected = project(query, item.item);
       rows.push(projected);
+      positions.push(item.position);
       chars += cellChars(projected);
     }
   }
-  return { rows, matched, partial, scanned };
+  return { rows, matched, partial, scanned, positions };
 }
 
 /** What a whole scan of `columns` costs: the plan the CSV export checks against its budget before its first byte. */

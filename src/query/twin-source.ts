@@ -7,7 +7,7 @@ import type { TableSchema } from "../schema/table-schema.ts";
 import { decodePartMetadata, type ChunkMeta, type PartMetadata } from "../columnar/parquet/index.ts";
 import { readChunk, statisticCell, TEXT_EXACT_KINDS } from "../columnar/parquet/read-chunk.ts";
 import { blockMayMatch, type ColumnStatistics } from "./language/pruning.ts";
-import type { CompiledQuery } from "./language/query.ts";
+import { whereColumns, type CompiledQuery } from "./language/query.ts";
 import type { ScanPiece } from "./scan.ts";
 
 /** Reads `length` bytes of object `key` from `offset`. */
@@ -54,11 +54,9 @@ function groupStatistics(schema: TableSchema, meta: PartMetadata, columns: reado
   });
 }
 
-/** Whether every needed column of every row group reads back as castCell's cells (or holds only nulls). */
-function readable(metadata: readonly PartMetadata[], needed: readonly number[]): boolean {
-  return metadata.every((meta) =>
-    meta.rowGroups.every((group) => needed.every((c) => TEXT_EXACT_KINDS.has(meta.kinds[c]!) || group.columns[c]!.nulls === group.columns[c]!.values)),
-  );
+/** Whether column `c` of every row group reads back as castCell's cells (or holds only nulls). */
+function exact(metadata: readonly PartMetadata[], c: number): boolean {
+  return metadata.every((meta) => TEXT_EXACT_KINDS.has(meta.kinds[c]!) || meta.rowGroups.every((group) => group.columns[c]!.nulls === group.columns[c]!.values));
 }
 
 /** Byte runs covering the chunks of `columns`, adjacent ones joined. */
@@ -76,13 +74,25 @@ function runs(chunks: readonly ChunkMeta[], columns: readonly number[]): { offse
   return out;
 }
 
+export interface TwinScan {
+  /** The row groups that may hold a match. */
+  pieces: ScanPiece[];
+  /** The columns to read from them. */
+  read: number[];
+  /** Answered columns the twin holds as instants, not as written (datetime, time): the caller fills them from the CSV. */
+  fill: number[];
+}
+
 /**
- * The row groups that may hold a match, as scan pieces; null when some needed column cannot be
- * read back exactly from the twin (then the CSV segments answer).
+ * The twin's row groups that may hold a match, as scan pieces. `where` and `order` columns must
+ * read back exactly; answered columns that do not are left to the caller when `allowFill`, else
+ * the twin cannot answer (null: the CSV segments answer).
  */
-export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], schema: TableSchema, query: CompiledQuery): Promise<ScanPiece[] | null> {
+export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], schema: TableSchema, query: CompiledQuery, allowFill = false): Promise<TwinScan | null> {
   const metadata = await partMetadata(read, parts);
-  if (!readable(metadata, query.needed)) return null;
+  const compared = whereColumns(query.where, new Set(query.order.map((term) => term.column)));
+  const fill = query.needed.filter((c) => !exact(metadata, c));
+  if (fill.some((c) => compared.has(c)) || (fill.length > 0 && !allowFill)) return null;
   const pieces: ScanPiece[] = [];
   let firstRow = 0;
   metadata.forEach((meta, p) => {
@@ -119,5 +129,5 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
       });
     }
   });
-  return pieces;
+  return { pieces, read: query.needed.filter((c) => !fill.includes(c)), fill };
 }

@@ -1,0 +1,151 @@
+// `npm run bench` (seventh part; alone: `npm run bench:query`): queries on a version in workerd.
+// The bench's 100 MB orders CSV (BENCH_QUERY_MIB for a quicker run), whose `id` rises through
+// the file, is created on a local `wrangler dev` (production setting: EDGE_CACHE=workers-cache,
+// so every request here reaches the Worker) and its Parquet twin awaited. Then, signed (so no
+// shared cache answers) and with `Cache-Control: no-cache` (so the Worker's answer cache does not):
+//   - a selective query (`id` in a range of 100 rows) and a full-scan one (`where` on the
+//     unclustered `city` column): wall time, and R2 bytes read (the bench entry's X-Bench-R2);
+//   - the full-scan query's throughput in MB of CSV per second, next to DuckDB's time for the
+//     same query on the same Parquet file on local disk (one thread, as a Worker has);
+//   - the same query repeated anonymously in another spelling: D1 round trips and R2 bytes.
+// Goals (issue "Ask a version questions"): selective ≤ 0.1× the full scan's time; ≤ 5 % of the
+// Parquet's bytes read by the selective query; a repeated explicit-version query reads no R2.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { PubsetClient, type SigningKey } from "../src/client/index.ts";
+import { signRequest } from "../src/wire/sign.ts";
+import { writeCsvFile } from "./bench/csv-gen.ts";
+import { freePort, prepareState, startServer, type RunningServer } from "./bench/server.ts";
+import { machineLine, MB, median, MIB, runBenchPart } from "./bench/stats.ts";
+import { buildWorker } from "./bench/worker-build.ts";
+import { PROJECT_ROOT } from "./lib/paths.ts";
+
+const OUT_DIR = join(PROJECT_ROOT, "bench", "out");
+const RUNS = 3;
+
+interface Measured {
+  seconds: number;
+  r2Bytes: number;
+  d1: number;
+  matched: number;
+}
+
+async function ready(origin: string, path: string, timeoutMs: number): Promise<void> {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    if ((await fetch(origin + path, { method: "HEAD" })).status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${path} not ready after ${timeoutMs / 1000} s`);
+}
+
+function counted(response: Response, name: string, field: string): number {
+  const match = new RegExp(`${field}=(\\d+)`).exec(response.headers.get(name) ?? "");
+  if (!match) throw new Error(`no ${name} ${field} in the answer`);
+  return Number(match[1]);
+}
+
+async function query(origin: string, path: string, key: SigningKey | null): Promise<Measured> {
+  const url = origin + path;
+  const headers = key ? await signRequest({ method: "GET", url, headers: { "Cache-Control": "no-cache" } }, key) : new Headers();
+  const started = performance.now();
+  const response = await fetch(url, { headers });
+  const text = await response.text();
+  const seconds = (performance.now() - started) / 1000;
+  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${text}`);
+  const body = JSON.parse(text) as { matched: number; partial: boolean };
+  if (body.partial) throw new Error(`${path}: partial answer (scan budget met)`);
+  return { seconds, r2Bytes: counted(response, "X-Bench-R2", "bytes"), d1: counted(response, "X-Bench-D1", "queries"), matched: body.matched };
+}
+
+async function timed(origin: string, path: string, key: SigningKey): Promise<Measured> {
+  const runs: Measured[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await query(origin, path, key));
+  return { ...runs[0]!, seconds: median(runs.map((run) => run.seconds)) };
+}
+
+async function duckdbScan(file: string, where: string): Promise<{ seconds: number; matched: number }> {
+  const db = await DuckDBInstance.create(":memory:");
+  const connection = await db.connect();
+  await connection.run("SET threads = 1");
+  const seconds: number[] = [];
+  let matched = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    const rows = (await connection.runAndReadAll(`SELECT count(*) FROM read_parquet('${file}') WHERE ${where}`)).getRows();
+    await connection.runAndReadAll(`SELECT * FROM read_parquet('${file}') WHERE ${where} LIMIT 100`);
+    seconds.push((performance.now() - started) / 1000);
+    matched = Number(rows[0]?.[0]);
+  }
+  connection.closeSync();
+  return { seconds: median(seconds), matched };
+}
+
+async function main(): Promise<number> {
+  const mebibytes = Number(process.env.BENCH_QUERY_MIB ?? "100");
+  const port = Number(process.env.BENCH_QUERY_PORT ?? (await freePort()));
+  const inspector = process.env.BENCH_QUERY_INSPECTOR_PORT === undefined ? undefined : Number(process.env.BENCH_QUERY_INSPECTOR_PORT);
+  const work = mkdtempSync(join(tmpdir(), "pubset-bench-query-"));
+  let server: RunningServer | null = null;
+  try {
+    mkdirSync(OUT_DIR, { recursive: true });
+    process.stderr.write(`bench query: generating a ${mebibytes} MiB CSV…\n`);
+    const csv = writeCsvFile(join(work, "orders.csv"), mebibytes * MIB, 31);
+    const stateDir = join(work, "state");
+    const key: SigningKey = await prepareState(stateDir);
+    const build = await buildWorker(join(work, "app"));
+    server = await startServer(build, stateDir, port, join(OUT_DIR, "wrangler-query.log"), {}, inspector);
+    const client = new PubsetClient({ url: server.origin, key, resumableThreshold: 0 });
+    process.stderr.write("bench query: create, then wait for its Parquet…\n");
+    const created = await client.create({ name: "bench query", visibility: "public" }, { path: csv.path }, { fileName: "orders.csv" });
+    const base = `/v1/dataset/${created.id}/${created.version}`;
+    await ready(server.origin, `${base}/orders.parquet`, 15 * 60_000);
+    const parquet = new Uint8Array(await (await fetch(`${server.origin}${base}/orders.parquet`)).arrayBuffer());
+    const parquetFile = join(work, "orders.parquet");
+    writeFileSync(parquetFile, parquet);
+
+    const middle = Math.floor(csv.rows / 2);
+    const selectiveWhere = `id >= ${middle} AND id < ${middle + 100}`;
+    const scanWhere = "city = 'Oslo'";
+    const q = (where: string) => `${base}/rows?where=${encodeURIComponent(where)}&limit=100`;
+    process.stderr.write("bench query: selective and full-scan queries…\n");
+    const selective = await timed(server.origin, q(selectiveWhere), key);
+    const scan = await timed(server.origin, q(scanWhere), key);
+    process.stderr.write("bench query: DuckDB on the same Parquet file…\n");
+    const duck = await duckdbScan(parquetFile, scanWhere);
+    if (duck.matched !== scan.matched) throw new Error(`full scan: pubset matched ${scan.matched}, DuckDB ${duck.matched}`);
+    process.stderr.write("bench query: a repeated query, spelled another way…\n");
+    await query(server.origin, q(selectiveWhere), null);
+    const repeat = await query(server.origin, `${base}/rows?where=${encodeURIComponent(`(id>=${middle}) and id<${middle + 100}.0`)}&limit=100`, null);
+
+    const csvMB = csv.bytes / MB;
+    const share = (bytes: number) => `${((100 * bytes) / parquet.length).toFixed(1)} %`;
+    const report = [
+      `### Queries on a ${mebibytes} MiB version, in workerd`,
+      "",
+      `Measured ${new Date().toISOString().slice(0, 10)} on ${machineLine()}; \`npm run bench:query\` (BENCH_QUERY_MIB=${mebibytes}). ${csv.rows.toLocaleString("en")} rows, ${csvMB.toFixed(1)} MB of CSV, a ${(parquet.length / MB).toFixed(1)} MB Parquet twin. Times are the median of ${RUNS} signed requests with \`Cache-Control: no-cache\`; R2 bytes are what the request read (X-Bench-R2).`,
+      "",
+      "| figure | measured | goal |",
+      "|---|---|---|",
+      `| selective: \`${selectiveWhere}\` (${selective.matched} rows) | ${(selective.seconds * 1000).toFixed(0)} ms, ${(selective.r2Bytes / MB).toFixed(2)} MB from R2 = ${share(selective.r2Bytes)} of the Parquet | ≤ 5 % |`,
+      `| full scan: \`${scanWhere}\` (${scan.matched} rows) | ${(scan.seconds * 1000).toFixed(0)} ms, ${(scan.r2Bytes / MB).toFixed(2)} MB from R2 = ${share(scan.r2Bytes)} of the Parquet | |`,
+      `| selective / full scan, time | **${(selective.seconds / scan.seconds).toFixed(3)}×** | ≤ 0.1× |`,
+      `| full-scan throughput | **${(csvMB / scan.seconds).toFixed(1)} MB of CSV/s** | |`,
+      `| DuckDB, same query (count and first 100 rows) on the same Parquet file on local disk, one thread | ${(duck.seconds * 1000).toFixed(0)} ms = ${(csvMB / duck.seconds).toFixed(1)} MB of CSV/s | |`,
+      `| the selective query again, anonymous, spelled \`(id>=${middle}) and id<${middle + 100}.0\` | ${repeat.d1} D1 round trip(s), ${repeat.r2Bytes} R2 bytes | no R2 |`,
+      "",
+      "In production a repeat of the same URL is a Workers Cache hit that never runs the Worker; the last line is what a repeat costs once it reaches the Worker: one D1 batch (who may read which version), then the kept answer.",
+      "",
+    ].join("\n");
+    writeFileSync(join(OUT_DIR, "query.md"), report);
+    process.stdout.write(report);
+    return 0;
+  } finally {
+    await server?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+runBenchPart("bench query", main);
