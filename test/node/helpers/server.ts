@@ -61,15 +61,40 @@ function configWithRateLimits(dir: string, limits: NonNullable<StartOptions["rat
   return file;
 }
 
-export function freePort(): Promise<number> {
+function listenOnce(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.listen(port, "127.0.0.1", () => {
       const address = server.address();
       server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
     });
   });
+}
+
+/** `PUBSET_TEST_PORTS=8810-8819`: the ports a shared machine gives this run's servers; unset, any free port. */
+function portRange(): { from: number; to: number } | null {
+  const match = /^(\d+)-(\d+)$/.exec(process.env.PUBSET_TEST_PORTS ?? "");
+  return match ? { from: Number(match[1]), to: Number(match[2]) } : null;
+}
+
+const handedOut = new Set<number>();
+
+/** A port free when asked; from PUBSET_TEST_PORTS when set, each handed out once until its server stops. */
+export async function freePort(): Promise<number> {
+  const range = portRange();
+  if (range === null) return listenOnce(0);
+  for (let port = range.from; port <= range.to; port++) {
+    if (handedOut.has(port)) continue;
+    try {
+      await listenOnce(port);
+      handedOut.add(port);
+      return port;
+    } catch {
+      // Taken: try the next one.
+    }
+  }
+  throw new Error(`no free port left in PUBSET_TEST_PORTS=${process.env.PUBSET_TEST_PORTS}`);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -94,7 +119,11 @@ async function startServerOnce(options: StartOptions): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const configDir = options.rateLimits ? mkdtempSync(join(tmpdir(), "pubset-config-")) : undefined;
-  const wranglerArgs = configDir && options.rateLimits ? ["--", "--config", configWithRateLimits(configDir, options.rateLimits)] : [];
+  const wranglerArgs = configDir && options.rateLimits ? ["--config", configWithRateLimits(configDir, options.rateLimits)] : [];
+  // With a port range, wrangler's DevTools inspector stays inside it too.
+  const inspectorPort = portRange() !== null ? await freePort() : null;
+  if (inspectorPort !== null) wranglerArgs.push("--inspector-port", String(inspectorPort));
+  if (wranglerArgs.length > 0) wranglerArgs.unshift("--");
   const child = spawn(process.execPath, ["scripts/start.ts", "--persist-to", stateDir, ...wranglerArgs], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, PORT: String(port) },
@@ -112,6 +141,8 @@ async function startServerOnce(options: StartOptions): Promise<RunningServer> {
 
   const stop = async () => {
     await killGroup(pid);
+    handedOut.delete(port);
+    if (inspectorPort !== null) handedOut.delete(inspectorPort);
     if (ownsStateDir) rmSync(stateDir, { recursive: true, force: true });
     if (configDir) rmSync(configDir, { recursive: true, force: true });
   };
