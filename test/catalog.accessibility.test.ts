@@ -1,10 +1,11 @@
 // What the catalog promises people using assistive technology, a keyboard or a phone, checked
 // on the rendered HTML: language, one h1 and no skipped heading levels, labelled form fields,
-// a skip link to the main content, a viewport, scrollable table regions, and colour pairs of
-// the stylesheet that meet WCAG 2.2 AA contrast in both colour schemes.
+// a skip link to the main content, a viewport, scrollable table regions, charts with names and
+// text equivalents, and colour pairs of the stylesheet that meet WCAG 2.2 AA contrast in both
+// colour schemes.
 import { beforeAll, describe, expect, it } from "vitest";
 import { CATALOG_CSS } from "../src/catalog/styles.ts";
-import { page } from "./catalog.helpers.ts";
+import { page, writeWithTwin } from "./catalog.helpers.ts";
 import { createDataset } from "./helpers/http.ts";
 import { createKey } from "./helpers/keys.ts";
 
@@ -12,7 +13,8 @@ const pages: Record<string, string> = {};
 
 beforeAll(async () => {
   const key = await createKey("a11y-team", "a11y-user");
-  const d = await createDataset(key, "a,b\n1,2\n", { name: "A11y", visibility: "public", properties: { description: "d", key_words: ["k"], contact_name: "c" } });
+  // Its statistics built, so the page shows its column summaries and charts.
+  const d = await writeWithTwin(key, "POST", "/v1/dataset", { name: "A11y", visibility: "public", properties: { description: "d", key_words: ["k"], contact_name: "c" } }, "a,b,c\n1,x,true\n2,x,false\n3,y,true\n");
   pages.home = (await page("/")).html;
   pages.search = (await page("/?q=a11y&team=a11y-team")).html;
   pages.problem = (await page("/?q=%21")).html;
@@ -57,6 +59,23 @@ describe.each(["home", "search", "problem", "dataset", "notFound"])("catalog pag
       expect(region[1]).toMatch(/tabindex="0"/);
     }
   });
+
+  it("gives every chart a name and a text equivalent a keyboard reaches", () => {
+    // A histogram is an image named by its aria-label, inside the summary of a disclosure (one
+    // tab stop) that opens a table of its bins; a top-value bar is decoration beside its count.
+    const charts = [...html().matchAll(/<svg\b([^>]*)>/g)].map((m) => m[1] ?? "");
+    for (const svg of charts) {
+      if (/class="hist"/.test(svg)) expect(svg).toMatch(/role="img" aria-label="Histogram of [^"]+"/);
+      else expect(svg).toMatch(/class="bar"[^>]*aria-hidden="true"/);
+    }
+    for (const chart of html().matchAll(/<details class="chart">([\s\S]*?)<\/details>/g)) {
+      expect(chart[1]).toMatch(/^<summary><svg class="hist"[\s\S]*<\/summary><table><caption>Values per bin[^<]*<\/caption><thead><tr><th scope="col">Bin<\/th>/);
+    }
+    if (name === "dataset") {
+      expect(charts.filter((svg) => /class="hist"/.test(svg)).length).toBe(1);
+      expect(charts.filter((svg) => /class="bar"/.test(svg)).length).toBe(4);
+    }
+  });
 });
 
 function luminance(hex: string): number {
@@ -87,5 +106,7 @@ describe("catalog colours", () => {
     const text: Array<[string, string]> = [["fg", "bg"], ["fg", "panel"], ["muted", "bg"], ["muted", "panel"], ["link", "bg"], ["link", "panel"], ["on-accent", "accent"]];
     for (const [fg, bg] of text) expect(contrast(colours[fg]!, colours[bg]!), `${fg} on ${bg}`).toBeGreaterThanOrEqual(4.5);
     for (const bg of ["bg", "panel"]) expect(contrast(colours.focus!, colours[bg]!), `focus ring on ${bg}`).toBeGreaterThanOrEqual(3);
+    // Chart bars (accent) and the histogram's baseline (muted) are graphics: 3:1 (WCAG 1.4.11).
+    for (const [fg, bg] of [["accent", "bg"], ["accent", "panel"], ["muted", "bg"]] as const) expect(contrast(colours[fg]!, colours[bg]!), `${fg} graphics on ${bg}`).toBeGreaterThanOrEqual(3);
   });
 });

@@ -1,9 +1,14 @@
 // Small readers for the catalog's HTML in workerd tests (no DOM there): fetch a page,
 // check its fixed headers, and pull out tags, text and links with regular expressions
 // that fit the markup hono/jsx renders.
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import worker from "../src/index.ts";
 import { CATALOG_CSP } from "../src/catalog/pages/layout.tsx";
-import { send, type SendOptions } from "./helpers/http.ts";
+import { collectionPart, csvPart, send, type SendOptions } from "./helpers/http.ts";
+import type { TestKey } from "./helpers/keys.ts";
+import { recordingAfterCommit, signedFetch } from "./helpers/storage.ts";
 
 export interface Page {
   status: number;
@@ -58,4 +63,31 @@ export function linkHref(html: string, label: string): string | null {
 export function tableRows(html: string, captionId: string): string[][] {
   const table = new RegExp(`<caption id="${captionId}">[\\s\\S]*?<tbody>([\\s\\S]*?)</tbody>`).exec(html)?.[1] ?? "";
   return [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) => [...(row[1] ?? "").matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((cell) => text(cell[1] ?? "")));
+}
+
+/**
+ * A write whose after-commit work is held (recordingAfterCommit) and then run by the real queue
+ * consumer when `build` is true, so the version's Parquet twin and statistics exist or, with
+ * `build: false`, deterministically do not yet. Answers the version's id.
+ */
+export async function writeWithTwin(
+  key: TestKey,
+  method: "POST" | "PUT",
+  path: string,
+  collection: Record<string, unknown>,
+  csv: string,
+  options: { build?: boolean; fileName?: string } = {},
+): Promise<{ id: string; version: string }> {
+  const recorder = recordingAfterCommit();
+  const response = await signedFetch(recorder.env, method, path, key, { parts: [collectionPart(collection), csvPart(csv, options.fileName)] });
+  if (response.status !== (method === "POST" ? 201 : 200)) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  const written = (await response.json()) as { id: string; version: string };
+  if (options.build ?? true) {
+    const batch = createMessageBatch("pubset-after-commit", recorder.sent.map((body, i) => ({ id: `m${i}`, timestamp: Date.now(), attempts: 1, body })));
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env);
+    const result = await getQueueResult(batch, ctx);
+    if (result.explicitAcks.length !== recorder.sent.length) throw new Error(`after-commit work not done: ${JSON.stringify(result)}`);
+  }
+  return written;
 }

@@ -3,7 +3,7 @@
 // outside resources), and signatures are ignored — the catalog is the anonymous view only.
 import { beforeAll, describe, expect, it } from "vitest";
 import { CATALOG_CSP } from "../src/catalog/pages/layout.tsx";
-import { expectCatalogHeaders, page } from "./catalog.helpers.ts";
+import { expectCatalogHeaders, page, writeWithTwin } from "./catalog.helpers.ts";
 import { createDataset, send } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 
@@ -14,11 +14,12 @@ let id: string;
 
 beforeAll(async () => {
   key = await createKey("sec-team", "sec-user");
-  const d = await createDataset(key, `col${EVIL.replace(/[",\n]/g, "")},b\n"${EVIL.replace(/"/g, '""')}",2\n`, {
+  // Its statistics built too, so the column summaries (names, top values) show the values.
+  const d = await writeWithTwin(key, "POST", "/v1/dataset", {
     name: `Evil ${EVIL}`,
     visibility: "public",
     properties: { description: `evilword ${EVIL}`, key_words: [EVIL, `x" onmouseover="alert(3)`], contact_name: EVIL },
-  });
+  }, `col${EVIL.replace(/[",\n]/g, "")},b\n"${EVIL.replace(/"/g, '""')}",2\n`);
   id = d.id;
 });
 

@@ -2,7 +2,7 @@
 // inline CSS, labels — measured with tiny data, and full pages measured at their largest
 // ordinary size (a home page of 20 datasets with long descriptions, a 100-row preview).
 import { beforeAll, describe, expect, it } from "vitest";
-import { page } from "./catalog.helpers.ts";
+import { page, writeWithTwin } from "./catalog.helpers.ts";
 import { createDataset } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 
@@ -44,12 +44,15 @@ describe("catalog page weight", () => {
     expect(home.bytes).toBeLessThan(BUDGET);
   });
 
-  it("a dataset page with a 100-row, 8-column preview stays under 50 KB", async () => {
+  it("a dataset page with a 100-row, 8-column preview and 8 column summaries stays under 50 KB", async () => {
     const header = Array.from({ length: 8 }, (_, i) => `column_${i}`).join(",");
-    const rows = Array.from({ length: 500 }, (_, r) => Array.from({ length: 8 }, (_, c) => `r${r}c${c}-value`).join(",")).join("\n");
-    const d = await createDataset(key, `${header}\n${rows}\n`, { name: "Weighty preview", visibility: "public", properties: { description: "x" } });
+    // Half text (10 top values each, so a table of them), half numbers (10-bin histograms).
+    const cell = (r: number, c: number) => (c % 2 === 0 ? `r${r % 50}c${c}-value` : String((r * 7919 + c) % 1000));
+    const rows = Array.from({ length: 500 }, (_, r) => Array.from({ length: 8 }, (_, c) => cell(r, c)).join(",")).join("\n");
+    const d = await writeWithTwin(key, "POST", "/v1/dataset", { name: "Weighty preview", visibility: "public", properties: { description: "x" } }, `${header}\n${rows}\n`);
     const shown = await page(`/datasets/${d.id}`);
-    console.log(`catalog weight: dataset page with 100x8 preview ${shown.bytes} bytes, ${await gzipped(shown.html)} gzipped`);
+    expect(shown.html.match(/<svg class="hist"/g)?.length).toBe(4);
+    console.log(`catalog weight: dataset page with 100x8 preview and 8 column summaries ${shown.bytes} bytes, ${await gzipped(shown.html)} gzipped`);
     expect(shown.bytes).toBeLessThan(BUDGET);
   });
 });

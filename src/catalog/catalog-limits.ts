@@ -19,6 +19,12 @@ export const PREVIEW_COLUMNS = 40;
 export const PREVIEW_CELL_CHARS = 120;
 /** Cell characters read for the preview; a dataset of huge rows previews fewer of them. */
 export const PREVIEW_MAX_CHARS = 200_000;
+/** Columns summarised on a dataset page (statistics, histogram); the API's `/statistics` has them all. */
+export const SUMMARY_COLUMNS = 40;
+/** Bytes of the statistics document a page reads at most: room for 40 columns of long top values. */
+export const SUMMARY_MAX_BYTES = 512 * 1024;
+/** Characters shown of a top value. */
+export const SUMMARY_VALUE_CHARS = 60;
 /** Datasets per page of `/catalog.jsonld` by default, and the most a `?limit=` may ask for. */
 export const FEED_PAGE_SIZE = 20;
 export const FEED_MAX_PAGE_SIZE = 100;

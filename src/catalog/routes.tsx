@@ -19,7 +19,7 @@ import { HomePage } from "./pages/home-page.tsx";
 import { declarePolicy, readPolicy } from "../edge/route-policy.ts";
 import { etagOf, ifNoneMatchHits, notModified } from "../edge/etag.ts";
 import { FEED_PATH, feedQuery, loadCatalogFeed } from "./feed.ts";
-import { ICON_CACHE_CONTROL, MUTABLE_CACHE_CONTROL } from "../edge/cache-control.ts";
+import { ICON_CACHE_CONTROL, MUTABLE_CACHE_CONTROL, PENDING_PAGE_CACHE_CONTROL } from "../edge/cache-control.ts";
 
 export function catalogRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -37,7 +37,11 @@ export function catalogRoutes(): Hono<AppEnv> {
     const url = new URL(c.req.url);
     const data = await loadDatasetPage(c.env, c.req.param("id"), url.searchParams.get("versions") || undefined);
     if (!data) return htmlResponse(<ErrorPage status={404} />, 404);
-    return htmlResponse(<DatasetPage data={data} origin={publicOrigin(c.env)} />);
+    const response = await htmlResponse(<DatasetPage data={data} origin={publicOrigin(c.env)} />);
+    // A page that says its statistics are still being computed is kept by no cache: nothing
+    // purges it when they are ready (docs/catalog.md "Column summaries").
+    if (data.statistics.state === "pending") response.headers.set("Cache-Control", PENDING_PAGE_CACHE_CONTROL);
+    return response;
   });
 
   app.onError(async (error) => {

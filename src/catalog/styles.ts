@@ -6,7 +6,7 @@ export const CATALOG_CSS = `
 *{box-sizing:border-box}
 body{margin:0;font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg);overflow-wrap:anywhere}
 a{color:var(--link)}
-a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,[tabindex]:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible,[tabindex]:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .skip{position:absolute;left:-100vw;top:.5rem;padding:.5rem 1rem;background:var(--bg);z-index:1}
 .skip:focus{left:.5rem}
 .wrap{max-width:66rem;margin:0 auto;padding:0 1rem}
@@ -50,6 +50,28 @@ tbody th{color:var(--muted);font-weight:400;text-align:right}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 th.num{text-align:right}
 th .type{display:block;color:var(--muted);font-weight:400;font-size:.75rem}
+.cols{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(min(17rem,100%),1fr));gap:1rem}
+.cols>li{min-width:0;padding:.75rem;border:1px solid var(--line);border-radius:.5rem}
+.cols h3{margin:0 0 .5rem;font-size:1rem}
+.cols table{margin-top:.5rem}
+.cols caption{padding:0 0 .25rem}
+.cols th,.cols td{white-space:normal;padding:.25rem .4rem}
+.cols tbody th{color:var(--fg);font-weight:400;text-align:start}
+.cols td,.cols th+th{width:1%;white-space:nowrap;text-align:right;font-variant-numeric:tabular-nums}
+.stats{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .75rem;margin:0;font-size:.875rem}
+.stats dt{color:var(--muted)}
+.stats dd{margin:0}
+.chart{margin-top:.75rem}
+.chart summary{display:block;list-style:none;cursor:pointer;border-radius:.375rem}
+.chart summary::-webkit-details-marker{display:none}
+.hist{display:block;width:100%;height:3.5rem}
+.hist path,.bar rect{fill:var(--accent)}
+.hist rect{fill:var(--muted)}
+.bar{display:block;width:100%;height:.25rem;margin-top:.2rem}
+.axis{display:flex;justify-content:space-between;gap:.5rem;font-size:.75rem;color:var(--muted)}
+.more{color:var(--link);text-decoration:underline;font-size:.875rem}
+.more::before{content:"";display:inline-block;margin-right:.4rem;border:.3rem solid transparent;border-left:.45rem solid}
+[open] .more::before{transform:translateY(.15rem) rotate(90deg)}
 pre{background:var(--panel);padding:.75rem 1rem;border-radius:.375rem;overflow-x:auto;user-select:all}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.875rem}
 footer{border-top:1px solid var(--line);padding-block:1rem;color:var(--muted);font-size:.9rem}

@@ -9,6 +9,7 @@ import { ApiError } from "../model/errors.ts";
 import { cacheControlFor, readableFiles } from "../read/content.ts";
 import { readPolicy, withPolicy } from "../edge/route-policy.ts";
 import { PENDING_RETRY_SECONDS } from "./download.ts";
+import { statisticsRange } from "./statistics-object.ts";
 
 const ColumnStatisticsSchema = z
   .looseObject({
@@ -47,17 +48,18 @@ export function registerStatistics(app: OpenAPIHono<AppEnv>): void {
     const { id, version: versionRef } = c.req.valid("param");
     const caller = c.get("caller");
     const { dataset, version, twin } = await readableFiles(c.env.DB, id, versionRef, caller);
-    if (twin?.state !== "ready" || twin.tailKey === null) {
+    const range = statisticsRange(twin);
+    if (range === null) {
       const failed = twin?.state === "failed";
       const detail = failed
         ? `The statistics of version ${version.id} could not be computed (${twin.error ?? "no reason recorded"}).`
         : `The statistics of version ${version.id} are being computed with its Parquet file; ask again in ${PENDING_RETRY_SECONDS} s.`;
       throw new ApiError("parquet_pending", detail, { state: failed ? "failed" : "pending" }, { "Retry-After": String(PENDING_RETRY_SECONDS) });
     }
-    const object = await c.env.CONTENT.get(twin.tailKey, { range: { offset: twin.tailBytes + twin.summaryBytes, length: twin.documentBytes } });
-    if (!object) throw new Error(`parquet object missing: ${twin.tailKey}`);
+    const object = await c.env.CONTENT.get(range.key, { range: { offset: range.offset, length: range.length } });
+    if (!object) throw new Error(`parquet object missing: ${range.key}`);
     return new Response(object.body, {
-      headers: { "Content-Type": "application/json", "Content-Length": String(twin.documentBytes), "Cache-Control": cacheControlFor(dataset, caller) },
+      headers: { "Content-Type": "application/json", "Content-Length": String(range.length), "Cache-Control": cacheControlFor(dataset, caller) },
     }) as never;
   });
 }

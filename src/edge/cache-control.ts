@@ -11,6 +11,8 @@ export const PRIVATE_CACHE_CONTROL = "private, no-store";
 export const ERROR_CACHE_CONTROL = "no-store";
 /** The catalog's HTML pages: the anonymous view, the same for everyone, a minute fresh. */
 export const CATALOG_PAGE_CACHE_CONTROL = "public, max-age=60";
+/** A catalog page that shows something still being built (a version's statistics): never kept. */
+export const PENDING_PAGE_CACHE_CONTROL = "no-store";
 /** `/openapi.json` and `/docs`: they change only with a deployment. */
 export const DOCS_CACHE_CONTROL = "public, max-age=300";
 /** The favicon. */

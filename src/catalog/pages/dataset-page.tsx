@@ -1,10 +1,12 @@
-// `GET /datasets/:id`: one public dataset — metadata, the first rows, downloads and commands,
-// and its version history.
+// `GET /datasets/:id`: one public dataset — metadata, downloads and commands, a summary of
+// each column, the first rows, and its version history.
 import { DatasetMeta, GetTheData, MetadataHead } from "../components/dataset-summary.tsx";
 import { PreviewTable } from "../components/preview-table.tsx";
+import { ColumnSummaries } from "../components/column-summaries.tsx";
 import { VersionsTable } from "../components/versions-table.tsx";
 import type { DatasetPageData } from "../dataset-data.ts";
 import { formatCount, knownProperties, truncate, datasetHref } from "../format.ts";
+import { documentPath } from "../../metadata/urls.ts";
 import { Layout } from "./layout.tsx";
 
 export interface DatasetPageProps {
@@ -37,6 +39,9 @@ export function DatasetPage({ data, origin }: DatasetPageProps) {
         {formatCount(latest.columns.length, "column", "columns")}.
       </p>
       <GetTheData datasetId={dataset.id} fileName={latest.fileName} downloads={data.downloads} origin={origin} />
+
+      <h2 id="columns">Columns</h2>
+      <ColumnSummaries statistics={data.statistics} columnCount={latest.columns.length} documentPath={documentPath(dataset.id, latest.id, "statistics")} />
 
       <h2 id="preview">Preview</h2>
       <PreviewTable columns={latest.columns} schema={latest.schema} rows={data.preview} totalRows={latest.rowCount} />
