@@ -20,8 +20,8 @@
 import { decodePartMetadata, encodePartMetadata, PartWriter, planKinds, startKinds, unifyKinds, writeTail, type ColumnKind, type PartMetadata } from "./parquet/index.ts";
 import { findParts, getTwinState, publishTwin, recordPart, type StoredPart, type TwinState } from "./store.ts";
 import { statisticsDocument } from "./statistics/document.ts";
-import { createSummaries, decodeSummary, encodeSummary, mergeSummaries, observeRow, type TableSummary } from "./statistics/table-summary.ts";
-import { typedRow } from "../schema/cast.ts";
+import { columnFeeds } from "./statistics/column-feed.ts";
+import { createSummaries, decodeSummary, encodeSummary, mergeSummaries, type TableSummary } from "./statistics/table-summary.ts";
 import { segmentRows } from "./segment-rows.ts";
 import { getVersionContent } from "../read/store.ts";
 import { recordUploadIntents } from "../storage/pending-objects-db.ts";
@@ -157,17 +157,15 @@ async function writePart(
 ): Promise<Written> {
   const key = parquetKey(datasetId);
   await recordUploadIntents(env.DB, datasetId, [key], Date.now() + timings.writeGraceMs);
-  const writer = new PartWriter(schema, kinds);
-  const upload = new SegmentUpload(env.CONTENT, key);
-  // The statistics of the same rows, from the same pass (docs/statistics.md).
+  // The statistics of the same rows, fed by the encoder with the values it writes (docs/statistics.md).
   const summary = createSummaries(schema);
-  const missing = new Set(schema.missingValues);
+  const writer = new PartWriter(schema, kinds, { sinks: columnFeeds(summary, schema) });
+  const upload = new SegmentUpload(env.CONTENT, key);
   let fits = true;
   try {
     for await (const rows of segmentRows(env.CONTENT, segment.key, opensWithHeader, segment.rowCount)) {
       fits = writer.addRows(rows) && fits;
       if (fits) for (const bytes of writer.takeBytes()) await upload.write(bytes);
-      if (fits) for (const row of rows) observeRow(summary, typedRow(schema, missing, row));
     }
     const result = writer.finish();
     if (!result.ok) {
@@ -175,6 +173,7 @@ async function writePart(
       return { needs: result.kinds };
     }
     for (const bytes of writer.takeBytes()) await upload.write(bytes);
+    summary.rows = result.metadata.rows;
     const meta = new TextEncoder().encode(encodePartMetadata(result.metadata));
     const summaryBytes = encodeSummary(summary);
     await upload.write(meta);

@@ -61,6 +61,13 @@ export class ColumnChunk {
   private skipTrials = 0;
   /** BOOLEAN values: one byte each in `values`, bit-packed when the page is cut. */
   private readonly bitPacked: boolean;
+  /**
+   * Given each dictionary entry (its key) with the count of its cells in the pages cut since the
+   * last report, when the dictionary ends (the chunk is finished, the dictionary full or dropped):
+   * how a value sink (value-sink.ts) hears of dictionary-encoded cells. Null: nobody listens.
+   */
+  entrySink: ((key: string | number, count: number) => void) | null = null;
+  private entryCounts = new Int32Array(256);
 
   constructor(useDictionary: boolean, bitPacked = false) {
     this.useDictionary = useDictionary;
@@ -131,11 +138,43 @@ export class ColumnChunk {
   /** The dictionary is full: the page so far keeps it, the rest of the chunk is PLAIN. */
   private stopDictionary(): void {
     if (this.rowsInPage > 0) this.cutPage();
+    this.reportEntries();
     this.dict = null;
+  }
+
+  /** Counts the current page's dictionary indices per entry, for entrySink. */
+  private countIndices(): void {
+    if (this.entrySink === null) return;
+    if (this.entryCounts.length < this.dict!.size) {
+      const grown = new Int32Array(Math.max(this.dict!.size, this.entryCounts.length * 2));
+      grown.set(this.entryCounts);
+      this.entryCounts = grown;
+    }
+    const counts = this.entryCounts;
+    const indices = this.indices;
+    for (let i = 0; i < this.indexCount; i++) counts[indices[i]!]!++;
+  }
+
+  /** Tells entrySink each entry's count since the last report, and starts the counts afresh. */
+  private reportEntries(): void {
+    const sink = this.entrySink;
+    if (sink === null || this.dict === null) return;
+    const counts = this.entryCounts;
+    let index = 0;
+    for (const key of this.dict.keys()) {
+      const count = counts[index]!;
+      if (count > 0) {
+        sink(key, count);
+        counts[index] = 0;
+      }
+      index++;
+    }
   }
 
   /** No page used the dictionary yet and it saves nothing: rewrite the page's values PLAIN. */
   private dropDictionary(): void {
+    this.countIndices();
+    this.reportEntries();
     const bytes = this.dictValues.bytes;
     const starts = this.entryStarts;
     const end = this.dictValues.length;
@@ -172,6 +211,7 @@ export class ColumnChunk {
     let encoding: number = ENCODING.PLAIN;
     if (this.dict !== null && this.indexCount > 0) {
       const width = bitWidth(this.dict.size - 1);
+      this.countIndices();
       body.u8(width);
       encodeHybrid(body, this.indices, this.indexCount, width);
       encoding = ENCODING.RLE_DICTIONARY;
@@ -201,6 +241,7 @@ export class ColumnChunk {
   finish(stats: { min: Uint8Array; max: Uint8Array } | null): { bytes: Uint8Array[]; meta: ChunkMeta } {
     if (this.dict !== null && this.pages.length === 0 && this.dict.size * 2 > this.present) this.dropDictionary();
     if (this.rowsInPage > 0 || this.pages.length === 0) this.cutPage();
+    this.reportEntries();
     const bytes: Uint8Array[] = [];
     let shift = 0;
     let uncompressed = this.uncompressedBytes;

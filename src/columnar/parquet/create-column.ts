@@ -4,24 +4,25 @@ import type { TypedColumn } from "./column-chunk.ts";
 import type { ColumnKind } from "./column-kinds.ts";
 import { DecimalColumn, Int64Column, NumberColumn } from "./numeric-columns.ts";
 import { BooleanColumn, StringColumn } from "./text-columns.ts";
+import type { ValueSink } from "./value-sink.ts";
 
-/** A fresh column chunk writing `field`'s cells as `kind`. */
-export function createColumn(kind: ColumnKind, field: Field): TypedColumn {
+/** A fresh column chunk writing `field`'s cells as `kind`, telling `sink` (if any) the values it writes. */
+export function createColumn(kind: ColumnKind, field: Field, sink: ValueSink | null = null): TypedColumn {
   switch (kind) {
     case "int64":
     case "time":
     case "timestamp":
     case "timestamp-utc":
     case "timestamp-local":
-      return new Int64Column(kind, field);
+      return new Int64Column(kind, field, sink);
     case "date":
     case "double":
-      return new NumberColumn(kind, field);
+      return new NumberColumn(kind, field, sink);
     case "boolean":
-      return new BooleanColumn(field);
+      return new BooleanColumn(field, sink);
     case "decimal":
-      return new DecimalColumn(field);
+      return new DecimalColumn(field, sink);
     case "string":
-      return new StringColumn(field);
+      return new StringColumn(field, sink);
   }
 }

@@ -6,3 +6,4 @@ export { type ChunkMeta, decodePartMetadata, encodePartMetadata, PART_METADATA_V
 export { CREATED_BY, MAGIC, planKinds, writeTail } from "./tail-writer.ts";
 export { encodeParquet, encodePart, joinParquet } from "./encode-parquet.ts";
 export { snappyCompress } from "./snappy.ts";
+export type { ValueSink } from "./value-sink.ts";

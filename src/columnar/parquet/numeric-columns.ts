@@ -8,6 +8,7 @@ import { DATETIME_INVALID, DATETIME_ZONED, decimalBytes, INTEGER_DECIMAL, INTEGE
 import { ColumnChunk, type TypedColumn } from "./column-chunk.ts";
 import type { ColumnKind } from "./column-kinds.ts";
 import { type Canonical, canonicalText } from "./field-text.ts";
+import type { ValueSink } from "./value-sink.ts";
 
 const SAFE_HI = 1 << 21;
 
@@ -22,10 +23,14 @@ export class Int64Column implements TypedColumn {
   private maxLo = 0;
   private maxHi = 0;
   private readonly canonical: Canonical | null;
+  private readonly sink: ValueSink | null;
 
-  constructor(kind: ColumnKind, field: Field) {
+  constructor(kind: ColumnKind, field: Field, sink: ValueSink | null = null) {
     this.kind = kind;
     this.canonical = canonicalText(field);
+    this.sink = sink;
+    // A dictionary key is the value when it is a safe integer, else "hi:lo" (see add).
+    if (sink !== null) this.chunk.entrySink = (key, count) => (typeof key === "number" ? sink.number(key, count) : sink.big(halvesOf(key), count));
   }
 
   /** Cells `c` of rows[from, to); as TypedColumn says. A copy per class, so its call to add() stays monomorphic. */
@@ -74,6 +79,10 @@ export class Int64Column implements TypedColumn {
       out.i64(lo, hi);
       this.note(lo, hi);
     }
+    if (chunk.dict === null && this.sink !== null) {
+      if (hi >= -SAFE_HI && hi < SAFE_HI) this.sink.number(hi * 4294967296 + lo, 1);
+      else this.sink.big((BigInt(hi) << 32n) + BigInt(lo), 1);
+    }
     chunk.placed(8);
     return undefined;
   }
@@ -107,12 +116,19 @@ export class Int64Column implements TypedColumn {
   takeStatistics(): { min: Uint8Array; max: Uint8Array } | null {
     const stats = this.statistics();
     this.resetStatistics();
+    if (this.kind === "timestamp-utc") this.sink?.zoned();
     return stats;
   }
 
   private resetStatistics(): void {
     this.has = false;
   }
+}
+
+/** The int64 of a dictionary key written as "hi:lo". */
+function halvesOf(key: string): bigint {
+  const colon = key.indexOf(":");
+  return (BigInt(key.slice(0, colon)) << 32n) + BigInt(key.slice(colon + 1));
 }
 
 /** Numeric columns held as a JS number: DATE (INT32 days) and DOUBLE. */
@@ -124,10 +140,13 @@ export class NumberColumn implements TypedColumn {
   private max = -Infinity;
   private has = false;
   private readonly canonical: Canonical | null;
+  private readonly sink: ValueSink | null;
 
-  constructor(kind: "date" | "double", field: Field) {
+  constructor(kind: "date" | "double", field: Field, sink: ValueSink | null = null) {
     this.kind = kind;
     this.canonical = canonicalText(field);
+    this.sink = sink;
+    if (sink !== null) this.chunk.entrySink = (key, count) => sink.number(key === "-0" ? -0 : (key as number), count);
   }
 
   /** Cells `c` of rows[from, to); as TypedColumn says. A copy per class, so its call to add() stays monomorphic. */
@@ -161,6 +180,7 @@ export class NumberColumn implements TypedColumn {
         out.i32(days);
         this.note(days);
       }
+      if (this.chunk.dict === null) this.sink?.number(days, 1);
       this.chunk.placed(4);
     } else {
       const value = readNumber(text);
@@ -171,6 +191,7 @@ export class NumberColumn implements TypedColumn {
         out.f64(value);
         this.note(value);
       }
+      if (chunk.dict === null) this.sink?.number(value, 1);
       chunk.placed(8);
     }
     return undefined;
@@ -219,9 +240,11 @@ export class DecimalColumn implements TypedColumn {
   private max = 0n;
   private has = false;
   private readonly canonical: Canonical | null;
+  private readonly sink: ValueSink | null;
 
-  constructor(field: Field) {
+  constructor(field: Field, sink: ValueSink | null = null) {
     this.canonical = canonicalText(field);
+    this.sink = sink;
   }
 
   /** Cells `c` of rows[from, to); as TypedColumn says. A copy per class, so its call to add() stays monomorphic. */
@@ -257,6 +280,7 @@ export class DecimalColumn implements TypedColumn {
     if (!this.has || v < this.min) this.min = v;
     if (!this.has || v > this.max) this.max = v;
     this.has = true;
+    this.sink?.big(v, 1);
     this.chunk.placed(16);
     return undefined;
   }

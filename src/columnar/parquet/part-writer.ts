@@ -8,6 +8,7 @@ import { type ColumnKind, unifyKind } from "./column-kinds.ts";
 import { booleanLookup, type Canonical, canonicalText, cellKind } from "./field-text.ts";
 import type { ChunkMeta, PartMetadata, RowGroupMeta } from "./part-metadata.ts";
 import { createColumn } from "./create-column.ts";
+import type { ValueSink } from "./value-sink.ts";
 
 /** Rows per row group: DuckDB's and Arrow's readers parallelise by row group, and 64Ki rows keep dictionaries useful. */
 export const ROW_GROUP_ROWS = 65_536;
@@ -21,11 +22,14 @@ export type PartResult = { ok: true; metadata: PartMetadata } | { ok: false; kin
 export interface PartWriterOptions {
   rowGroupRows?: number;
   rowGroupBytes?: number;
+  /** One per field: told every value the writer writes, and the missing cells (value-sink.ts). */
+  sinks?: readonly ValueSink[];
 }
 
 export class PartWriter {
   private readonly schema: TableSchema;
   private readonly columns: TypedColumn[];
+  private readonly sinks: readonly ValueSink[] | null;
   private readonly missing: ReadonlySet<string>;
   private readonly onlyEmptyMissing: boolean;
   private readonly maxRows: number;
@@ -44,7 +48,9 @@ export class PartWriter {
   constructor(schema: TableSchema, kinds: readonly ColumnKind[], options: PartWriterOptions = {}) {
     if (kinds.length !== schema.fields.length) throw new Error("PartWriter: one kind per field");
     this.schema = schema;
-    this.columns = schema.fields.map((field, i) => createColumn(kinds[i]!, field));
+    if (options.sinks !== undefined && options.sinks.length !== schema.fields.length) throw new Error("PartWriter: one sink per field");
+    this.sinks = options.sinks ?? null;
+    this.columns = schema.fields.map((field, i) => createColumn(kinds[i]!, field, this.sinks?.[i] ?? null));
     this.missing = new Set(schema.missingValues);
     this.onlyEmptyMissing = this.missing.size === 1 && this.missing.has("");
     this.maxRows = options.rowGroupRows ?? ROW_GROUP_ROWS;
@@ -105,8 +111,9 @@ export class PartWriter {
 
   private flush(): void {
     const columns: ChunkMeta[] = [];
-    for (const column of this.columns) {
+    for (const [i, column] of this.columns.entries()) {
       const { bytes, meta } = column.chunk.finish(column.takeStatistics());
+      this.sinks?.[i]!.nulls(meta.nulls);
       meta.offset = this.offset;
       this.offset += meta.compressed;
       for (const piece of bytes) this.ready.push(piece);

@@ -7,6 +7,7 @@ import { ColumnChunk, type TypedColumn } from "./column-chunk.ts";
 import type { ColumnKind } from "./column-kinds.ts";
 import { booleanLookup } from "./field-text.ts";
 import { textStatistics } from "./text-statistics.ts";
+import type { ValueSink } from "./value-sink.ts";
 
 const NOTHING_MISSING: ReadonlySet<string> = new Set();
 
@@ -15,12 +16,14 @@ export class BooleanColumn implements TypedColumn {
   readonly kind: ColumnKind = "boolean";
   readonly chunk = new ColumnChunk(false, true);
   need: ColumnKind | undefined = undefined;
-  private sawTrue = false;
-  private sawFalse = false;
+  private trues = 0;
+  private falses = 0;
   private readonly lookup: (text: string) => boolean | undefined;
+  private readonly sink: ValueSink | null;
 
-  constructor(field: Field) {
+  constructor(field: Field, sink: ValueSink | null = null) {
     this.lookup = booleanLookup(field);
+    this.sink = sink;
   }
 
   /** Cells `c` of rows[from, to); as TypedColumn says. A copy per class, so its call to add() stays monomorphic. */
@@ -47,25 +50,26 @@ export class BooleanColumn implements TypedColumn {
     const value = this.lookup(text);
     if (value === undefined) return "string";
     this.chunk.slot(0)!.u8(value ? 1 : 0);
-    if (value) this.sawTrue = true;
-    else this.sawFalse = true;
+    if (value) this.trues++;
+    else this.falses++;
     this.chunk.placed(1);
     return undefined;
   }
 
   private statistics(): { min: Uint8Array; max: Uint8Array } | null {
-    if (!this.sawTrue && !this.sawFalse) return null;
-    return { min: Uint8Array.of(this.sawFalse ? 0 : 1), max: Uint8Array.of(this.sawTrue ? 1 : 0) };
+    if (this.trues === 0 && this.falses === 0) return null;
+    return { min: Uint8Array.of(this.falses > 0 ? 0 : 1), max: Uint8Array.of(this.trues > 0 ? 1 : 0) };
   }
 
   takeStatistics(): { min: Uint8Array; max: Uint8Array } | null {
     const stats = this.statistics();
+    this.sink?.booleans(this.trues, this.falses);
     this.resetStatistics();
     return stats;
   }
 
   private resetStatistics(): void {
-    this.sawTrue = this.sawFalse = false;
+    this.trues = this.falses = 0;
   }
 }
 
@@ -82,9 +86,12 @@ export class StringColumn implements TypedColumn {
   private max = "";
   private has = false;
   private readonly field: Field | null;
+  private readonly sink: ValueSink | null;
 
-  constructor(field: Field) {
+  constructor(field: Field, sink: ValueSink | null = null) {
     this.field = field.type === "string" ? null : { ...field, constraints: {} };
+    this.sink = sink;
+    if (sink !== null) this.chunk.entrySink = (key, count) => sink.text(key as string, count);
   }
 
   /** Cells `c` of rows[from, to); as TypedColumn says. A copy per class, so its call to add() stays monomorphic. */
@@ -118,6 +125,7 @@ export class StringColumn implements TypedColumn {
       out.lengthPrefixedUtf8(text);
       this.note(text);
     }
+    if (this.chunk.dict === null) this.sink?.text(text, 1);
     this.chunk.placed(text.length + 4);
     return undefined;
   }

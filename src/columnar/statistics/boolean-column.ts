@@ -21,6 +21,12 @@ export class BooleanColumn {
     else this.falses++;
   }
 
+  /** Counts `trues` true and `falses` false cells at once. */
+  observeCounts(trues: number, falses: number): void {
+    this.trues += trues;
+    this.falses += falses;
+  }
+
   merge(other: BooleanColumn): void {
     this.nulls += other.nulls;
     this.trues += other.trues;

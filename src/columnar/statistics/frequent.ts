@@ -21,9 +21,9 @@ export class FrequentValues {
   /** What every purge subtracted, summed: how far below the truth a count may be. */
   offset = 0;
 
-  /** Counts one `text`, keyed by its hash (high, low); true when the counters are over capacity. */
-  add(high: number, low: number, text: string): boolean {
-    this.count(high, low, text, 1);
+  /** Counts `text` `count` times (once by default), keyed by its hash (high, low); true when the counters are over capacity. */
+  add(high: number, low: number, text: string, count = 1): boolean {
+    this.count(high, low, text, count);
     return this.table.size > FREQUENT_PURGE_AT;
   }
 

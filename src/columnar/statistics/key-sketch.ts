@@ -26,27 +26,31 @@ export class KeySketch {
     this.withValues = withValues;
   }
 
-  /** Counts the key (high, low) once. */
-  add(high: number, low: number): void {
+  /** Counts the key (high, low) `count` times (once by default). */
+  add(high: number, low: number, count = 1): void {
     const table = this.table;
     if (table !== null) {
-      table.add(high, low, 1);
+      table.add(high, low, count);
       if (table.size > EXACT_DISTINCT_LIMIT) this.sketch();
       return;
     }
     this.hll!.add(high, low);
-    if (this.kll !== null) this.kll.add(numberOfKey(high, low));
+    if (this.kll !== null) {
+      if (count === 1) this.kll.add(numberOfKey(high, low));
+      else this.kll.addWeighted(numberOfKey(high, low), count);
+    }
   }
 
-  /** Counts a big integer once: its boxed key, and the double it ranks as. */
-  addBig(high: number, low: number, value: number): void {
+  /** Counts a big integer `count` times: its boxed key, and the double it ranks as. */
+  addBig(high: number, low: number, value: number, count = 1): void {
     if (this.table !== null) {
       this.big.set(`${high},${low}`, value);
-      this.add(high, low);
+      this.add(high, low, count);
       return;
     }
     this.hll!.add(high, low);
-    this.kll?.add(value);
+    if (count === 1) this.kll?.add(value);
+    else this.kll?.addWeighted(value, count);
   }
 
   private valueOf(high: number, low: number): number {

@@ -23,6 +23,19 @@ export class Moments {
     this.m2 += delta * (value - this.mean);
   }
 
+  /** `value` counted `weight` times: Welford's update with a weight (West 1979), the sum compensated as in add. */
+  addWeighted(value: number, weight: number): void {
+    if (weight === 1) return this.add(value);
+    const term = value * weight;
+    const sum = this.sum + term;
+    this.compensation += Math.abs(this.sum) >= Math.abs(term) ? this.sum - sum + term : term - sum + this.sum;
+    this.sum = sum;
+    const count = (this.count += weight);
+    const delta = value - this.mean;
+    this.mean += (delta * weight) / count;
+    this.m2 += delta * weight * (value - this.mean);
+  }
+
   merge(other: Moments): void {
     if (other.count === 0) return;
     if (this.count === 0) {

@@ -36,44 +36,51 @@ export class NumericColumn {
       this.nulls++;
       return;
     }
-    if (typeof cell === "number") {
-      const value = cell + 0;
-      // NaN and ±Infinity as numbers (castCell gives them as text, a typed reader may not).
-      if (value - value !== 0) return this.observeSpecial(value);
-      if (value < this.low) this.low = value;
-      if (value > this.high) this.high = value;
-      this.moments.add(value);
-      keyOfNumber(value);
-      this.values.add(KEY[0]!, KEY[1]!);
-      return;
-    }
-    if (typeof cell === "string") this.observeText(cell);
+    if (typeof cell === "number") return this.observeNumber(cell, 1);
+    if (typeof cell === "string") this.observeText(cell, 1);
   }
 
-  /** Text in a numeric column: a big integer, NaN or ±INF, or a date, datetime or time. */
-  private observeText(text: string): void {
+  /**
+   * Counts a value `count` times: a double for integers within ±(2^53 − 1) and numbers, days for
+   * dates, microseconds for datetimes and times (as temporal.ts reads them).
+   */
+  observeNumber(cell: number, count: number): void {
+    const value = cell + 0;
+    // NaN and ±Infinity as numbers (castCell gives them as text, a typed reader may not).
+    if (value - value !== 0) return this.observeSpecial(value, count);
+    if (value < this.low) this.low = value;
+    if (value > this.high) this.high = value;
+    if (this.type === "integer" || this.type === "number") this.moments.addWeighted(value, count);
+    keyOfNumber(value);
+    this.values.add(KEY[0]!, KEY[1]!, count);
+  }
+
+  /** Counts an integer past ±(2^53 − 1) `count` times: exact extremes, keyed by its digits. */
+  observeBig(big: bigint, count: number): void {
+    const value = Number(big);
+    if (this.bigLow === null || big < this.bigLow) this.bigLow = big;
+    if (this.bigHigh === null || big > this.bigHigh) this.bigHigh = big;
+    this.moments.addWeighted(value, count);
+    // Keyed by its digits: neighbours past 2^53 share a double but stay distinct.
+    hashString(big.toString());
+    boxKey();
+    this.values.addBig(KEY[0]!, KEY[1]!, value, count);
+    if (value < this.low) this.low = value;
+    if (value > this.high) this.high = value;
+  }
+
+  /** Text in a numeric column, `count` times: a big integer, NaN or ±INF, or a date, datetime or time. */
+  observeText(text: string, count: number): void {
     let value: number;
     switch (this.type) {
-      case "integer": {
+      case "integer":
         if (!/^[+-]?\d+$/.test(text)) throw notOfType(text, this.type);
-        const big = BigInt(text);
-        value = Number(big);
-        if (this.bigLow === null || big < this.bigLow) this.bigLow = big;
-        if (this.bigHigh === null || big > this.bigHigh) this.bigHigh = big;
-        this.moments.add(value);
-        // Keyed by its digits: neighbours past 2^53 share a double but stay distinct.
-        hashString(big.toString());
-        boxKey();
-        this.values.addBig(KEY[0]!, KEY[1]!, value);
-        if (value < this.low) this.low = value;
-        if (value > this.high) this.high = value;
-        return;
-      }
+        return this.observeBig(BigInt(text), count);
       case "number":
         value = text === "INF" ? Infinity : text === "-INF" ? -Infinity : Number(text);
-        if (value - value !== 0) return this.observeSpecial(value);
+        if (value - value !== 0) return this.observeSpecial(value, count);
         if (text !== "NaN" && Number.isNaN(value)) throw notOfType(text, this.type);
-        return this.observe(value);
+        return this.observeNumber(value, count);
       case "date":
         value = parseDate(text);
         break;
@@ -90,19 +97,19 @@ export class NumericColumn {
     if (value < this.low) this.low = value;
     if (value > this.high) this.high = value;
     keyOfNumber(value);
-    this.values.add(KEY[0]!, KEY[1]!);
+    this.values.add(KEY[0]!, KEY[1]!, count);
   }
 
   /** NaN is counted apart; an infinity is a value, outside the moments. */
-  private observeSpecial(value: number): void {
+  private observeSpecial(value: number, count: number): void {
     if (Number.isNaN(value)) {
-      this.nan++;
+      this.nan += count;
       return;
     }
-    if (value > 0) this.positiveInfinities++;
-    else this.negativeInfinities++;
+    if (value > 0) this.positiveInfinities += count;
+    else this.negativeInfinities += count;
     keyOfNumber(value);
-    this.values.add(KEY[0]!, KEY[1]!);
+    this.values.add(KEY[0]!, KEY[1]!, count);
   }
 
   merge(other: NumericColumn): void {

@@ -33,16 +33,20 @@ export class StringColumn {
       this.nulls++;
       return;
     }
-    const text = typeof cell === "string" ? cell : String(cell);
+    this.observeText(typeof cell === "string" ? cell : String(cell), 1);
+  }
+
+  /** Counts `text` `count` times: a dictionary entry's cells at once. */
+  observeText(text: string, count: number): void {
     const length = hashString(text);
     const high = KEY[0]!;
     const low = KEY[1]!;
-    this.count++;
-    this.totalLength += length;
+    this.count += count;
+    this.totalLength += length * count;
     if (length < this.minLength) this.minLength = length;
     if (length > this.maxLength) this.maxLength = length;
-    if (this.distinct !== null) this.distinct.add(high, low);
-    if (this.frequent.add(high, low, text)) {
+    if (this.distinct !== null) this.distinct.add(high, low, count);
+    if (this.frequent.add(high, low, text, count)) {
       this.distinct ??= this.keysOfFrequent();
       this.frequent.purge();
     }

@@ -1,0 +1,16 @@
+// What the encoder tells about the values it writes, so summaries kept beside the file (column
+// statistics, docs/statistics.md) come from the encoder's own reading of every cell instead of a
+// second cast. Each non-missing cell is reported once: as it is written PLAIN, or, written
+// through a dictionary, as its entry's count when the pages using it are cut. Values are the
+// ones the file stores: doubles, integers, days (dates), microseconds (times, timestamps); a
+// BigInt past ±2^53; text for BYTE_ARRAY columns (a numeric field widened to text included).
+export interface ValueSink {
+  /** `count` missing cells. */
+  nulls(count: number): void;
+  number(value: number, count: number): void;
+  big(value: bigint, count: number): void;
+  text(text: string, count: number): void;
+  booleans(trues: number, falses: number): void;
+  /** The column's timestamps were written converted to UTC (`timestamp-utc`). */
+  zoned(): void;
+}

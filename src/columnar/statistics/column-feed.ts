@@ -1,0 +1,83 @@
+// Feeds a table summary from values already read, so the Parquet build describes its rows without
+// casting any cell a second time (docs/statistics.md, "Cost"). The encoder reports each cell once,
+// as the value it wrote: a number (a double, an integer within ±(2^53 − 1), days for a date,
+// microseconds for a datetime or time), a BigInt past that, or text; a dictionary-encoded value
+// once per row group with its count. A column the encoder had to keep as text although its field
+// is numeric (a datetime column mixing zones, a time with an offset, an integer past 38 digits)
+// reports its text, read here as castCell would type it.
+import { isSpecialNumber } from "../../schema/lexical.ts";
+import type { TableSchema } from "../../schema/table-schema.ts";
+import { BooleanColumn } from "./boolean-column.ts";
+import { NumericColumn } from "./numeric-column.ts";
+import { StringColumn } from "./string-column.ts";
+import type { ColumnSummary, TableSummary } from "./table-summary.ts";
+
+const MICROS_PER_DAY = 86_400_000_000;
+
+/** One column's feed: what the encoder calls for each value it wrote. */
+export class ColumnFeed {
+  private readonly column: ColumnSummary;
+
+  constructor(column: ColumnSummary) {
+    this.column = column;
+  }
+
+  /** `count` missing cells. */
+  nulls(count: number): void {
+    this.column.nulls += count;
+  }
+
+  /** A value read as a number, `count` times. */
+  number(value: number, count: number): void {
+    const column = this.column;
+    if (column instanceof NumericColumn) {
+      if (column.type === "integer" && !Number.isSafeInteger(value) && Number.isFinite(value)) column.observeBig(BigInt(value), count);
+      // A leap second (23:59:60) is midnight, as temporal.ts reads a time.
+      else if (column.type === "time") column.observeNumber(((value % MICROS_PER_DAY) + MICROS_PER_DAY) % MICROS_PER_DAY, count);
+      else column.observeNumber(value, count);
+    } else this.text(String(value), count);
+  }
+
+  /** A value past ±(2^53 − 1), `count` times: an integer, or microseconds far from 1970. */
+  big(value: bigint, count: number): void {
+    const column = this.column;
+    if (column instanceof NumericColumn) {
+      if (column.type === "integer") column.observeBig(value, count);
+      else column.observeNumber(Number(value), count);
+    } else this.text(value.toString(), count);
+  }
+
+  /** Text, `count` times: a string cell, or a numeric field's cell the encoder kept as text. */
+  text(text: string, count: number): void {
+    const column = this.column;
+    if (column instanceof StringColumn) column.observeText(text, count);
+    else if (column instanceof BooleanColumn) column.observeCounts(text.toLowerCase() === "true" ? count : 0, text.toLowerCase() === "true" ? 0 : count);
+    else if (column.type === "integer") {
+      const value = Number(text);
+      if (Number.isSafeInteger(value)) column.observeNumber(value, count);
+      else column.observeText(text, count);
+    } else if (column.type === "number" && !isSpecialNumber(text)) column.observeNumber(Number(text), count);
+    else column.observeText(text, count);
+  }
+
+  /** `trues` true and `falses` false cells. */
+  booleans(trues: number, falses: number): void {
+    const column = this.column;
+    if (column instanceof BooleanColumn) column.observeCounts(trues, falses);
+    else {
+      if (trues > 0) this.text("true", trues);
+      if (falses > 0) this.text("false", falses);
+    }
+  }
+
+  /** The column's datetimes carry a zone (they were converted to UTC). */
+  zoned(): void {
+    if (this.column instanceof NumericColumn) this.column.zoned = true;
+  }
+}
+
+/** A feed per field of `schema`, into `summary` (made by createSummaries for the same schema). */
+export function columnFeeds(summary: TableSummary, schema: TableSchema): ColumnFeed[] {
+  if (summary.columns.length !== schema.fields.length) throw new RangeError("column feeds: one summary column per field");
+  return summary.columns.map((column) => new ColumnFeed(column));
+}
