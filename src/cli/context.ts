@@ -83,7 +83,7 @@ export class CommandContext {
 
   /** A progress bar for one transfer, or undefined when stderr is not a terminal. */
   progress() {
-    return progressBar(this.io.stderr);
+    return progressBar(this.io.stderr, this.signal);
   }
 
   /** With --json the value as one JSON document; otherwise the human text. */

@@ -38,6 +38,8 @@ export class WriteTracker {
   progress(progress: Progress): void {
     this.phase = progress.phase;
     if (progress.resumable) this.resumable = true;
+    // Re-reading the part an earlier run sent: the server holds chunks the finish line goes on from.
+    if (progress.resumable && progress.phase === "prepare") this.sentAny = true;
     if (progress.phase !== "upload") return;
     if (progress.loaded > 0) this.sentAny = true;
     if (progress.total !== undefined && progress.loaded >= progress.total) this.sentAll = true;

@@ -22,6 +22,12 @@ function clock(seconds: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${rest}` : `${m}:${rest}`;
 }
 
+/** `resuming upload at 62.0 MiB of 287.8 MiB (21 %)`: what a rerun found the server holding. */
+export function resumeLine(resumedFrom: number, total: number | undefined): string {
+  if (total === undefined || total === 0) return `resuming upload at ${formatBytes(resumedFrom)}`;
+  return `resuming upload at ${formatBytes(resumedFrom)} of ${formatBytes(total)} (${Math.floor((resumedFrom / total) * 100)} %)`;
+}
+
 export function progressLine(progress: Progress, elapsedMs: number, width: number): string {
   if (progress.phase === "processing") {
     // Every byte is sent; the server validates and commits. Elapsed time shows it is alive.
@@ -30,7 +36,8 @@ export function progressLine(progress: Progress, elapsedMs: number, width: numbe
     const barWidth = Math.max(10, Math.min(40, width - label.length - tail.length - 10));
     return `${label} [${"#".repeat(barWidth)}] 100%  ${tail}`;
   }
-  const rate = elapsedMs > 0 ? (progress.loaded * 1000) / elapsedMs : 0;
+  // A resumed upload's rate and ETA count only what this run sent.
+  const rate = elapsedMs > 0 ? ((progress.loaded - (progress.phase === "upload" ? (progress.resumedFrom ?? 0) : 0)) * 1000) / elapsedMs : 0;
   const label = LABELS[progress.phase].padEnd(8);
   const rateText = `${formatBytes(Math.round(rate))}/s`;
   if (progress.total === undefined || progress.total === 0) return `${label} ${formatBytes(progress.loaded)}  ${rateText}`;
@@ -43,8 +50,19 @@ export function progressLine(progress: Progress, elapsedMs: number, width: numbe
   return `${label} [${"#".repeat(filled)}${" ".repeat(barWidth - filled)}] ${percent}  ${tail}`;
 }
 
-/** A progress callback drawing on `target`, or undefined when `target` is not a terminal. */
-export function progressBar(target: ProgressTarget, now: () => number = Date.now): { onProgress: ProgressCallback; done(): void } | undefined {
+export interface ProgressBar {
+  onProgress: ProgressCallback;
+  /** Ends the bar's line, then writes `line` on a line of its own. */
+  note(line: string): void;
+  done(): void;
+}
+
+/**
+ * A progress callback drawing on `target`, or undefined when `target` is not a terminal. Once
+ * `signal` aborts (Ctrl-C, whose message interrupt.ts writes) it draws nothing more, so no stale
+ * bar ever lands below that message.
+ */
+export function progressBar(target: ProgressTarget, signal?: AbortSignal, now: () => number = Date.now): ProgressBar | undefined {
   if (target.isTTY !== true) return undefined;
   let phase: Progress["phase"] | null = null;
   let started = 0;
@@ -52,6 +70,7 @@ export function progressBar(target: ProgressTarget, now: () => number = Date.now
   let drawnAt = 0;
   let undrawn: Progress | null = null;
   const draw = (progress: Progress) => {
+    if (signal?.aborted) return;
     target.write(`\r\x1b[2K${progressLine(progress, now() - started, target.columns ?? 80)}`);
     drawnAt = now();
     undrawn = null;
@@ -59,7 +78,7 @@ export function progressBar(target: ProgressTarget, now: () => number = Date.now
   // Ends the current line, first drawing the latest state if it was throttled away.
   let latest: Progress | null = null;
   const endLine = () => {
-    if (phase === null) return;
+    if (phase === null || signal?.aborted) return;
     if (undrawn) draw(undrawn);
     else if (phase === "processing" && latest) draw(latest); // the final elapsed time
     target.write("\n");
@@ -83,6 +102,12 @@ export function progressBar(target: ProgressTarget, now: () => number = Date.now
       latest = progress;
       const finished = progress.total !== undefined && progress.loaded >= progress.total;
       if (finished || now() - drawnAt >= REDRAW_MS) draw(progress);
+    },
+    note(line) {
+      endLine();
+      phase = null;
+      drawnAt = Number.NEGATIVE_INFINITY;
+      if (!signal?.aborted) target.write(`${line}\n`);
     },
     done() {
       if (ticker) clearInterval(ticker);

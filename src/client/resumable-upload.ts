@@ -142,6 +142,8 @@ export async function resumableWrite<T>(transport: Transport, write: ResumableWr
   let offset = 0;
   let sent = 0;
   let pending: PartedChunk | null = null;
+  // Source bytes the server held from an earlier run, once the chunks re-made here reach its offset.
+  let resumedFrom: number | undefined;
   const send = async ({ bytes: chunk, rawBytes }: PartedChunk, last: boolean): Promise<Response | null> => {
     // In source bytes: the last chunk also counts what the content dropped (a BOM, blank lines at the end).
     const weight = last && total !== undefined ? Math.max(0, total - sent) : rawBytes;
@@ -150,14 +152,19 @@ export async function resumableWrite<T>(transport: Transport, write: ResumableWr
       if (offset + chunk.length > resumeAt || last) throw new TypeError(`the upload is at offset ${resumeAt}, which is not where a chunk of this file ends; was it sent with other settings?`);
       offset += chunk.length;
       sent += weight;
-      progress?.({ phase: "upload", loaded: sent, total, resumable: true });
+      progress?.({ phase: "prepare", loaded: sent, total, resumable: true });
+      if (offset === resumeAt) {
+        resumedFrom = sent;
+        progress?.({ phase: "upload", loaded: sent, total, resumable: true, resumedFrom });
+      }
       return null;
     }
     // One bar over the whole file, in source bytes; after the last byte, the server's commit.
     const onProgress: ProgressCallback | undefined = progress
       ? (p) => {
           const loaded = sent + Math.round((p.loaded / Math.max(1, chunk.length)) * weight);
-          progress({ phase: last && p.phase === "processing" ? "processing" : "upload", loaded, total, resumable: true });
+          const phase = last && p.phase === "processing" ? "processing" : "upload";
+          progress(resumedFrom === undefined ? { phase, loaded, total, resumable: true } : { phase, loaded, total, resumable: true, resumedFrom });
         }
       : undefined;
     const answer = await sendChunk(transport, upload, offset, body(chunk, "application/partial-upload"), last, write.signal, onProgress);

@@ -134,6 +134,10 @@ export interface Progress {
   total?: number;
   /** A resumable upload: chunks that landed are kept, and a rerun with the same Idempotency-Key goes on from them. */
   resumable?: boolean;
+  /** A resumed upload: the source bytes the server already held from an earlier run; `loaded`
+   * starts there. While the client re-reads that part to find where to go on, the phase is
+   * `prepare`. */
+  resumedFrom?: number;
 }
 
 export type ProgressCallback = (progress: Progress) => void;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { formatBytes, formatObjects, formatRecord, formatTable } from "../../src/cli/output.ts";
 import { WriteTracker } from "../../src/cli/interrupt.ts";
-import { progressBar, progressLine } from "../../src/cli/progress-bar.ts";
+import { progressBar, progressLine, resumeLine } from "../../src/cli/progress-bar.ts";
 
 describe("tables", () => {
   it("aligns columns and flattens cells", () => {
@@ -29,7 +29,7 @@ describe("progress", () => {
     expect(progressBar({ isTTY: false, write: () => true })).toBeUndefined();
     const written: string[] = [];
     let now = 0;
-    const bar = progressBar({ isTTY: true, columns: 100, write: (t) => written.push(t) > 0 }, () => now);
+    const bar = progressBar({ isTTY: true, columns: 100, write: (t) => written.push(t) > 0 }, undefined, () => now);
     if (!bar) throw new Error("expected a bar on a TTY");
     bar.onProgress({ phase: "prepare", loaded: 10, total: 100 });
     now = 50;
@@ -48,7 +48,7 @@ describe("progress", () => {
   it("keeps a write on one line, ending with the server's processing phase", () => {
     const written: string[] = [];
     let now = 0;
-    const bar = progressBar({ isTTY: true, columns: 100, write: (t) => written.push(t) > 0 }, () => now);
+    const bar = progressBar({ isTTY: true, columns: 100, write: (t) => written.push(t) > 0 }, undefined, () => now);
     if (!bar) throw new Error("expected a bar on a TTY");
     bar.onProgress({ phase: "upload", loaded: 50, total: 100 });
     now = 1000;
@@ -61,6 +61,42 @@ describe("progress", () => {
     expect(text).toContain("process");
     expect(text).toContain("100%");
     expect(text).toContain("0:03");
+  });
+
+  it("a resumed upload says where it resumes, and its bar starts there with this run's rate", () => {
+    expect(resumeLine(65011712, 301779763)).toBe("resuming upload at 62.0 MiB of 287.8 MiB (21 %)");
+    const written: string[] = [];
+    let now = 0;
+    const bar = progressBar({ isTTY: true, columns: 120, write: (t) => written.push(t) > 0 }, undefined, () => now);
+    if (!bar) throw new Error("expected a bar on a TTY");
+    bar.onProgress({ phase: "prepare", loaded: 40, total: 100, resumable: true });
+    bar.note(resumeLine(40, 100));
+    bar.onProgress({ phase: "upload", loaded: 40, total: 100, resumable: true, resumedFrom: 40 });
+    const lines = written.join("").split("\n");
+    expect(lines[1]).toBe("resuming upload at 40 B of 100 B (40 %)");
+    expect(lines[2]).toMatch(/^\r\x1b\[2Kupload +\[#+ +\] +40%/);
+    expect(progressLine({ phase: "upload", loaded: 3 * 1024 ** 2, total: 8 * 1024 ** 2, resumedFrom: 2 * 1024 ** 2 }, 1000, 100)).toContain("1.0 MiB/s");
+  });
+
+  it("draws nothing once interrupted, so no stale bar follows the interrupt message", () => {
+    const written: string[] = [];
+    const controller = new AbortController();
+    const bar = progressBar({ isTTY: true, columns: 100, write: (t) => written.push(t) > 0 }, controller.signal, () => 0);
+    if (!bar) throw new Error("expected a bar on a TTY");
+    bar.onProgress({ phase: "upload", loaded: 10, total: 100 });
+    const before = written.length;
+    controller.abort();
+    bar.onProgress({ phase: "upload", loaded: 20, total: 100 });
+    bar.onProgress({ phase: "processing", loaded: 100, total: 100 });
+    bar.done();
+    expect(written.length).toBe(before);
+  });
+
+  it("an interrupt while re-reading what an earlier run sent still says how to finish", () => {
+    const tracker = new WriteTracker();
+    tracker.begin({ check: "pubset ls --limit 5", rerun: "pubset create big.csv --name B --idempotency-key K" });
+    tracker.progress({ phase: "prepare", loaded: 10, total: 100, resumable: true });
+    expect(tracker.message()).toContain("finish: pubset create big.csv --name B --idempotency-key K");
   });
 
   it("tells an interrupted resumable upload how to go on from the chunks the server holds", () => {

@@ -7,6 +7,7 @@ import { basicCollection, COLLECTION_DETAILS, COLLECTION_OPTIONS, propertyChange
 import type { Command } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { formatRecord } from "../output.ts";
+import { resumeLine } from "../progress-bar.ts";
 import { ask } from "../prompt.ts";
 import { uploadInput } from "../upload-input.ts";
 
@@ -44,8 +45,16 @@ async function trackedWrite<T>(
   const bar = context.progress();
   const rerun = how.replayable ? context.rerunWith("--idempotency-key", idempotencyKey) : undefined;
   context.tracker.begin({ check: how.check, rerun });
+  let announced = false;
   const onProgress: ProgressCallback = (progress) => {
     context.tracker.progress(progress);
+    // Said on stderr whether or not it is a terminal; the bar then goes on from there.
+    if (progress.resumedFrom !== undefined && !announced) {
+      announced = true;
+      const line = resumeLine(progress.resumedFrom, progress.total);
+      if (bar) bar.note(line);
+      else context.note(line);
+    }
     bar?.onProgress(progress);
   };
   try {
