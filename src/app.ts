@@ -20,6 +20,7 @@ import { signatureMiddleware } from "./auth/signature-middleware.ts";
 import { datasetRoutes } from "./dataset-routes.ts";
 import { uploadOptionsMiddleware, uploadRoutes } from "./uploads/routes.ts";
 import { registerDocs } from "./openapi/routes.ts";
+import { registerChanges } from "./changes/feed-route.ts";
 
 const CORS = cors({
   origin: "*",
@@ -99,6 +100,9 @@ export function createApp(): OpenAPIHono<AppEnv> {
   const uploads = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   uploadRoutes(uploads);
   app.route("/v1/uploads", uploads);
+  const changes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  registerChanges(changes);
+  app.route("/v1/changes", changes);
   registerDocs(app, routes);
   app.route("/", catalogFeedRoutes());
   app.route("/", faviconRoutes());

@@ -54,3 +54,22 @@ export function nextLink(requestUrl: string, cursor: string): string {
   url.searchParams.set("cursor", cursor);
   return `<${url.pathname}${url.search}>; rel="next"`;
 }
+
+/** A change feed position (docs/changes.md): the `seq` of the last event returned; 0 is the start. */
+export function encodeChangeCursor(seq: number): string {
+  return toBase64Url(JSON.stringify(["changes", seq]));
+}
+
+export function decodeChangeCursor(cursor: string): number {
+  const value = fromBase64Url(cursor);
+  const seq: unknown = Array.isArray(value) && value.length === 2 && value[0] === "changes" ? value[1] : undefined;
+  if (typeof seq === "number" && Number.isSafeInteger(seq) && seq >= 0) return seq;
+  throw foreignCursor();
+}
+
+/** The URL of the feed's next request: the request's own URL with `since` replaced. */
+export function nextSinceLink(requestUrl: string, cursor: string): string {
+  const url = new URL(requestUrl);
+  url.searchParams.set("since", cursor);
+  return `<${url.pathname}${url.search}>; rel="next"`;
+}

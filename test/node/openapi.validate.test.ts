@@ -97,6 +97,7 @@ describe("GET /openapi.json", () => {
         "GET /v1/uploads/{id}",
         "PATCH /v1/uploads/{id}",
         "DELETE /v1/uploads/{id}",
+        "GET /v1/changes",
       ].sort(),
     );
     for (const [name, operation] of all) {
