@@ -5,21 +5,14 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { queryScanBudget, ROWS_DEFAULT_LIMIT, ROWS_MAX_RESPONSE_CHARS } from "../config.ts";
-import { readRowWindow } from "../read/row-reader.ts";
 import { cacheControlFor, readableFiles } from "../read/content.ts";
-import { typedRow, type Cell } from "../schema/cast.ts";
-import { openSegment } from "../storage/segment-store.ts";
 import { VersionParamsSchema, problemResponse } from "../http/schemas.ts";
 import { readPolicy, withPolicy } from "../edge/route-policy.ts";
 import { compileQuery, type CompiledQuery } from "./language/query.ts";
 import { queryProblem } from "./problems.ts";
-import { scanSource } from "./plan.ts";
-import { answerWindow, project, type WindowAnswer, type WindowRequest } from "./scan.ts";
-import { fillFromSegments } from "./fill-rows.ts";
-import type { TwinRow } from "../read/store.ts";
 import { RowsQuerySchema, RowsResponseSchema, type RowsResponse } from "./schemas.ts";
 import { answerKey, cachedAnswer, keepAnswer } from "./answer-cache.ts";
-import type { SegmentRow, StoredVersionRow } from "../model/dataset.ts";
+import { isScanned, queryWindow } from "./window.ts";
 
 export const rowsRoute = withPolicy(
   createRoute({
@@ -42,23 +35,6 @@ export const rowsRoute = withPolicy(
   readPolicy("dataset"),
 );
 
-/** Rows in file order from `offset` (no `where`, no `order`): only the segment parts holding them are read. */
-async function fileWindow(bucket: R2Bucket, version: StoredVersionRow, segments: readonly SegmentRow[], query: CompiledQuery, offset: number, limit: number): Promise<WindowAnswer> {
-  const rows =
-    offset < version.rowCount ? await readRowWindow(segments, (key, range) => openSegment(bucket, key, range), { offset, limit, maxChars: ROWS_MAX_RESPONSE_CHARS }) : [];
-  const missing = new Set(version.schema.missingValues);
-  const typed: Cell[][] = rows.map((cells) => project(query, typedRow(version.schema, missing, cells)));
-  return { rows: typed, matched: version.rowCount, partial: false, scanned: 0, positions: typed.map((_, i) => offset + i) };
-}
-
-/** The window of the matching rows, scanned (plan.ts); cells the twin keeps as instants come from the CSV. */
-async function scannedWindow(bucket: R2Bucket, version: StoredVersionRow, segments: readonly SegmentRow[], twin: TwinRow | null, query: CompiledQuery, request: WindowRequest): Promise<WindowAnswer> {
-  const source = await scanSource(bucket, version, segments, twin, query, true);
-  const answer = await answerWindow(source.pieces, query, request, source.read);
-  await fillFromSegments(bucket, version.schema, segments, query, source.fill, answer.rows, answer.positions);
-  return answer;
-}
-
 export function registerRows(app: OpenAPIHono<AppEnv>): void {
   app.openapi(rowsRoute, async (c) => {
     const { id, version: versionRef } = c.req.valid("param");
@@ -71,11 +47,11 @@ export function registerRows(app: OpenAPIHono<AppEnv>): void {
     if (!compiled.ok) throw queryProblem(compiled.error);
     const query = compiled.value;
     c.header("Cache-Control", cacheControlFor(dataset, caller));
-    const scanned = query.where !== null || query.order.length > 0;
+    const scanned = isScanned(query);
     const key = scanned ? answerKey("rows", version.id, query.cacheKey, { offset, limit }) : null;
     const hit = key && (await cachedAnswer(key, c.req.raw));
     if (hit) return c.json((await hit.json()) as RowsResponse, 200);
-    const answer = scanned ? await scannedWindow(c.env.CONTENT, version, segments, twin, query, { offset, limit, maxChars: ROWS_MAX_RESPONSE_CHARS, budget: queryScanBudget(c.env) }) : await fileWindow(c.env.CONTENT, version, segments, query, offset, limit);
+    const answer = await queryWindow(c.env.CONTENT, { version, segments, twin }, query, { offset, limit, maxChars: ROWS_MAX_RESPONSE_CHARS, budget: queryScanBudget(c.env) });
     const schema = { ...version.schema, fields: query.columns.map((column) => version.schema.fields[column]!) };
     const body: RowsResponse = {
       columns: query.columns.map((column) => version.columns[column] ?? version.schema.fields[column]!.name),
