@@ -85,7 +85,7 @@ export class PubsetClient {
     return paginate(this.transport, this.url("", query), options.signal);
   }
 
-  /** Full-text search over name, description, key words and contact (docs/api.md); best match
+  /** Full-text search over name, description, key words, contact and columns (docs/api.md#search); best match
    * first. With a team too, use `list({ team, q })`. */
   search(q: string, filter: { owner?: string; limit?: number } = {}, options?: CallOptions): AsyncGenerator<DatasetListItem, void, undefined> {
     return this.list({ ...filter, q }, options);

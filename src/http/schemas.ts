@@ -51,7 +51,7 @@ export const ListQuerySchema = z.strictObject({
     .max(MAX_SEARCH_QUERY_LENGTH)
     .refine((value) => value.trim() !== "", "must not be empty")
     .optional()
-    .openapi({ description: `Full-text search (1-${MAX_SEARCH_QUERY_LENGTH} chars): every word must match; the last may be a prefix. Best match first.` }),
+    .openapi({ description: `Full-text search (1-${MAX_SEARCH_QUERY_LENGTH} chars) over the latest version's name, description, key_words, contact_name and columns (names, and declared field titles and descriptions): every term must match, words joined without a space (\`zip_code\`) in a row; the last may be a prefix. Best match first.` }),
 });
 export type ListQuery = z.infer<typeof ListQuerySchema>;
 

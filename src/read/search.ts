@@ -9,14 +9,21 @@ import { searchDatasets } from "../storage/search-db.ts";
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
 
 /**
- * Every word of `q` as a quoted phrase, all required (AND), the last one also as a prefix
- * (`"zur"*` finds Zürich while the user is still typing). Only letters, digits and marks end
- * up between the quotes, so operators, quotes, `*`, `NEAR(`, `-` and `:` in `q` are inert.
+ * Every term of `q` (what spaces separate) as a quoted phrase of its words, all required (AND),
+ * the last one also as a prefix (`"zur"*` finds Zürich while the user is still typing). Words
+ * joined without a space stay one phrase, so `zip_code` finds the column `zip_code` (indexed as
+ * the words "zip" and "code" in a row) and not a dataset that says "zip" in one place and "code"
+ * in another. Only letters, digits, marks and spaces end up between the quotes, so operators,
+ * quotes, `*`, `NEAR(`, `-` and `:` in `q` are inert.
  */
 export function toFtsQuery(q: string): string {
-  const words = q.normalize("NFC").match(WORD) ?? [];
-  if (words.length === 0) throw new ApiError("invalid_query", "q: must contain at least one letter or digit.");
-  return words.map((word, i) => `"${word}"${i === words.length - 1 ? "*" : ""}`).join(" AND ");
+  const phrases = q
+    .normalize("NFC")
+    .split(/\s+/u)
+    .map((term) => (term.match(WORD) ?? []).join(" "))
+    .filter((phrase) => phrase !== "");
+  if (phrases.length === 0) throw new ApiError("invalid_query", "q: must contain at least one letter or digit.");
+  return phrases.map((phrase, i) => `"${phrase}"${i === phrases.length - 1 ? "*" : ""}`).join(" AND ");
 }
 
 export interface SearchPage {

@@ -157,7 +157,7 @@ export interface VersionCommit {
   newSegments: SegmentRow[];
   /** Statements that commit with the version or not at all (the Idempotency-Key's answer). */
   alongside: D1PreparedStatement[];
-  /** False when name and properties are the parent's: the search row already says the same. */
+  /** False when what search indexes is the parent's (search-db.ts searchFields): the row already says the same. */
   reindex: boolean;
   /** docs/api.md#who-sees-what `"history": "public"`: publish every earlier version in the same transaction. */
   publishHistory?: boolean;
@@ -302,9 +302,8 @@ async function versionStatements(db: D1Database, commit: VersionCommit): Promise
         .bind(v.name, v.visibility, v.id, v.seq, v.datasetId, v.seq - 1),
     );
   }
-  if (commit.reindex) statements.push(...indexStatements(db, v.datasetId, searchFields(v.name, v.properties)));
+  if (commit.reindex) statements.push(...indexStatements(db, v.datasetId, searchFields(v)));
   if (commit.publishHistory) statements.push(publishHistoryStatement(db, v.datasetId, v.seq));
-  statements.push(...indexStatements(db, v.datasetId, searchFields(v.name, v.properties)));
   if (commit.newSegments.length > 0) statements.push(claimStatement(db, commit.newSegments.map((s) => s.key)));
   statements.push(...commit.alongside);
   return statements;

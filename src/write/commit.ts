@@ -3,6 +3,7 @@
 // (docs/storage-protocol.md, invariant 7). Used by writeVersion and by the append sequencer.
 import { ApiError } from "../model/errors.ts";
 import { commitVersions, versionExists, type CommitOutcome, type VersionCommit } from "../storage/datasets-db.ts";
+import { searchFields, searchFieldsDiffer } from "../storage/search-db.ts";
 import { completeIdempotencyStatement, type StoredResponse } from "./store.ts";
 import { answerToStore } from "./answers.ts";
 import { settleUploadStatement, uploadCommitStatement } from "../uploads/store.ts";
@@ -76,7 +77,7 @@ function storedAnswer(answer: WriteAnswer): StoredResponse {
 }
 
 function searchableChanged(parent: VersionRow | null, version: VersionRow): boolean {
-  return parent === null || parent.name !== version.name || JSON.stringify(parent.properties) !== JSON.stringify(version.properties);
+  return parent === null || searchFieldsDiffer(searchFields(parent), searchFields(version));
 }
 
 function toCommit(db: D1Database, planned: PlannedCommit): VersionCommit {

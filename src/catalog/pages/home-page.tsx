@@ -99,7 +99,7 @@ export function SearchForm({ query, teams, maxLength }: SearchFormProps) {
         <button type="submit">Search</button>
       </div>
       <p id="q-hint" class="hint">
-        Every word must appear in the name, description, key words or contact; the last may be the start of a word.
+        Every word must appear in the name, description, key words, contact or a column's name or title; the last may be the start of a word.
       </p>
     </form>
   );
