@@ -69,6 +69,7 @@ th .type{display:block;color:var(--muted);font-weight:400;font-size:.75rem}
 .hist rect{fill:var(--muted)}
 .bar{display:block;width:100%;height:.25rem;margin-top:.2rem}
 .axis{display:flex;justify-content:space-between;gap:.5rem;font-size:.75rem;color:var(--muted)}
+@media (forced-colors:active){.hist path,.bar rect{fill:CanvasText}}
 .more{color:var(--link);text-decoration:underline;font-size:.875rem}
 .more::before{content:"";display:inline-block;margin-right:.4rem;border:.3rem solid transparent;border-left:.45rem solid}
 [open] .more::before{transform:translateY(.15rem) rotate(90deg)}

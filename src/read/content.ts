@@ -29,7 +29,7 @@ export async function readableContent(
   return readable(db, datasetId, versionRef, caller, true);
 }
 
-/** The version with its segments and its Parquet twin (null while pending), for the file downloads. */
+/** The version with its segments and its Parquet twin (null while pending), for the file downloads and the catalog's dataset page. */
 export async function readableFiles(
   db: D1Database,
   datasetId: string,

@@ -132,6 +132,11 @@ describeInChromium("column summaries in Chromium", () => {
       const m = await measure(p);
       expect(m.documentWidth).toBeLessThanOrEqual(m.viewport);
       if (keepScreenshots()) await screenshot(p, `columns-open-${size.width}`);
+
+      // In a forced-colours (high contrast) mode the bars take the text colour, so they stay visible.
+      await p.emulateMedia({ forcedColors: "active" });
+      const colours = await depth.locator("svg.hist path").evaluate((path) => ({ fill: getComputedStyle(path).fill, text: getComputedStyle(document.body).color }));
+      expect(colours.fill).toBe(colours.text);
     });
   }
 });
