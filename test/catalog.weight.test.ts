@@ -30,7 +30,9 @@ describe("catalog page weight", () => {
     };
     for (const [name, shell] of Object.entries(shells)) {
       console.log(`catalog weight: ${name} shell ${shell.bytes} bytes, ${await gzipped(shell.html)} gzipped`);
-      expect(shell.bytes).toBeLessThan(BUDGET / 4);
+      // A third of the budget: the dataset shell carries its JSON-LD, a column summary and the
+      // preview's filter form, and still leaves two thirds of the 50 KB for the data.
+      expect(shell.bytes).toBeLessThan(BUDGET / 3);
     }
   });
 

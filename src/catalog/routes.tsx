@@ -11,6 +11,7 @@ import { publicOrigin } from "../config.ts";
 import { ApiError } from "../model/errors.ts";
 import { logSetupProblem, setupProblem } from "../http/setup-problems.ts";
 import { loadDatasetPage } from "./dataset-data.ts";
+import { previewRequest } from "./preview-query.ts";
 import { homeQuery, loadHome } from "./home-data.ts";
 import { htmlResponse } from "./pages/layout.tsx";
 import { DatasetPage } from "./pages/dataset-page.tsx";
@@ -35,9 +36,11 @@ export function catalogRoutes(): Hono<AppEnv> {
 
   app.get("/datasets/:id", declarePolicy(readPolicy("dataset-page")), async (c) => {
     const url = new URL(c.req.url);
-    const data = await loadDatasetPage(c.env, c.req.param("id"), url.searchParams.get("versions") || undefined);
+    const data = await loadDatasetPage(c.env, c.req.param("id"), url.searchParams.get("versions") || undefined, previewRequest(url.searchParams));
     if (!data) return htmlResponse(<ErrorPage status={404} />, 404);
-    const response = await htmlResponse(<DatasetPage data={data} origin={publicOrigin(c.env)} />);
+    // A filter or sort that cannot run is the reader's to fix: the page says where, with a 400.
+    const status = data.preview.state === "invalid" ? 400 : 200;
+    const response = await htmlResponse(<DatasetPage data={data} origin={publicOrigin(c.env)} />, status);
     // A page that says its statistics are still being computed is kept by no cache: nothing
     // purges it when they are ready (docs/catalog.md "Column summaries").
     if (data.statistics.state === "pending") response.headers.set("Cache-Control", PENDING_PAGE_CACHE_CONTROL);

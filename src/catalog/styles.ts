@@ -35,6 +35,11 @@ ol.datasets p{margin:.25rem 0}
 ul.tags{display:flex;flex-wrap:wrap;gap:.4rem;list-style:none;padding:0;margin:.4rem 0}
 ul.tags a{display:inline-block;padding:.1rem .6rem;border:1px solid var(--line);border-radius:1rem;text-decoration:none;font-size:.875rem}
 .pager{display:flex;gap:1.5rem;margin-top:1.5rem}
+.preview-pager,.jump,.acts{flex-wrap:wrap;align-items:center;gap:.5rem 1.25rem}
+.jump,.acts{display:flex}
+.jump input{width:8rem}
+.pointer{overflow-x:auto;padding:.5rem;background:var(--bg)}
+.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
 dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1.25rem;margin:0}
 dl.meta dt{font-weight:600}
 dl.meta dd{margin:0}
@@ -44,7 +49,7 @@ dl.meta ul.tags{margin:0}
 table{border-collapse:collapse;font-size:.875rem;min-width:100%}
 caption{text-align:left;padding:.5rem .6rem;color:var(--muted)}
 th,td{padding:.35rem .6rem;border-top:1px solid var(--line);text-align:left;vertical-align:top;white-space:nowrap}
-td{max-width:22rem;overflow:hidden;text-overflow:ellipsis}
+td{max-width:22rem;overflow:hidden;text-overflow:ellipsis;unicode-bidi:plaintext}
 thead th{background:var(--panel);position:sticky;top:0}
 tbody th{color:var(--muted);font-weight:400;text-align:right}
 td.num{text-align:right;font-variant-numeric:tabular-nums}

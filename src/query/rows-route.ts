@@ -8,7 +8,7 @@ import { queryScanBudget, ROWS_DEFAULT_LIMIT, ROWS_MAX_RESPONSE_CHARS } from "..
 import { cacheControlFor, readableFiles } from "../read/content.ts";
 import { VersionParamsSchema, problemResponse } from "../http/schemas.ts";
 import { readPolicy, withPolicy } from "../edge/route-policy.ts";
-import { compileQuery, type CompiledQuery } from "./language/query.ts";
+import { compileQuery } from "./language/query.ts";
 import { queryProblem } from "./problems.ts";
 import { RowsQuerySchema, RowsResponseSchema, type RowsResponse } from "./schemas.ts";
 import { answerKey, cachedAnswer, keepAnswer } from "./answer-cache.ts";

@@ -44,7 +44,15 @@ export function DatasetPage({ data, origin }: DatasetPageProps) {
       <ColumnSummaries statistics={data.statistics} columnCount={latest.columns.length} documentPath={documentPath(dataset.id, latest.id, "statistics")} />
 
       <h2 id="preview">Preview</h2>
-      <PreviewTable columns={latest.columns} schema={latest.schema} rows={data.preview} totalRows={latest.rowCount} />
+      <PreviewTable
+        datasetId={dataset.id}
+        versionId={latest.id}
+        columns={latest.columns}
+        schema={latest.schema}
+        preview={data.preview}
+        request={data.previewRequest}
+        totalRows={latest.rowCount}
+      />
 
       <h2 id="versions">Version history</h2>
       {data.olderPage ? (
