@@ -43,6 +43,23 @@ export function editDistance(a: string, b: string): number {
   return row[b.length] ?? 0;
 }
 
+/** Options whose value may begin with `-` by design: `--order -population` sorts descending. */
+const DASH_VALUE_OPTIONS = new Set(["--order"]);
+
+/** `--order -name` as `--order=-name`, so parseArgs does not read `-name` as short options. */
+function joinDashValues(argv: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (DASH_VALUE_OPTIONS.has(arg) && next !== undefined && next.startsWith("-") && !next.startsWith("--")) {
+      joined.push(`${arg}=${next}`);
+      i++;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
 /**
  * Our own words for what parseArgs would refuse (its messages quote unevenly and talk about
  * "positional arguments"): the command line is walked once leniently, then checked here.
@@ -68,6 +85,7 @@ function checkTokens(argv: string[], options: ParseArgsOptionsConfig): void {
 
 export function parseCommand(argv: string[], options: ParseArgsOptionsConfig): ParsedCommand {
   const all = { ...GLOBAL_OPTIONS, ...options };
+  argv = joinDashValues(argv);
   checkTokens(argv, all);
   try {
     const { values, positionals } = parseArgs({ args: argv, options: all, allowPositionals: true, strict: true });

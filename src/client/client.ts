@@ -6,6 +6,7 @@ import { download, sourcePath, type Download, type DownloadOptions, type Downloa
 import { DEFAULT_GZIP_LEVEL, type GzipLevel } from "./gzip-stream.ts";
 import { RESUMABLE_THRESHOLD } from "./resumable-upload.ts";
 import { paginate } from "./paginate.ts";
+import { rowsQueryParams } from "./rows-query.ts";
 import type { SpoolFactory } from "./spool.ts";
 import { Transport, type TransportOptions } from "./transport.ts";
 import type {
@@ -18,6 +19,7 @@ import type {
   DatasetVersion,
   ListFilter,
   RowsPage,
+  RowsQuery,
   TableSchema,
   VersionSummary,
 } from "./types.ts";
@@ -108,12 +110,26 @@ export class PubsetClient {
     return this.json<TableSchema>(this.url([id, version ?? "latest", "schema"]), options);
   }
 
-  /** A window of a version's data rows as JSON, typed by its schema (default: latest version, offset 0, server's limit). */
-  async rows(id: string, options: CallOptions & { version?: string; offset?: number; limit?: number } = {}): Promise<RowsPage> {
-    const query = new URLSearchParams();
+  /**
+   * A window of a version's data rows as JSON, typed by its schema (default: latest version,
+   * offset 0, server's limit). With `where`, `columns` or `order` it asks a question
+   * (docs/queries.md): the matching rows in that order, `matched` counting them all.
+   */
+  async rows(id: string, options: CallOptions & RowsQuery & { version?: string; offset?: number; limit?: number } = {}): Promise<RowsPage> {
+    const query = rowsQueryParams(options);
     if (options.offset !== undefined) query.set("offset", String(options.offset));
     if (options.limit !== undefined) query.set("limit", String(options.limit));
     return this.json<RowsPage>(this.url([id, options.version ?? "latest", "rows"], query), options);
+  }
+
+  /**
+   * Every row that answers the question, as CSV (header first), streamed from `/rows.csv`
+   * (docs/queries.md): the whole answer, however large, without holding it in memory.
+   */
+  async exportRows(id: string, options: CallOptions & RowsQuery & { version?: string } = {}): Promise<ReadableStream<Uint8Array>> {
+    const response = await this.transport.send({ method: "GET", url: this.url([id, options.version ?? "latest", "rows.csv"], rowsQueryParams(options)), signal: options.signal });
+    if (response.body === null) throw new TypeError("the CSV export answered with no body");
+    return response.body;
   }
 
   create(collection: Collection & { name: string }, content: UploadInput, options: UploadOptions = {}): Promise<DatasetCreated> {

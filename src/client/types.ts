@@ -87,6 +87,21 @@ export interface RowsPage {
   rows: Cell[][];
   offset: number;
   total: number;
+  /** Rows that match the question (every row when there is none); a lower bound when `partial`. */
+  matched: number;
+  /** The scan stopped at the server's budget: `matched` and the window hold what it read. */
+  partial: boolean;
+}
+
+/**
+ * A question to a version's rows (docs/queries.md): `where` is an expression such as
+ * `state = 'NY' AND population > 1000`; `columns` and `order` are header names, as a list or
+ * as the API's comma-separated text, a `-` before a name in `order` meaning descending.
+ */
+export interface RowsQuery {
+  where?: string;
+  columns?: string | readonly string[];
+  order?: string | readonly string[];
 }
 
 /** RFC 9457 problem details as the service sends them (docs/api.md#errors). */

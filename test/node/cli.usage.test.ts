@@ -27,7 +27,7 @@ describe("help and usage errors", () => {
     }
     const command = await runInProcess(["rows", "--help"], env);
     expect(command).toMatchObject({ code: 0 });
-    expect(command.stdout).toContain("usage: pubset rows ID [VERSION] [--offset N] [--limit N]");
+    expect(command.stdout).toContain("usage: pubset rows ID [VERSION] [--where EXPR] [--columns A,B] [--order C,-D] [--offset N] [--limit N]");
   });
 
   it.each([

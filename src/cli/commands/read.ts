@@ -2,6 +2,7 @@
 import type { DatasetListItem, DatasetTeamListItem, SchemaField, VersionSummary } from "../../client/index.ts";
 import { integerOption, positionals, stringOption } from "../args.ts";
 import type { Command } from "../command.ts";
+import { QUERY_DETAILS, QUERY_OPTIONS, rowsQuery } from "./query-options.ts";
 import { formatBytes, formatObjects, formatRecord, formatTable } from "../output.ts";
 
 const MAX_PAGE = 1000;
@@ -91,20 +92,23 @@ export const schema: Command = {
 
 export const rows: Command = {
   name: "rows",
-  synopsis: "rows ID [VERSION] [--offset N] [--limit N]",
-  summary: "print data rows as a table, without downloading the file",
-  example: "pubset rows <id> --offset 100 --limit 20",
-  details: ["--offset N    first data row, 0-based (default 0)", "--limit N     rows to fetch (default: the server's, 100)"],
-  options: { offset: { type: "string" }, limit: { type: "string" } },
+  synopsis: "rows ID [VERSION] [--where EXPR] [--columns A,B] [--order C,-D] [--offset N] [--limit N]",
+  summary: "print data rows as a table, without downloading the file; filter, choose and sort them",
+  example: "pubset rows <id> --where \"state = 'NY'\" --columns city,population --order -population",
+  details: [...QUERY_DETAILS, "--offset N        first row of the answer, 0-based (default 0)", "--limit N         rows to fetch (default: the server's, 100)"],
+  options: { ...QUERY_OPTIONS, offset: { type: "string" }, limit: { type: "string" } },
   async run(context, parsed) {
     const [id = "", version] = positionals(parsed, ["ID", "VERSION"], 1);
     const offset = integerOption(parsed.values, "offset", 0);
     const limit = integerOption(parsed.values, "limit", 1);
-    const page = await context.client().rows(id, { version, offset, limit, signal: context.signal });
+    const query = rowsQuery(parsed.values);
+    const page = await context.client().rows(id, { version, offset, limit, ...query, signal: context.signal });
     context.print(page, () => formatTable(page.columns, page.rows));
     if (!context.json) {
       const last = page.offset + page.rows.length;
-      context.note(page.rows.length === 0 ? `no rows at offset ${page.offset} of ${page.total}` : `rows ${page.offset + 1}-${last} of ${page.total}`);
+      const of = query.where !== undefined ? `${page.matched}${page.partial ? " or more" : ""} matching rows (of ${page.total})` : String(page.total);
+      context.note(page.rows.length === 0 ? `no rows at offset ${page.offset} of ${of}` : `rows ${page.offset + 1}-${last} of ${of}`);
+      if (page.partial) context.note("the server's scan budget ran out before every row was read; `pubset export` reads them all");
     }
   },
 };
