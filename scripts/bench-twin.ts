@@ -1,27 +1,48 @@
-// `npm run bench` (sixth part; alone: `npm run bench:twin`): the Parquet twin inside workerd.
-// The bench's 100 MB mixed-type CSV (BENCH_TWIN_MIB for a quicker run) is created as a
-// resumable upload on a local `wrangler dev`; the time from the create's answer until its
-// `.parquet` answers 200 is the readiness, and the build's own log line (`parquet_built`) gives
-// its wall time, hence its throughput in MB of CSV per second. DuckDB's COPY … (FORMAT parquet)
-// of the same file is the yardstick, for speed (one thread, as a Worker has) and size (Snappy,
-// ZSTD). Goals (docs/performance.md): ≥ 0.5× DuckDB's speed, ≤ 1.2× its Snappy size.
+// `npm run bench` (sixth part; alone: `npm run bench:twin`): the Parquet twin inside workerd, on
+// one local `wrangler dev`:
+// - the bench's 100 MB mixed-type CSV (BENCH_TWIN_MIB) created as a resumable upload: the time
+//   from the create's answer until its `.parquet` answers 200 (readiness), and the build's own log
+//   line (`parquet_built`): its wall time, hence MB of CSV per second, next to DuckDB's
+//   COPY … (FORMAT parquet) of the same file on one thread (speed) and its Snappy and ZSTD sizes;
+// - the statistics' share: the version's segments encoded as the build encodes them
+//   (/__bench/parquet), with the statistics fed and without, in the same workerd;
+// - one-row append latency on that dataset and on a 1 MiB one, each with its twin in place;
+// - R2 bytes the twin builds write (their log lines' `writtenBytes`, compaction's rebuilds
+//   included) per appended byte, over 1,000 one-row appends (BENCH_TWIN_APPENDS) to a new dataset;
+// - the isolate's live memory (forced GC each second, over the inspector) from the answer of a
+//   1 GiB create (BENCH_TWIN_MEMORY_MIB; 0 skips it) until its twin is ready.
+// Goals (docs/performance.md): ≥ 0.5× DuckDB's speed, ≤ 1.2× its Snappy size, ≤ 8 bytes written
+// per appended byte, append ratio ≤ 1.2, < 64 MiB live memory, statistics ≤ 10 % of the build.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { PubsetClient, type SigningKey } from "../src/client/index.ts";
-import { writeCsvFile } from "./bench/csv-gen.ts";
+import { csvRows, HEADER, writeCsvFile } from "./bench/csv-gen.ts";
+import { Inspector, sampleLiveHeap, type HeapSummary } from "./bench/heap.ts";
 import { freePort, prepareState, startServer, type RunningServer } from "./bench/server.ts";
-import { machineLine, MB, MIB, runBenchPart } from "./bench/stats.ts";
+import { p50 } from "./bench/storage.ts";
+import { errorText, machineLine, MB, MIB, runBenchPart } from "./bench/stats.ts";
 import { buildWorker } from "./bench/worker-build.ts";
 import { PROJECT_ROOT } from "./lib/paths.ts";
 
 const OUT_DIR = join(PROJECT_ROOT, "bench", "out");
 
 interface Built {
+  datasetId: string;
+  versionId: string;
   ms: number;
   fileBytes: number;
   parts: number;
+  writtenBytes: number;
+}
+
+/** Every `parquet_built` line of the server log so far. */
+function builtLines(logFile: string): Built[] {
+  return readFileSync(logFile, "utf8")
+    .split("\n")
+    .filter((l) => l.includes('"event":"parquet_built"'))
+    .map((l) => JSON.parse(l.slice(l.indexOf("{"))) as Built);
 }
 
 async function readiness(origin: string, path: string, timeoutMs: number): Promise<number> {
@@ -35,11 +56,91 @@ async function readiness(origin: string, path: string, timeoutMs: number): Promi
 }
 
 function builtLine(logFile: string, versionId: string): Built {
-  const line = readFileSync(logFile, "utf8")
-    .split("\n")
-    .find((l) => l.includes('"event":"parquet_built"') && l.includes(versionId));
+  const line = builtLines(logFile).find((built) => built.versionId === versionId);
   if (!line) throw new Error("no parquet_built line in the server log");
-  return JSON.parse(line.slice(line.indexOf("{"))) as Built;
+  return line;
+}
+
+interface Encoded {
+  seconds: number;
+  rows: number;
+}
+
+/** The version encoded as its build encodes it, in the worker, statistics on or off. */
+async function encoded(origin: string, datasetId: string, versionId: string, statistics: "on" | "off"): Promise<Encoded> {
+  const response = await fetch(`${origin}/__bench/parquet?dataset=${datasetId}&version=${versionId}&statistics=${statistics}`, { method: "POST" });
+  if (!response.ok) throw new Error(`/__bench/parquet answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as Encoded;
+}
+
+/** Statistics on and off, alternated RUNS times: the best of each (other work only slows a run). */
+async function statisticsCost(origin: string, datasetId: string, versionId: string): Promise<{ on: number; off: number }> {
+  const on: number[] = [];
+  const off: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    off.push((await encoded(origin, datasetId, versionId, "off")).seconds);
+    on.push((await encoded(origin, datasetId, versionId, "on")).seconds);
+  }
+  return { on: Math.min(...on), off: Math.min(...off) };
+}
+
+/** One-row appends alternated between two datasets, each timed from the client. */
+async function appendLatency(client: PubsetClient, large: string, small: string, count: number): Promise<{ large: number[]; small: number[] }> {
+  const times = { large: [] as number[], small: [] as number[] };
+  const timed = async (id: string, seed: number) => {
+    const row = new TextDecoder().decode(csvRows(seed, 60_000_000 + seed, 1));
+    const started = performance.now();
+    await client.append(id, row);
+    return (performance.now() - started) / 1000;
+  };
+  for (let i = 0; i < count; i++) {
+    times.large.push(await timed(large, 70_000 + i));
+    times.small.push(await timed(small, 80_000 + i));
+  }
+  return times;
+}
+
+/** Waits until `versionId`'s twin is ready and no build of `datasetId` was logged for `quietMs` (compaction's rebuilds included). */
+async function settled(origin: string, logFile: string, datasetId: string, path: string, quietMs: number, timeoutMs: number): Promise<void> {
+  await readiness(origin, path, timeoutMs);
+  let count = -1;
+  let since = performance.now();
+  while (performance.now() - since < quietMs) {
+    const now = builtLines(logFile).filter((built) => built.datasetId === datasetId).length;
+    if (now !== count) {
+      count = now;
+      since = performance.now();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** R2 bytes the twin builds of a new dataset wrote over `appends` one-row appends, per appended byte. */
+async function appendedTwinBytes(client: PubsetClient, origin: string, logFile: string, appends: number): Promise<{ appended: number; written: number; builds: number; seconds: number }> {
+  const created = await client.create({ name: "bench twin: appends", visibility: "public" }, HEADER + new TextDecoder().decode(csvRows(5, 1, 1)), { fileName: "appends.csv" });
+  let appended = 0;
+  let version = created.version;
+  const started = performance.now();
+  for (let i = 0; i < appends; i++) {
+    const row = csvRows(90_000 + i, 2 + i, 1);
+    appended += row.length;
+    version = (await client.append(created.id, new TextDecoder().decode(row))).version;
+  }
+  await settled(origin, logFile, created.id, `/v1/dataset/${created.id}/${version}/appends.parquet`, 10_000, 30 * 60_000);
+  const seconds = (performance.now() - started) / 1000;
+  const builds = builtLines(logFile).filter((built) => built.datasetId === created.id);
+  return { appended, written: builds.reduce((sum, built) => sum + (built.writtenBytes ?? 0), 0), builds: builds.length, seconds };
+}
+
+/** The isolate's live memory from a create's answer until its twin is ready. */
+async function buildMemory(client: PubsetClient, origin: string, inspector: Inspector, work: string, mebibytes: number): Promise<{ heap: HeapSummary; seconds: number; built: number }> {
+  const csv = writeCsvFile(join(work, "memory.csv"), mebibytes * MIB, 37);
+  const created = await client.create({ name: "bench twin: memory", visibility: "public" }, { path: csv.path }, { fileName: "memory.csv" });
+  rmSync(csv.path);
+  const sampler = sampleLiveHeap(inspector, 1000);
+  const seconds = await readiness(origin, `/v1/dataset/${created.id}/${created.version}/memory.parquet`, 60 * 60_000).finally(() => undefined);
+  const heap = await sampler.stop();
+  return { heap, seconds, built: csv.bytes };
 }
 
 async function duckdbCopies(csv: string, work: string) {
@@ -59,48 +160,87 @@ async function duckdbCopies(csv: string, work: string) {
 
 async function main(): Promise<number> {
   const mebibytes = Number(process.env.BENCH_TWIN_MIB ?? "100");
+  const appends = Number(process.env.BENCH_TWIN_APPENDS ?? "1000");
+  const memoryMebibytes = Number(process.env.BENCH_TWIN_MEMORY_MIB ?? "1024");
+  const latencyAppends = 20;
   const work = mkdtempSync(join(tmpdir(), "pubset-bench-twin-"));
   let server: RunningServer | null = null;
+  let inspector: Inspector | null = null;
   try {
     mkdirSync(OUT_DIR, { recursive: true });
     process.stderr.write(`bench twin: generating a ${mebibytes} MiB CSV…\n`);
     const csv = writeCsvFile(join(work, "orders.csv"), mebibytes * MIB, 31);
+    const smallCsv = writeCsvFile(join(work, "small.csv"), MIB, 33);
     const stateDir = join(work, "state");
     const key: SigningKey = await prepareState(stateDir);
     const build = await buildWorker(join(work, "app"));
     const logFile = join(OUT_DIR, "wrangler-twin.log");
     server = await startServer(build, stateDir, await freePort(), logFile);
-    const client = new PubsetClient({ url: server.origin, key, resumableThreshold: 0 });
-    process.stderr.write("bench twin: create, then wait for its Parquet…\n");
+    const origin = server.origin;
+    inspector = await Inspector.connect(server.inspectorPort).catch((error: unknown) => {
+      process.stderr.write(`bench twin: no isolate memory figures: ${errorText(error)}\n`);
+      return null;
+    });
+    const client = new PubsetClient({ url: origin, key, resumableThreshold: 0, retry: { baseDelayMs: 50 } });
+    const appender = new PubsetClient({ url: origin, key, retry: { baseDelayMs: 50 } });
+    process.stderr.write("bench twin: the 1 MiB dataset and its Parquet…\n");
+    const small = await client.create({ name: "bench twin: small", visibility: "public" }, { path: smallCsv.path }, { fileName: "small.csv" });
+    await readiness(origin, `/v1/dataset/${small.id}/${small.version}/small.parquet`, 5 * 60_000);
+    process.stderr.write(`bench twin: the ${mebibytes} MiB create, then wait for its Parquet…\n`);
     const created = await client.create({ name: "bench twin", visibility: "public" }, { path: csv.path }, { fileName: "orders.csv" });
     const path = `/v1/dataset/${created.id}/${created.version}/orders.parquet`;
-    const ready = await readiness(server.origin, path, 15 * 60_000);
+    const ready = await readiness(origin, path, 15 * 60_000);
     const built = builtLine(logFile, created.version);
-    const file = new Uint8Array(await (await fetch(server.origin + path)).arrayBuffer());
+    const file = new Uint8Array(await (await fetch(origin + path)).arrayBuffer());
     writeFileSync(join(work, "ours.parquet"), file);
+    process.stderr.write("bench twin: the statistics' cost, encoding the version with and without them…\n");
+    const cost = await statisticsCost(origin, created.id, created.version);
+    process.stderr.write(`bench twin: ${latencyAppends} one-row appends to each dataset, twins in place…\n`);
+    const latency = await appendLatency(appender, created.id, small.id, latencyAppends);
+    process.stderr.write(`bench twin: ${appends} one-row appends to a new dataset, then its builds and compactions…\n`);
+    const written = await appendedTwinBytes(appender, origin, logFile, appends);
+    let memory: Awaited<ReturnType<typeof buildMemory>> | null = null;
+    if (memoryMebibytes > 0 && inspector) {
+      process.stderr.write(`bench twin: a ${memoryMebibytes} MiB create, its build's live memory…\n`);
+      memory = await buildMemory(client, origin, inspector, work, memoryMebibytes);
+    }
     process.stderr.write("bench twin: DuckDB's COPY of the same file…\n");
     const duck = await duckdbCopies(csv.path, work);
     const ours = csv.bytes / MB / (built.ms / 1000);
     const theirs = csv.bytes / MB / duck.snappy.seconds;
+    const statisticsSeconds = Math.max(0, cost.on - cost.off);
+    const ratio = p50(latency.large) / p50(latency.small);
+    const ms = (seconds: number) => `${Math.round(seconds * 1000)} ms`;
+    const heap = (h: HeapSummary) => `peak ${(h.peak / MIB).toFixed(1)} MiB, ${((h.peak - h.baseline) / MIB).toFixed(1)} MiB above a ${(h.baseline / MIB).toFixed(1)} MiB baseline (${h.samples} readings)`;
     const report = [
-      `### The Parquet twin of a ${mebibytes} MiB create, in workerd`,
+      `### The Parquet twin in workerd`,
       "",
-      `Measured ${new Date().toISOString().slice(0, 10)} on ${machineLine()}; \`npm run bench:twin\` (BENCH_TWIN_MIB=${mebibytes}). ${csv.rows.toLocaleString("en")} rows, ${(csv.bytes / MB).toFixed(1)} MB of CSV.`,
+      `Measured ${new Date().toISOString().slice(0, 10)} on ${machineLine()}; \`npm run bench:twin\` (BENCH_TWIN_MIB=${mebibytes}, BENCH_TWIN_APPENDS=${appends}, BENCH_TWIN_MEMORY_MIB=${memoryMebibytes}). The create: ${csv.rows.toLocaleString("en")} rows, ${(csv.bytes / MB).toFixed(1)} MB of CSV.`,
       "",
       "| figure | measured | goal |",
       "|---|---|---|",
-      `| from the create's answer to its \`.parquet\` answering 200 | ${ready.toFixed(1)} s | |`,
+      `| readiness: from the create's answer to its \`.parquet\` answering 200 | ${ready.toFixed(1)} s | |`,
       `| the build (its log line: wall time, R2 included; ${built.parts} part(s)) | ${(built.ms / 1000).toFixed(1)} s = ${ours.toFixed(1)} MB/s of CSV | |`,
       `| DuckDB COPY … (FORMAT parquet, Snappy), one thread | ${duck.snappy.seconds.toFixed(1)} s = ${theirs.toFixed(1)} MB/s | |`,
       `| speed, pubset / DuckDB | **${(ours / theirs).toFixed(2)}×** | ≥ 0.5× |`,
       `| file size: pubset / DuckDB Snappy / DuckDB ZSTD | ${(file.length / MB).toFixed(1)} / ${(duck.snappy.bytes / MB).toFixed(1)} / ${(duck.zstd.bytes / MB).toFixed(1)} MB | |`,
       `| size, pubset / DuckDB Snappy | **${(file.length / duck.snappy.bytes).toFixed(2)}×** | ≤ 1.2× |`,
+      `| the version's segments encoded as the build does, statistics off / on (best of 3) | ${cost.off.toFixed(2)} s / ${cost.on.toFixed(2)} s | |`,
+      `| statistics' share: of that encoding / of the build's wall time | ${((statisticsSeconds / cost.on) * 100).toFixed(1)} % / **${((statisticsSeconds / (built.ms / 1000)) * 100).toFixed(1)} %** | ≤ 10 % |`,
+      `| one-row append, p50, ${mebibytes} MiB / 1 MiB dataset, twins in place (${latencyAppends} each, alternated) | ${ms(p50(latency.large))} / ${ms(p50(latency.small))} | |`,
+      `| append latency ratio ${mebibytes} MiB / 1 MiB (p50) | **${ratio.toFixed(2)}** | ≤ 1.2 |`,
+      `| ${appends} one-row appends to a new dataset: appended CSV / R2 bytes its ${written.builds} twin builds wrote (compaction's rebuilds included) | ${(written.appended / 1000).toFixed(1)} kB / ${(written.written / MB).toFixed(1)} MB, in ${written.seconds.toFixed(0)} s | |`,
+      `| R2 bytes written for Parquet per appended byte | **${(written.written / written.appended).toFixed(0)}×** | ≤ 8× |`,
+      memory
+        ? `| isolate live memory from a ${memoryMebibytes} MiB create's answer until its twin is ready (${(memory.built / MB).toFixed(0)} MB, ${memory.seconds.toFixed(0)} s; forced GC each second) | **${heap(memory.heap)}** | < 64 MiB |`
+        : `| isolate live memory while building a ${memoryMebibytes} MiB version | not measured | < 64 MiB |`,
       "",
     ].join("\n");
     writeFileSync(join(OUT_DIR, "twin.md"), report);
     process.stdout.write(report);
     return 0;
   } finally {
+    inspector?.close();
     await server?.stop();
     rmSync(work, { recursive: true, force: true });
   }

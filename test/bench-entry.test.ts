@@ -5,7 +5,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import benchWorker from "../src/bench-entry.ts";
-import { ORIGIN, send } from "./helpers/http.ts";
+import { collectionPart, csvPart, ORIGIN, send, write } from "./helpers/http.ts";
+import { createKey } from "./helpers/keys.ts";
 
 const BYTES = new TextEncoder().encode("id,name\n1,Ada\n".repeat(1000));
 const PATHS = ["/__bench/gzip", "/__bench/discard", "/__bench/deflate?level=3"];
@@ -56,5 +57,22 @@ describe("/__bench", () => {
     const list = await viaBenchEntry("/v1/dataset?limit=1");
     expect(list.status).toBe(200);
     expect(await list.json()).toHaveProperty("results");
+  });
+
+  it("encodes a version's segments as the twin build does, with or without its statistics", async () => {
+    const key = await createKey("team-bench", "alice");
+    const csv = "id,city,price\n" + Array.from({ length: 500 }, (_, i) => `${i},${["Oslo", "Lima"][i % 2]},${i / 4}`).join("\n") + "\n";
+    const created = await write("POST", "/v1/dataset", key, [collectionPart({ name: "bench parquet" }), csvPart(csv, "prices.csv")]);
+    expect(created.status).toBe(201);
+    const { id, version } = (await created.json()) as { id: string; version: string };
+    const encoded = async (statistics: string) => (await viaBenchEntry(`/__bench/parquet?dataset=${id}&version=${version}&statistics=${statistics}`, { method: "POST" })).json() as Promise<{ rows: number; outputBytes: number; summaryBytes: number; seconds: number }>;
+    const on = await encoded("on");
+    const off = await encoded("off");
+    expect([on.rows, off.rows]).toEqual([500, 500]);
+    expect(on.outputBytes).toBe(off.outputBytes);
+    expect(on.summaryBytes).toBeGreaterThan(0);
+    expect(off.summaryBytes).toBe(0);
+    expect((await viaBenchEntry(`/__bench/parquet?dataset=${id}&version=${version}&statistics=maybe`, { method: "POST" })).status).toBe(400);
+    expect((await viaBenchEntry(`/__bench/parquet?dataset=${id}&version=nope&statistics=on`, { method: "POST" })).status).toBe(404);
   });
 });

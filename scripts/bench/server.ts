@@ -41,6 +41,8 @@ function workerdRoles(wranglerPid: number, port: number): { worker: number[]; pr
 
 /** A port nothing listens on right now (the kernel's pick), on 127.0.0.1. */
 export function freePort(): Promise<number> {
+  const range = process.env.BENCH_PORTS;
+  if (range) return portInRange(range);
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.on("error", reject);
@@ -50,6 +52,27 @@ export function freePort(): Promise<number> {
       server.close(() => (port > 0 ? resolve(port) : reject(new Error("no free port"))));
     });
   });
+}
+
+/** Ports handed out from BENCH_PORTS (`FIRST-LAST`), on a machine where each user keeps to a range. */
+const portsTaken = new Set<number>();
+
+async function portInRange(range: string): Promise<number> {
+  const [first, last] = range.split("-").map(Number);
+  if (!Number.isInteger(first) || !Number.isInteger(last) || first! > last!) throw new Error(`BENCH_PORTS must be FIRST-LAST, not ${range}`);
+  for (let port = first!; port <= last!; port++) {
+    if (portsTaken.has(port)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+    });
+    if (free) {
+      portsTaken.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port in BENCH_PORTS ${range}`);
 }
 
 /** Applies the migrations to `stateDir` and makes a key with scripts/keys.ts (which also writes .dev.vars). */

@@ -9,6 +9,11 @@ import { limitsFrom } from "../config.ts";
 import { INFER_ALL, ingestCsv } from "../write/ingest/ingest.ts";
 import { ApiError } from "../model/errors.ts";
 import { SegmentCompressor } from "../wire/deflate-segment.ts";
+import { PartWriter, startKinds } from "../columnar/parquet/index.ts";
+import { segmentRows } from "../columnar/segment-rows.ts";
+import { columnFeeds } from "../columnar/statistics/column-feed.ts";
+import { createSummaries, encodeSummary } from "../columnar/statistics/table-summary.ts";
+import { getVersionContent } from "../read/store.ts";
 
 export const BENCH_PATH = "/__bench";
 
@@ -104,6 +109,35 @@ async function ingestedSize(env: Env, body: ReadableStream<Uint8Array>, typing: 
   };
 }
 
+/**
+ * A committed version's segments encoded as the twin build encodes its parts (inflated and
+ * decoded from R2, one PartWriter per segment), with the statistics fed (`on`) or not (`off`),
+ * nothing written: what the statistics add to the build, measured in the same workerd.
+ */
+async function encodedVersion(env: Env, datasetId: string, versionId: string, statistics: boolean): Promise<{ seconds: number; rows: number; outputBytes: number; summaryBytes: number }> {
+  const content = await getVersionContent(env.DB, datasetId, versionId, true);
+  if (!content.version) throw new ApiError("not_found", "No such version.");
+  const schema = content.version.schema;
+  const started = performance.now();
+  let rows = 0;
+  let outputBytes = 0;
+  let summaryBytes = 0;
+  for (const [index, segment] of content.segments.entries()) {
+    const summary = createSummaries(schema);
+    const writer = new PartWriter(schema, startKinds(schema), statistics ? { sinks: columnFeeds(summary, schema) } : {});
+    for await (const batch of segmentRows(env.CONTENT, segment.key, index === 0, segment.rowCount)) {
+      if (!writer.addRows(batch)) throw new ApiError("invalid_request", "The version needs wider column kinds than its schema's narrowest.");
+      for (const bytes of writer.takeBytes()) outputBytes += bytes.length;
+    }
+    const result = writer.finish();
+    if (!result.ok) throw new ApiError("invalid_request", "The version needs wider column kinds than its schema's narrowest.");
+    for (const bytes of writer.takeBytes()) outputBytes += bytes.length;
+    rows += result.metadata.rows;
+    if (statistics) summaryBytes += encodeSummary(summary).length;
+  }
+  return { seconds: (performance.now() - started) / 1000, rows, outputBytes, summaryBytes };
+}
+
 function requireBody(body: ReadableStream<Uint8Array> | null): ReadableStream<Uint8Array> {
   if (body === null) throw new ApiError("invalid_request", "POST the bytes to measure.");
   return body;
@@ -114,6 +148,7 @@ function requireBody(body: ReadableStream<Uint8Array> | null): ReadableStream<Ui
  * `POST /__bench/deflate?level=N`: the body through SegmentCompressor at level N (1–9), timed.
  * `POST /__bench/discard`: only reads the body, the transport's own ceiling.
  * `POST /__bench/ingest?typing=infer|off`: the body through ingest, with or without inference.
+ * `POST /__bench/parquet?dataset=&version=&statistics=on|off`: a version encoded as its twin's parts, timed.
  */
 export function benchRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>().basePath(BENCH_PATH);
@@ -131,6 +166,13 @@ export function benchRoutes(): Hono<AppEnv> {
     const typing = c.req.query("typing");
     if (typing !== "infer" && typing !== "off") throw new ApiError("invalid_query", "`typing` must be infer or off.");
     return c.json(await ingestedSize(c.env, requireBody(c.req.raw.body), typing));
+  });
+  app.post("/parquet", async (c) => {
+    const statistics = c.req.query("statistics");
+    const dataset = c.req.query("dataset");
+    const version = c.req.query("version");
+    if ((statistics !== "on" && statistics !== "off") || !dataset || !version) throw new ApiError("invalid_query", "`dataset`, `version` and `statistics=on|off` are required.");
+    return c.json(await encodedVersion(c.env, dataset, version, statistics === "on"));
   });
   app.onError((error) => toProblem(error));
   return app;

@@ -60,6 +60,8 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
   if (current?.state === "ready" && sameList(current.parts.map((p) => p.segmentKey), segments.map((s) => s.key))) return "unchanged";
   const parent = version.parentId === null ? null : await getTwinState(env.DB, version.parentId);
   let kinds = await startingKinds(parent, version.schema);
+  /** Bytes the build put to R2, every round's parts and the tail: what the bench sums per appended byte. */
+  let writtenBytes = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const encoding = await encodingOf(version.schema, kinds);
     const existing = await findParts(env.DB, segments.map((s) => s.key), encoding);
@@ -77,6 +79,7 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
         break;
       }
       parts.push(written.part);
+      writtenBytes += written.part.dataBytes + written.part.metaBytes + written.part.summaryBytes;
     }
     if (wider) {
       kinds = unifyKinds(kinds, wider);
@@ -94,12 +97,13 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
     const tailKey = parquetKey(datasetId);
     await recordUploadIntents(env.DB, datasetId, [tailKey], Date.now() + timings.writeGraceMs);
     await env.CONTENT.put(tailKey, concatBytes([tail, summary, document]));
+    writtenBytes += tail.length + summary.length + document.length;
     const fileBytes = 4 + parts.reduce((sum, part) => sum + part.dataBytes, 0) + tail.length;
     const twin = { encoding, kinds: JSON.stringify(kinds), tailKey, tailBytes: tail.length, summaryBytes: summary.length, documentBytes: document.length, fileBytes, parts };
     if (await publishTwin(env.DB, datasetId, versionId, twin, Date.now() + timings.readGraceMs)) {
       // Wall time, not CPU time: it includes the R2 reads and writes of the parts it encoded.
       const encoded = parts.filter((part) => !existing.has(part.segmentKey)).length;
-      console.log(JSON.stringify({ event: "parquet_built", datasetId, versionId, rows: version.rowCount, csvBytes: version.rawBytes, fileBytes, parts: parts.length, encoded, ms: Date.now() - started }));
+      console.log(JSON.stringify({ event: "parquet_built", datasetId, versionId, rows: version.rowCount, csvBytes: version.rawBytes, fileBytes, parts: parts.length, encoded, writtenBytes, ms: Date.now() - started }));
       return "built";
     }
     // Not applied: the version went, or a part was taken by the clean-up meanwhile.
