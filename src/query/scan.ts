@@ -15,8 +15,18 @@ export interface ScanPiece {
   firstRow: number;
   /** What reading these columns costs against the scan budget (bytes of CSV text or of uncompressed pages). */
   cost(columns: readonly number[]): number;
-  /** Its rows in order, in batches; each row is schema-wide and holds at least `columns`. */
-  rows(columns: readonly number[]): AsyncIterable<Cell[][]>;
+  /**
+   * Its rows in order, in batches; each row is schema-wide and holds at least `columns`. A batch
+   * without `positions` continues where the last ended; one with them may leave out rows that
+   * surely do not match (a source that evaluates `where` itself, on fewer columns, first).
+   */
+  rows(columns: readonly number[]): AsyncIterable<ScanBatch>;
+}
+
+export interface ScanBatch {
+  rows: Cell[][];
+  /** Each row's 0-based position among the version's rows; absent: consecutive. */
+  positions?: readonly number[];
 }
 
 export interface WindowRequest {
@@ -80,9 +90,11 @@ export async function answerWindow(pieces: readonly ScanPiece[], query: Compiled
       break;
     }
     scanned += cost;
-    let position = piece.firstRow;
+    let next = piece.firstRow;
     for await (const batch of piece.rows(columns)) {
-      for (const row of batch) {
+      for (const [i, row] of batch.rows.entries()) {
+        const position = batch.positions?.[i] ?? next;
+        next = position + 1;
         if (query.matches(row)) {
           matched++;
           if (top !== null) top.push(rank(query.order, row, position, row));
@@ -93,7 +105,6 @@ export async function answerWindow(pieces: readonly ScanPiece[], query: Compiled
             chars += cellChars(projected);
           }
         }
-        position++;
       }
     }
   }
@@ -119,7 +130,7 @@ export async function* matchingRows(pieces: readonly ScanPiece[], query: Compile
   for (const piece of pieces) {
     for await (const batch of piece.rows(query.needed)) {
       const out: Cell[][] = [];
-      for (const row of batch) if (query.matches(row)) out.push(project(query, row));
+      for (const row of batch.rows) if (query.matches(row)) out.push(project(query, row));
       if (out.length > 0) yield out;
     }
   }
@@ -141,15 +152,16 @@ export async function orderedPass(pieces: readonly ScanPiece[], query: CompiledQ
   const top = new TopK<Ranked<Cell[]>>(size, query.compare);
   let matched = 0;
   for (const piece of pieces) {
-    let position = piece.firstRow;
+    let next = piece.firstRow;
     for await (const batch of piece.rows(query.needed)) {
-      for (const row of batch) {
+      for (const [i, row] of batch.rows.entries()) {
+        const position = batch.positions?.[i] ?? next;
+        next = position + 1;
         if (query.matches(row)) {
           matched++;
           const ranked = rank(query.order, row, position, row);
           if (after === null || query.compare(ranked, after) > 0) top.push(ranked);
         }
-        position++;
       }
     }
   }

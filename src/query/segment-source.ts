@@ -16,7 +16,7 @@ export function segmentPieces(bucket: R2Bucket, schema: TableSchema, segments: r
       firstRow,
       cost: () => segment.rawBytes,
       rows: async function* (columns) {
-        for await (const records of segmentRows(bucket, segment.key, index === 0, segment.rowCount)) yield castRows(schema, missing, records, columns);
+        for await (const records of segmentRows(bucket, segment.key, index === 0, segment.rowCount)) yield { rows: castRows(schema, missing, records, columns) };
       },
     };
     firstRow += segment.rowCount;

@@ -94,6 +94,7 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
   const fill = query.needed.filter((c) => !exact(metadata, c));
   if (fill.some((c) => compared.has(c)) || (fill.length > 0 && !allowFill)) return null;
   const pieces: ScanPiece[] = [];
+  const filterColumns = whereColumns(query.where);
   let firstRow = 0;
   metadata.forEach((meta, p) => {
     const part = parts[p]!;
@@ -106,25 +107,39 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
         firstRow: groupFirst,
         cost: (columns) => columns.reduce((sum, c) => sum + group.columns[c]!.uncompressed, 0),
         rows: async function* (columns) {
-          const cells: (Cell[] | undefined)[] = new Array<Cell[] | undefined>(schema.fields.length);
-          await Promise.all(
-            runs(group.columns, columns).map(async (run) => {
-              const bytes = await read(part.key, run.offset, run.end - run.offset);
-              for (const c of run.columns) {
-                const chunk = group.columns[c]!;
-                const at = chunk.offset - run.offset;
-                cells[c] = readChunk(bytes.subarray(at, at + chunk.compressed), group.rows, meta.kinds[c]!, schema.fields[c]!.type);
-              }
-            }),
-          );
           const width = schema.fields.length;
-          const rows: Cell[][] = new Array<Cell[]>(group.rows);
-          for (let r = 0; r < group.rows; r++) {
+          const cells: (Cell[] | undefined)[] = new Array<Cell[] | undefined>(width);
+          const fetch = async (wanted: readonly number[]) => {
+            await Promise.all(
+              runs(group.columns, wanted).map(async (run) => {
+                const bytes = await read(part.key, run.offset, run.end - run.offset);
+                for (const c of run.columns) {
+                  const chunk = group.columns[c]!;
+                  const at = chunk.offset - run.offset;
+                  cells[c] = readChunk(bytes.subarray(at, at + chunk.compressed), group.rows, meta.kinds[c]!, schema.fields[c]!.type);
+                }
+              }),
+            );
+          };
+          const rowAt = (r: number, wanted: readonly number[]): Cell[] => {
             const row: Cell[] = new Array<Cell>(width).fill(null);
-            for (const c of columns) row[c] = cells[c]![r] ?? null;
-            rows[r] = row;
+            for (const c of wanted) row[c] = cells[c]![r] ?? null;
+            return row;
+          };
+          // The `where` columns first: the other columns of a row group without a match are never
+          // fetched, and rows are built only for the matches.
+          const filter = columns.filter((c) => filterColumns.has(c));
+          if (query.where === null || filter.length === 0) {
+            await fetch(columns);
+            yield { rows: Array.from({ length: group.rows }, (_, r) => rowAt(r, columns)) };
+            return;
           }
-          yield rows;
+          await fetch(filter);
+          const hits: number[] = [];
+          for (let r = 0; r < group.rows; r++) if (query.matches(rowAt(r, filter))) hits.push(r);
+          if (hits.length === 0) return;
+          await fetch(columns.filter((c) => !filterColumns.has(c)));
+          yield { rows: hits.map((r) => rowAt(r, columns)), positions: hits.map((r) => groupFirst + r) };
         },
       });
     }

@@ -91,7 +91,7 @@ function segmentPieces(rows: readonly string[][], cuts: readonly number[]): Scan
       cost: () => slice.length,
       rows: async function* (columns: readonly number[]) {
         // In batches, as a segment streams.
-        for (let at = 0; at < slice.length; at += 17) yield castRows(SCHEMA, missing, slice.slice(at, at + 17), columns);
+        for (let at = 0; at < slice.length; at += 17) yield { rows: castRows(SCHEMA, missing, slice.slice(at, at + 17), columns) };
       },
     };
   });
