@@ -109,14 +109,14 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
         rows: async function* (columns) {
           const width = schema.fields.length;
           const cells: (Cell[] | undefined)[] = new Array<Cell[] | undefined>(width);
-          const fetch = async (wanted: readonly number[]) => {
+          const fetch = async (wanted: readonly number[], only: Uint8Array | null = null) => {
             await Promise.all(
               runs(group.columns, wanted).map(async (run) => {
                 const bytes = await read(part.key, run.offset, run.end - run.offset);
                 for (const c of run.columns) {
                   const chunk = group.columns[c]!;
                   const at = chunk.offset - run.offset;
-                  cells[c] = readChunk(bytes.subarray(at, at + chunk.compressed), group.rows, meta.kinds[c]!, schema.fields[c]!.type);
+                  cells[c] = readChunk(bytes.subarray(at, at + chunk.compressed), group.rows, meta.kinds[c]!, schema.fields[c]!.type, only);
                 }
               }),
             );
@@ -136,9 +136,16 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
           }
           await fetch(filter);
           const hits: number[] = [];
-          for (let r = 0; r < group.rows; r++) if (query.matches(rowAt(r, filter))) hits.push(r);
+          const probe: Cell[] = new Array<Cell>(width).fill(null);
+          const filterCells = filter.map((c) => [c, cells[c]!] as const);
+          for (let r = 0; r < group.rows; r++) {
+            for (const [c, column] of filterCells) probe[c] = column[r] ?? null;
+            if (query.matches(probe)) hits.push(r);
+          }
           if (hits.length === 0) return;
-          await fetch(columns.filter((c) => !filterColumns.has(c)));
+          const only = new Uint8Array(group.rows);
+          for (const r of hits) only[r] = 1;
+          await fetch(columns.filter((c) => !filterColumns.has(c)), only);
           yield { rows: hits.map((r) => rowAt(r, columns)), positions: hits.map((r) => groupFirst + r) };
         },
       });

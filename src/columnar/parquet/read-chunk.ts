@@ -76,8 +76,8 @@ function decimalAt(bytes: Uint8Array, at: number): Cell {
   return integerCell(BigInt.asIntN(128, value));
 }
 
-/** `count` PLAIN values of `kind` from `bytes` at `at`, as cells; returns them. */
-function plainValues(bytes: Uint8Array, at: number, count: number, kind: ColumnKind, type: FieldType): Cell[] {
+/** `count` PLAIN values of `kind` from `bytes` at `at`, as cells; with `want`, text only of the values it names (others null). */
+function plainValues(bytes: Uint8Array, at: number, count: number, kind: ColumnKind, type: FieldType, want: Uint8Array | null = null): Cell[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out: Cell[] = new Array<Cell>(count);
   switch (kind) {
@@ -100,7 +100,7 @@ function plainValues(bytes: Uint8Array, at: number, count: number, kind: ColumnK
       let p = at;
       for (let i = 0; i < count; i++) {
         const n = view.getUint32(p, true);
-        out[i] = textCell(type, utf8.decode(bytes.subarray(p + 4, p + 4 + n)));
+        out[i] = want !== null && want[i] === 0 ? null : textCell(type, utf8.decode(bytes.subarray(p + 4, p + 4 + n)));
         p += 4 + n;
       }
       return out;
@@ -151,8 +151,10 @@ export function decodeHybrid(bytes: Uint8Array, at: number, end: number, width: 
 /**
  * The cells of one column chunk (its bytes from its first page to its end), `rows` of them.
  * `type` is the field's Table Schema type (for text kinds); `kind` the chunk's Parquet kind.
+ * With `wanted` (1 per row to read), text values of other rows are skipped, not decoded: they
+ * answer null.
  */
-export function readChunk(bytes: Uint8Array, rows: number, kind: ColumnKind, type: FieldType): Cell[] {
+export function readChunk(bytes: Uint8Array, rows: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null = null): Cell[] {
   const cells: Cell[] = new Array<Cell>(rows).fill(null);
   let dictionary: Cell[] | null = null;
   let at = 0;
@@ -183,7 +185,14 @@ export function readChunk(bytes: Uint8Array, rows: number, kind: ColumnKind, typ
       if (present > 0) decodeHybrid(page, valuesAt + 1, page.length, page[valuesAt]!, present, indices);
       values = new Array<Cell>(present);
       for (let i = 0; i < present; i++) values[i] = dictionary[indices[i]!] ?? null;
-    } else if (header.encoding === ENCODING.PLAIN) values = plainValues(page, valuesAt, present, kind, type);
+    } else if (header.encoding === ENCODING.PLAIN) {
+      let want: Uint8Array | null = null;
+      if (wanted !== null && kind === "string") {
+        want = new Uint8Array(present);
+        for (let i = 0, v = 0; i < count; i++) if (scratch[i] === 1) want[v++] = wanted[row + i]!;
+      }
+      values = plainValues(page, valuesAt, present, kind, type, want);
+    }
     else throw new Error(`parquet reader: encoding ${header.encoding} is not one the encoder writes`);
     let v = 0;
     for (let i = 0; i < count; i++) if (scratch[i] === 1) cells[row + i] = values[v++]!;
