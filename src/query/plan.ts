@@ -30,5 +30,5 @@ export async function scanSource(bucket: R2Bucket, version: StoredVersionRow, se
     const scan = await twinPieces(r2RangeRead(bucket), twin.parts, version.schema, query, allowFill);
     if (scan !== null) return { ...scan, source: "parquet" };
   }
-  return { pieces: segmentPieces(bucket, version.schema, segments), source: "csv", read: query.needed, fill: [] };
+  return { pieces: segmentPieces(bucket, version.schema, segments, query), source: "csv", read: query.needed, fill: [] };
 }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodePart, encodePartMetadata, type ColumnKind } from "../../src/columnar/parquet/index.ts";
 import { compileQuery, whereColumns, type CompiledQuery } from "../../src/query/language/query.ts";
 import { answerWindow, matchingRows, orderedPass, project, type ScanPiece } from "../../src/query/scan.ts";
-import { castRows } from "../../src/query/cast-rows.ts";
+import { castMatching, castRows } from "../../src/query/cast-rows.ts";
 import { twinPieces, type TwinPart } from "../../src/query/twin-source.ts";
 import type { Cell } from "../../src/schema/cast.ts";
 import type { Ranked } from "../../src/query/language/ordering.ts";
@@ -79,8 +79,8 @@ function storeTwin(rows: readonly string[][], cuts: readonly number[], rowGroupR
   return { parts, objects, groups };
 }
 
-/** The table as CSV segments: cell texts in pieces, cast by the segment source's castRows. */
-function segmentPieces(rows: readonly string[][], cuts: readonly number[]): ScanPiece[] {
+/** The table as CSV segments: cell texts in pieces, cast as the segment source casts them (castMatching). */
+function segmentPieces(rows: readonly string[][], cuts: readonly number[], query: CompiledQuery): ScanPiece[] {
   const missing = new Set(SCHEMA.missingValues);
   const bounds = [0, ...cuts, rows.length];
   return bounds.slice(0, -1).map((from, p) => {
@@ -91,7 +91,7 @@ function segmentPieces(rows: readonly string[][], cuts: readonly number[]): Scan
       cost: () => slice.length,
       rows: async function* (columns: readonly number[]) {
         // In batches, as a segment streams.
-        for (let at = 0; at < slice.length; at += 17) yield { rows: castRows(SCHEMA, missing, slice.slice(at, at + 17), columns) };
+        for (let at = 0; at < slice.length; at += 17) yield castMatching(SCHEMA, missing, query, slice.slice(at, at + 17), columns, from + at);
       },
     };
   });
@@ -149,7 +149,7 @@ describe("the query scan answers as DuckDB does, from Parquet and from CSV segme
         // The twin answers unless a needed column is a kind it cannot give back as written (a time here).
         const needsTime = query.needed.some((c) => SCHEMA.fields[c]!.type === "time");
         expect(fromTwin === null, context).toBe(needsTime);
-        const sources: [string, ScanPiece[]][] = [["csv", segmentPieces(rows, cuts)]];
+        const sources: [string, ScanPiece[]][] = [["csv", segmentPieces(rows, cuts, query)]];
         if (fromTwin !== null) {
           sources.push(["parquet", fromTwin.pieces]);
           viaTwin++;
