@@ -115,7 +115,8 @@ export function decodeHybrid(bytes: Uint8Array, at: number, end: number, width: 
   let p = at;
   let n = 0;
   const valueBytes = (width + 7) >> 3;
-  const mask = width === 32 ? 0xffffffff : (1 << width) - 1;
+  if (width > 24) throw new Error(`parquet reader: bit width ${width} is more than the encoder writes`);
+  const mask = (1 << width) - 1;
   while (n < count) {
     if (p >= end) throw new Error("parquet reader: hybrid run past its end");
     let header = 0;
@@ -132,16 +133,18 @@ export function decodeHybrid(bytes: Uint8Array, at: number, end: number, width: 
       out.fill(value >>> 0, n, stop);
       n = stop;
     } else {
+      // Bit-packed groups of 8, least significant bit first. `width` is at most 24 (levels are
+      // 1 bit, dictionaries hold at most 65,536 entries), so the accumulator stays within 32 bits.
       const values = ((header - 1) / 2) * 8;
       let acc = 0;
       let bits = 0;
       for (let i = 0; i < values; i++) {
         while (bits < width) {
-          acc += (bytes[p++] ?? 0) * 2 ** bits;
+          acc |= (bytes[p++] ?? 0) << bits;
           bits += 8;
         }
-        if (n < count) out[n++] = (acc % 2 ** width) & mask;
-        acc = Math.floor(acc / 2 ** width);
+        if (n < count) out[n++] = acc & mask;
+        acc >>>= width;
         bits -= width;
       }
     }

@@ -33,7 +33,8 @@ export function snappyDecompress(input: Uint8Array): Uint8Array {
       }
       n += 1;
       if (ip + n > input.length || op + n > length) throw corrupt("literal past the end");
-      out.set(input.subarray(ip, ip + n), op);
+      if (n < 32) for (let i = 0; i < n; i++) out[op + i] = input[ip + i]!;
+      else out.set(input.subarray(ip, ip + n), op);
       ip += n;
       op += n;
       continue;
@@ -53,7 +54,7 @@ export function snappyDecompress(input: Uint8Array): Uint8Array {
       ip += 4;
     }
     if (offset === 0 || offset > op || op + n > length) throw corrupt("copy out of range");
-    if (offset >= n) out.copyWithin(op, op - offset, op - offset + n);
+    if (offset >= n && n >= 32) out.copyWithin(op, op - offset, op - offset + n);
     else for (let i = 0; i < n; i++) out[op + i] = out[op - offset + i]!;
     op += n;
   }
