@@ -1,7 +1,10 @@
 // `npm start`: everything a fresh clone needs to serve pubset locally with no account and no
 // questions asked: a master key in .dev.vars, migrated local D1, a demo key, then `wrangler dev`.
+// It fits on a screen: the migrations are one line, wrangler's full output goes to log files,
+// and the demo key with the next commands comes last, once the server is ready.
 import { constants } from "node:os";
-import { relative } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { reportError, UsageError } from "./lib/cli-errors.ts";
 import { applyLocalMigrations, type D1Target } from "./lib/d1.ts";
@@ -9,7 +12,8 @@ import { ensureDemoKey } from "./lib/demo-key.ts";
 import { masterKeyFor } from "./lib/master-key.ts";
 import { DEFAULT_DEMO_KEY_FILE, PROJECT_ROOT } from "./lib/paths.ts";
 import { assertPortFree } from "./lib/port.ts";
-import { demoKeyFile, stateDirFrom } from "./lib/state-dir.ts";
+import { devLineFilter, logFile, relayLines } from "./lib/dev-output.ts";
+import { demoKeyFile, logDir, stateDirFrom } from "./lib/state-dir.ts";
 import { spawnWrangler } from "./lib/wrangler.ts";
 
 const USAGE = `usage: npm start [-- [--persist-to DIR] [-- <more wrangler dev flags>]]
@@ -42,42 +46,68 @@ function display(path: string): string {
   return rel.startsWith("..") ? path : rel;
 }
 
+/** What the user needs next, printed once wrangler says it is ready, so it ends the first screen. */
 function banner(key: { key_id: string; secret: string }, keyFile: string, created: boolean, port: number): string {
   const origin = `http://127.0.0.1:${port}`;
   // `npm run sign` finds .pubset/demo-key.json by itself; a key kept elsewhere goes in its env.
   const keyEnv = keyFile === DEFAULT_DEMO_KEY_FILE ? "" : `PUBSET_KEY_ID=${key.key_id} PUBSET_SECRET=${key.secret} `;
   return `
-pubset demo key (${created ? "new" : "existing"}, saved in ${display(keyFile)}):
+pubset is serving ${origin}: the catalog at /, the API reference at /docs. Ctrl-C stops it.
+
+Demo key for team demo, user demo (${created ? "new" : "existing"}, saved in ${display(keyFile)}):
   key_id  ${key.key_id}
   secret  ${key.secret}
-  team    demo
-  user    demo
 
-Once the server below is ready, try a signed upload (public, so the catalog at ${origin}/ shows it):
+Next, in another terminal (the dataset is public, so the catalog shows it):
+  npx pubset login --url ${origin} --key-id ${key.key_id} --secret ${key.secret}
+  npx pubset create examples/cities.csv --name Cities --public
+  npx pubset ls
+Or one signed request by hand, and more keys:
   ${keyEnv}npm run sign -- POST ${origin}/v1/dataset --collection '{"name":"Cities","visibility":"public"}' --dataset examples/cities.csv
-
-More keys: npm run keys -- create --team T --user U
-
+  npm run keys -- create --team T --user U
 `;
 }
 
-/** Runs `wrangler dev` in the foreground, forwarding signals; resolves with its exit code. */
-function runDevServer(stateDir: string | undefined, port: number, extra: string[]): Promise<number> {
+/** One line for the migrations; wrangler's table (once per migration) goes to `log`. */
+function migrationsLine(output: string, where: string, log: string): string {
+  const applied = /About to apply (\d+) migration/.exec(output)?.[1];
+  const what = applied === undefined ? "D1 is up to date" : `Applied ${applied} D1 migration${applied === "1" ? "" : "s"}`;
+  return `${what} (${where}); wrangler's output: ${display(log)}\n`;
+}
+
+/**
+ * Runs `wrangler dev` in the foreground, forwarding signals, its output filtered on the screen
+ * and whole in `logPath`; calls `onReady` once it serves. Resolves with its exit code.
+ */
+function runDevServer(stateDir: string | undefined, port: number, extra: string[], logPath: string, onReady: () => void): Promise<number> {
   const args = ["dev", "--local", "--ip", "127.0.0.1", "--port", String(port), "--show-interactive-dev-session=false"];
   // docs/edge-and-caching.md "One origin": absolute URLs in pages and /openapi.json name this server.
   args.push("--var", `PUBLIC_ORIGIN:http://127.0.0.1:${port}`);
   // Workers Cache does not run under wrangler dev; the Worker's own cache stands in for it.
   args.push("--var", "EDGE_CACHE:in-worker");
   if (stateDir !== undefined) args.push("--persist-to", stateDir);
-  const child = spawnWrangler([...args, ...extra], ["ignore", "inherit", "inherit"]);
+  const child = spawnWrangler([...args, ...extra], ["ignore", "pipe", "pipe"]);
+  const log = logFile(logPath);
+  log.write(`--- npm start, ${new Date().toISOString()}\n`);
+  let ready = false;
+  const onLine = (line: string) => {
+    if (!ready && /Ready on http/.test(line)) {
+      ready = true;
+      onReady();
+    }
+  };
+  const show = devLineFilter();
+  if (child.stdout) relayLines(child.stdout, process.stdout, log, show, onLine);
+  if (child.stderr) relayLines(child.stderr, process.stderr, log, show, onLine);
   const forward = (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   };
   for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
   return new Promise((resolve, reject) => {
     child.on("error", reject);
-    child.on("exit", (code, signal) => {
+    child.on("close", (code, signal) => {
       for (const s of FORWARDED_SIGNALS) process.off(s, forward);
+      log.end();
       resolve(code ?? 128 + (signal ? constants.signals[signal] : 1));
     });
   });
@@ -92,12 +122,19 @@ async function main(argv: string[]): Promise<number> {
   await assertPortFree(port);
   const target: D1Target = stateDir === undefined ? { kind: "local" } : { kind: "local", persistTo: stateDir };
   const masterKey = masterKeyFor(target);
-  process.stderr.write(`Applying local D1 migrations (${stateDir === undefined ? ".wrangler/state" : display(stateDir)})…\n`);
-  process.stderr.write(await applyLocalMigrations(stateDir));
+  const logs = logDir(stateDir);
+  const migrationsLog = join(logs, "migrations.log");
+  const where = stateDir === undefined ? ".wrangler/state" : display(stateDir);
+  // On a terminal, a line that says what the wait is for, replaced by the summary.
+  const terminal = process.stderr.isTTY === true;
+  if (terminal) process.stderr.write(`Migrating the local D1 (${where})…`);
+  const output = await applyLocalMigrations(stateDir);
+  mkdirSync(logs, { recursive: true });
+  writeFileSync(migrationsLog, output);
+  process.stderr.write(`${terminal ? "\r\x1b[2K" : ""}${migrationsLine(output, where, migrationsLog)}`);
   const keyFile = demoKeyFile(stateDir);
   const { key, created } = await ensureDemoKey(target, masterKey, keyFile);
-  process.stdout.write(banner(key, keyFile, created, port));
-  return runDevServer(stateDir, port, extra);
+  return runDevServer(stateDir, port, extra, join(logs, "wrangler-dev.log"), () => process.stdout.write(banner(key, keyFile, created, port)));
 }
 
 main(process.argv.slice(2)).then(

@@ -163,7 +163,8 @@ async function startServerOnce(options: StartOptions): Promise<RunningServer> {
       await response.body?.cancel();
       // Ours writes its demo key before it serves: an answer without it came from another
       // test's server that took the port first, and ours will exit "Address already in use".
-      if (existsSync(demoKeyFile)) break;
+      // The banner follows wrangler's "Ready on" a moment after the port answers.
+      if (existsSync(demoKeyFile) && out.includes("npm run keys -- create")) break;
       await sleep(250);
     } catch {
       await sleep(250);
