@@ -36,6 +36,8 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** Serve with these rate limits (quota per period of 10 or 60 s) instead of wrangler.toml's. */
   rateLimits?: { signed: { limit: number; period: 10 | 60 }; anonymous: { limit: number; period: 10 | 60 } };
+  /** wrangler.toml vars to serve with other values, e.g. { MAX_UPLOAD_BYTES: "200000000" }. */
+  vars?: Record<string, string>;
 }
 
 /**
@@ -123,6 +125,7 @@ async function startServerOnce(options: StartOptions): Promise<RunningServer> {
   // With a port range, wrangler's DevTools inspector stays inside it too.
   const inspectorPort = portRange() !== null ? await freePort() : null;
   if (inspectorPort !== null) wranglerArgs.push("--inspector-port", String(inspectorPort));
+  for (const [name, value] of Object.entries(options.vars ?? {})) wranglerArgs.push("--var", `${name}:${value}`);
   if (wranglerArgs.length > 0) wranglerArgs.unshift("--");
   const child = spawn(process.execPath, ["scripts/start.ts", "--persist-to", stateDir, ...wranglerArgs], {
     cwd: PROJECT_ROOT,
