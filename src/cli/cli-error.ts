@@ -15,6 +15,25 @@ export class UsageError extends Error {
 
 const STANDARD_MEMBERS = new Set(["type", "title", "status", "detail", "code"]);
 
+/** 401s a new `login` cures: the key is not the server's, or the secret is not the key's. */
+export const KEY_PROBLEMS = new Set(["unknown_key", "signature_invalid"]);
+
+export function keyHint(code: string, self: string): string {
+  const what = code === "unknown_key" ? "this server does not know that key id" : "the secret does not match the key id";
+  return `${what}: run \`${self} login\` with the key this server gave you (or set PUBSET_KEY_ID and PUBSET_SECRET)`;
+}
+
+/** Names the server tried and how to name another, for a request that got no answer. */
+export function unreachableHint(url: string | undefined, self: string): string {
+  let server = "the server";
+  try {
+    if (url !== undefined) server = new URL(url).origin;
+  } catch {
+    // not a URL: keep the generic word
+  }
+  return `no server answered at ${server}: is it running (\`npm start\` in a checkout)? Choose another with --url URL, PUBSET_URL or \`${self} login\``;
+}
+
 function extensionText(error: PubsetError): string {
   const extras = Object.entries(error.problem).filter(([key]) => !STANDARD_MEMBERS.has(key));
   return extras.length === 0 ? "" : ` (${extras.map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(", ")})`;
@@ -41,9 +60,11 @@ export function reportFailure(error: unknown, json: boolean, stdout: NodeJS.Writ
     code = EXIT_USAGE;
   } else if (error instanceof PubsetError) {
     stderr.write(`pubset: ${error.code} (HTTP ${error.status}): ${error.detail}${extensionText(error)}\n`);
+    if (KEY_PROBLEMS.has(error.code)) stderr.write(`${keyHint(error.code, self)}\n`);
     code = EXIT_API;
   } else if (error instanceof PubsetNetworkError) {
     stderr.write(`pubset: network error after ${error.attempts} attempt(s): ${error.message}\n`);
+    stderr.write(`${unreachableHint(error.url, self)}\n`);
     code = EXIT_OTHER;
   } else {
     stderr.write(`pubset: ${error instanceof Error ? error.message : String(error)}\n`);

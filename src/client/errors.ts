@@ -28,10 +28,13 @@ export class PubsetError extends Error {
 export class PubsetNetworkError extends Error {
   override readonly name = "PubsetNetworkError";
   readonly attempts: number;
+  /** The URL of the request that got no answer. */
+  readonly url: string | undefined;
 
-  constructor(message: string, attempts: number, cause: unknown) {
+  constructor(message: string, attempts: number, cause: unknown, url?: string) {
     super(message, { cause });
     this.attempts = attempts;
+    this.url = url;
   }
 }
 

@@ -78,7 +78,7 @@ export class Transport {
         if (spec.signal?.aborted) throw spec.signal.reason;
         const fatal = findCause(error, UploadSourceError);
         if (fatal) throw fatal;
-        if (last) throw new PubsetNetworkError(`${spec.method} ${spec.url}: ${describe(error)}`, retry + 1, error);
+        if (last) throw new PubsetNetworkError(`${spec.method} ${spec.url}: ${describe(error)}`, retry + 1, error, spec.url);
         await sleep(retryDelayMs(retry, null, this.policy), spec.signal);
         continue;
       }

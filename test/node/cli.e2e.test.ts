@@ -165,6 +165,34 @@ describe("pubset against a running server", () => {
     expect(listed.results).toContainEqual(expect.objectContaining({ id: created.id, visibility: "private" }));
   });
 
+  it("login checks the key with one signed request: a wrong secret or an unknown key saves nothing and says which", async () => {
+    const config = join(dir, "login-checked", "config.json");
+    const env = { PUBSET_CONFIG: config };
+    const wrongSecret = await pubset(["login", "--url", server.url, "--key-id", server.demoKey.key_id, "--secret", "sk_not-the-secret"], env);
+    expect(wrongSecret.code).toBe(2);
+    expect(wrongSecret.stderr).toContain(`pubset: nothing saved: that secret is not the one for key ${server.demoKey.key_id}`);
+    const unknownKey = await pubset(["login", "--url", server.url, "--key-id", "pk_nobody", "--secret", server.demoKey.secret, "--json"], env);
+    expect(unknownKey.code).toBe(2);
+    expect(unknownKey.stderr).toContain(`does not know key id pk_nobody`);
+    expect(JSON.parse(unknownKey.stdout)).toMatchObject({ code: "unknown_key" });
+    expect(() => statSync(config)).toThrow();
+    // Without flags, without a terminal: the environment's key, checked, then saved.
+    const fromEnv = await pubset(["login", "--json"], { ...env, PUBSET_URL: server.url, PUBSET_KEY_ID: server.demoKey.key_id, PUBSET_SECRET: server.demoKey.secret });
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    expect(JSON.parse(fromEnv.stdout)).toEqual({ file: config, url: server.url, key_id: server.demoKey.key_id });
+    expect(JSON.parse(readFileSync(config, "utf8"))).toEqual({ url: server.url, key_id: server.demoKey.key_id, secret: server.demoKey.secret });
+  });
+
+  it("a 401 for an unknown key or a wrong secret suggests `pubset login`", async () => {
+    const wrong = await pubset(["ls"], { ...anonymousEnv, PUBSET_KEY_ID: server.demoKey.key_id, PUBSET_SECRET: "sk_wrong" });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("signature_invalid (HTTP 401)");
+    expect(wrong.stderr).toContain("run `pubset login`");
+    const unknown = await pubset(["ls"], { ...anonymousEnv, PUBSET_KEY_ID: "pk_nobody", PUBSET_SECRET: "sk_wrong" });
+    expect(unknown.stderr).toContain("unknown_key (HTTP 401)");
+    expect(unknown.stderr).toContain("run `pubset login`");
+  });
+
   it("exits 2 with the problem code on API errors, 3 on I/O errors (real processes)", async () => {
     writeFileSync(join(dir, "ragged.csv"), "a,b\n1\n");
     const [ragged, unsigned, missing] = await Promise.all([

@@ -1,7 +1,7 @@
 // `pubset` without a server: help, usage errors (exit 1), configuration precedence, `login`
 // writing its file 0600, how failures map to exit codes, and `npx pubset` resolving the bin.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -13,6 +13,7 @@ import { CommandContext } from "../../src/cli/context.ts";
 import { PubsetError, PubsetNetworkError } from "../../src/client/index.ts";
 import { runInProcess } from "./cli.helpers.ts";
 import { PROJECT_ROOT } from "./helpers/run-script.ts";
+import { freePort } from "./helpers/server.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pubset-cli-usage-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -133,21 +134,23 @@ describe("configuration", () => {
     expect(warnings[0]).toContain("chmod 600");
   });
 
-  it("login without a terminal takes flags and writes the file 0600, replacing an older one", async () => {
+  it("login with no server answering saves nothing, and names the URL it tried and --url", async () => {
     const file = join(dir, "nested", "config.json");
-    const first = await runInProcess(["login", "--key-id", "pk_a", "--secret", "s-a", "--json"], { PUBSET_CONFIG: file });
-    expect(first.code).toBe(0);
-    expect(JSON.parse(first.stdout)).toEqual({ file, url: "http://127.0.0.1:8787", key_id: "pk_a" });
-    await runInProcess(["login", "--url", "https://pubset.example", "--key-id", "pk_b", "--secret", "s-b"], { PUBSET_CONFIG: file });
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ url: "https://pubset.example", key_id: "pk_b", secret: "s-b" });
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const run = await runInProcess(["login", "--url", url, "--key-id", "pk_a", "--secret", "s-a", "--json"], { PUBSET_CONFIG: file });
+    expect(run.code).toBe(3);
+    expect(existsSync(file)).toBe(false);
+    expect(run.stderr).toContain(`pubset: nothing saved: no server answered at ${url}`);
+    expect(run.stderr).toContain("--url");
+    expect(JSON.parse(run.stdout)).toMatchObject({ code: "network_error" });
   });
 
-  it("login without a terminal takes PUBSET_URL, PUBSET_KEY_ID and PUBSET_SECRET when the flags are absent", async () => {
-    const file = join(dir, "from-env", "config.json");
-    const run = await runInProcess(["login"], { PUBSET_CONFIG: file, PUBSET_URL: "https://env.example", PUBSET_KEY_ID: "pk_env", PUBSET_SECRET: "s-env" });
-    expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ url: "https://env.example", key_id: "pk_env", secret: "s-env" });
+  it("any command that gets no answer names the server it tried and how to choose another", async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const run = await runInProcess(["ls"], { ...env, PUBSET_URL: url });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain(`no server answered at ${url}`);
+    expect(run.stderr).toContain("--url URL, PUBSET_URL or `pubset login`");
   });
 });
 

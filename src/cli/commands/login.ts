@@ -1,8 +1,9 @@
-// `pubset login`: saves the server URL and key to the config file (0600). On a terminal it asks
-// for what the flags did not give; otherwise --key-id and --secret are required.
-import { DEFAULT_URL } from "../../client/index.ts";
+// `pubset login`: saves the server URL and key to the config file (0600), once one signed
+// request shows the server knows the key and the secret is its own. On a terminal it asks for
+// what the flags did not give; otherwise --key-id and --secret are required.
+import { DEFAULT_URL, PubsetClient, PubsetError, PubsetNetworkError } from "../../client/index.ts";
 import { stringOption, positionals } from "../args.ts";
-import { UsageError } from "../cli-error.ts";
+import { EXIT_API, EXIT_OTHER, UsageError } from "../cli-error.ts";
 import type { Command } from "../command.ts";
 import { configPath, readStoredConfig, writeStoredConfig } from "../config.ts";
 import { ask, askHidden, type TerminalInput } from "../prompt.ts";
@@ -10,7 +11,7 @@ import { ask, askHidden, type TerminalInput } from "../prompt.ts";
 export const login: Command = {
   name: "login",
   synopsis: "login [--url U] [--key-id K] [--secret S]",
-  summary: "save the server URL and your key in the config file (mode 0600)",
+  summary: "check your key with the server, then save it and the URL in the config file (mode 0600)",
   example: "pubset login --url http://127.0.0.1:8787 --key-id pk_… --secret …",
   details: [
     "--url U       server (default: the saved one, else http://127.0.0.1:8787)",
@@ -43,10 +44,48 @@ export const login: Command = {
     } catch {
       throw new UsageError(`not a URL: ${url}`);
     }
+    const problem = await checkKey(url, keyId, secret, context.signal);
+    if (problem !== null) {
+      context.note(`pubset: nothing saved: ${problem.message}`);
+      if (context.json) context.io.stdout.write(`${JSON.stringify(problem.document)}\n`);
+      return problem.exitCode;
+    }
     writeStoredConfig(file, { url, key_id: keyId, secret });
-    context.print({ file, url, key_id: keyId }, () => `saved ${file} (${url}, key ${keyId})\n`);
+    context.print({ file, url, key_id: keyId }, () => `checked key ${keyId} with ${url}; saved ${file}\n`);
   },
 };
+
+interface LoginProblem {
+  message: string;
+  document: Record<string, unknown>;
+  exitCode: number;
+}
+
+/** One signed request (the first page of the key's own datasets): null when the server
+ * verified it, else what is wrong in words the user can act on. */
+async function checkKey(url: string, keyId: string, secret: string, signal: AbortSignal | undefined): Promise<LoginProblem | null> {
+  // One retry only: a server that is down should not keep a login waiting through backoff.
+  const client = new PubsetClient({ url, key: { keyId, secret }, retry: { retries: 1 } });
+  try {
+    await client.list({}, { signal }).next();
+    return null;
+  } catch (error: unknown) {
+    if (error instanceof PubsetError) {
+      const words: Record<string, string> = {
+        unknown_key: `${url} does not know key id ${keyId} (a typo, a revoked key, or a key of another server?)`,
+        signature_invalid: `that secret is not the one for key ${keyId}: ${url} could not verify the signature`,
+        signature_expired: `${url} finds the signature's time too far from its own: check this computer's clock`,
+      };
+      const message = words[error.code] ?? `${url} answered ${error.code} (HTTP ${error.status}): ${error.detail}`;
+      return { message, document: error.problem, exitCode: EXIT_API };
+    }
+    if (error instanceof PubsetNetworkError) {
+      const message = `no server answered at ${new URL(url).origin} (${error.message}); is it running? Give another with --url URL`;
+      return { message, document: { code: "network_error", title: "No answer", detail: message, exit_code: EXIT_OTHER }, exitCode: EXIT_OTHER };
+    }
+    throw error;
+  }
+}
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === "" ? undefined : value;
