@@ -16,6 +16,9 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,su
 .site nav a{margin-right:1rem}
 main{padding-block:1rem 2rem}
 h1{font-size:1.75rem;line-height:1.2;margin:.5rem 0 1rem}
+.title-row{display:flex;flex-wrap:wrap;align-items:baseline;column-gap:1rem}
+.title-row h1{margin-bottom:.5rem}
+.license{margin:0 0 .5rem;font-size:.875rem}
 h2{font-size:1.25rem;margin:2rem 0 .5rem}
 .muted,.hint{color:var(--muted)}
 .description{white-space:pre-line;max-width:46rem}

@@ -3,6 +3,7 @@ import type { ParseArgsOptionsConfig } from "node:util";
 import { readFileSync } from "node:fs";
 import type { Collection, DeclaredSchema, Properties, Visibility } from "../client/index.ts";
 import { flag, stringOption, type OptionValues } from "./args.ts";
+import { nearLicenses, spdxLicense } from "../model/licenses.ts";
 import { UsageError } from "./cli-error.ts";
 
 export const COLLECTION_OPTIONS = {
@@ -12,6 +13,7 @@ export const COLLECTION_OPTIONS = {
   description: { type: "string" },
   "key-words": { type: "string" },
   contact: { type: "string" },
+  license: { type: "string" },
   schema: { type: "string" },
 } as const satisfies ParseArgsOptionsConfig;
 
@@ -21,6 +23,7 @@ export const COLLECTION_DETAILS = [
   "--description D     properties.description",
   "--key-words a,b     properties.key_words (comma-separated)",
   "--contact C         properties.contact_name",
+  "--license L         properties.license: an SPDX id (CC-BY-4.0, CC0-1.0, ODbL-1.0, MIT, …) or the licence's URL",
   "--schema FILE       column types: a JSON Table Schema of the columns to declare",
   "                    (e.g. {\"fields\":[{\"name\":\"zip\",\"type\":\"string\"}]}); the rest are inferred",
 ];
@@ -41,7 +44,25 @@ export function propertyChanges(values: OptionValues): Properties | undefined {
   if (description !== undefined) changes.description = description;
   if (keyWords !== undefined) changes.key_words = keyWords.split(",").map((word) => word.trim()).filter((word) => word !== "");
   if (contact !== undefined) changes.contact_name = contact;
+  const license = stringOption(values, "license");
+  if (license !== undefined) changes.license = licenseOption(license);
   return Object.keys(changes).length > 0 ? changes : undefined;
+}
+
+/** `--license`: a listed SPDX id in SPDX's spelling, or an http(s) URL as given. */
+export function licenseOption(given: string): string {
+  if (/^https?:\/\//i.test(given)) {
+    try {
+      return new URL(given).href;
+    } catch {
+      throw new UsageError(`--license ${given}: not a URL`);
+    }
+  }
+  const id = spdxLicense(given);
+  if (id !== undefined) return id;
+  const near = nearLicenses(given);
+  const hint = near.length > 0 ? ` (did you mean ${near.join(" or ")}?)` : "";
+  throw new UsageError(`--license ${given}: not an SPDX licence id pubset knows${hint}; give its URL instead (e.g. https://spdx.org/licenses/ID.html) if it is one`);
 }
 
 /**

@@ -1,6 +1,7 @@
 // The one mapping from a dataset record to catalog terms (docs/catalog.md#catalog-metadata), shared by the Data Package,
 // Croissant, DCAT and schema.org builders so every document names the same title, keywords,
 // licence, publisher, version and dates. Pure: no Hono, no bindings.
+import { spdxLicense, spdxUrl } from "../model/licenses.ts";
 import { fieldNames } from "../schema/field-names.ts";
 
 /** What the documents say about one version of a dataset: its record and its content's size. */
@@ -76,7 +77,9 @@ export function licenseOf(value: unknown): License | null {
       return null;
     }
   }
-  return SPDX_ID.test(given) ? { spdx: given, url: `https://spdx.org/licenses/${given}.html` } : null;
+  // A listed id in SPDX's own spelling, so `cc-by-4.0` links to the page that exists.
+  const id = spdxLicense(given) ?? given;
+  return SPDX_ID.test(id) ? { spdx: id, url: spdxUrl(id) } : null;
 }
 
 const SUMMARY_COLUMNS = 10;

@@ -183,6 +183,17 @@ describe("pubset against a running server", () => {
     expect(JSON.parse(readFileSync(config, "utf8"))).toEqual({ url: server.url, key_id: server.demoKey.key_id, secret: server.demoKey.secret });
   });
 
+  it("--license on create and update: an SPDX id in SPDX's spelling or a URL, and `get` shows it", async () => {
+    writeFileSync(join(dir, "licensed.csv"), "a,b\n1,2\n");
+    const created = json<{ id: string }>(await ok(["create", join(dir, "licensed.csv"), "--name", "Licensed", "--license", "cc-by-4.0", "--json"]));
+    const shown = await ok(["get", created.id]);
+    expect(shown.stdout).toMatch(/^license\s+CC-BY-4\.0 {2}https:\/\/spdx\.org\/licenses\/CC-BY-4\.0\.html$/m);
+    await ok(["update", created.id, "--license", "https://example.org/terms"]);
+    const record = json<{ properties: { license: string } }>(await ok(["get", created.id, "--json"]));
+    expect(record.properties.license).toBe("https://example.org/terms");
+    expect((await ok(["get", created.id])).stdout).toMatch(/^license\s+https:\/\/example\.org\/terms$/m);
+  });
+
   it("a 401 for an unknown key or a wrong secret suggests `pubset login`", async () => {
     const wrong = await pubset(["ls"], { ...anonymousEnv, PUBSET_KEY_ID: server.demoKey.key_id, PUBSET_SECRET: "sk_wrong" });
     expect(wrong.code).toBe(2);

@@ -8,6 +8,7 @@ import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { reportFailure, UsageError } from "../../src/cli/cli-error.ts";
 import { COMMANDS } from "../../src/cli/run.ts";
+import { licenseOption } from "../../src/cli/collection-options.ts";
 import { resolveConfig } from "../../src/cli/config.ts";
 import { CommandContext } from "../../src/cli/context.ts";
 import { PubsetError, PubsetNetworkError } from "../../src/client/index.ts";
@@ -88,6 +89,17 @@ describe("help and usage errors", () => {
       execFile("npx", ["--no-install", "pubset", "bogus"], { cwd: PROJECT_ROOT }, (error, _stdout, stderr) => resolve({ code: error ? 1 : 0, stderr })),
     );
     expect(wrong.stderr).toContain("Run `npx pubset --help` for usage.");
+  });
+
+  it("--license takes a listed SPDX id (any case) or a URL, and says what it expected otherwise", async () => {
+    expect(licenseOption("cc-by-4.0")).toBe("CC-BY-4.0");
+    expect(licenseOption("https://example.org/terms")).toBe("https://example.org/terms");
+    const typo = await runInProcess(["create", "absent.csv", "--name", "N", "--license", "CC-BY-4"], env);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain("--license CC-BY-4: not an SPDX licence id pubset knows (did you mean CC-BY-4.0?)");
+    const unknown = await runInProcess(["update", "some-id", "--license", "Beerware-Forever"], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("give its URL instead");
   });
 
   it("names itself as run: `pubset` installed, `npm run cli --` as the npm script", async () => {

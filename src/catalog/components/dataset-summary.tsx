@@ -13,6 +13,7 @@ import type { Downloads } from "../dataset-data.ts";
 import { metadataRecord } from "../../read/metadata-record.ts";
 import { jsonForScript, schemaOrgDataset } from "../../metadata/schema-org.ts";
 import { documentPath, versionUrls } from "../../metadata/urls.ts";
+import { licenseOf } from "../../metadata/record.ts";
 
 export interface DatasetMetaProps {
   dataset: DatasetRow;
@@ -49,6 +50,21 @@ export function DatasetMeta({ dataset, latest, props }: DatasetMetaProps) {
         <code>{dataset.id}</code>
       </dd>
     </dl>
+  );
+}
+
+/** The licence beside the title, linked (`rel="license"`): an SPDX id to SPDX's page, a URL to
+ * itself; nothing when `properties.license` is neither (docs/catalog.md). */
+export function LicenseLink({ value }: { value: unknown }) {
+  const license = licenseOf(value);
+  if (license === null) return null;
+  return (
+    <p class="license">
+      Licence:{" "}
+      <a href={license.url} rel="license" dir="auto">
+        {license.spdx ?? license.url}
+      </a>
+    </p>
   );
 }
 

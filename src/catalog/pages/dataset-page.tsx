@@ -1,6 +1,6 @@
 // `GET /datasets/:id`: one public dataset — metadata, downloads and commands, a summary of
-// each column, the first rows, and its version history.
-import { DatasetMeta, GetTheData, MetadataHead } from "../components/dataset-summary.tsx";
+// each column, its licence, the rows to filter, sort and page, and its version history.
+import { DatasetMeta, GetTheData, LicenseLink, MetadataHead } from "../components/dataset-summary.tsx";
 import { PreviewTable } from "../components/preview-table.tsx";
 import { ColumnSummaries } from "../components/column-summaries.tsx";
 import { VersionsTable } from "../components/versions-table.tsx";
@@ -27,7 +27,10 @@ export function DatasetPage({ data, origin }: DatasetPageProps) {
       <p class="muted">
         <a href="/">All datasets</a>
       </p>
-      <h1 dir="auto">{latest.name}</h1>
+      <div class="title-row">
+        <h1 dir="auto">{latest.name}</h1>
+        <LicenseLink value={latest.properties.license} />
+      </div>
       {props.description !== "" ? <p class="description" dir="auto">
           {props.description}
         </p> : null}

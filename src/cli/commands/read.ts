@@ -1,4 +1,5 @@
 // The read commands: ls, get, versions, schema, rows.
+import { spdxLicense, spdxUrl } from "../../model/licenses.ts";
 import type { DatasetListItem, DatasetTeamListItem, SchemaField, VersionSummary } from "../../client/index.ts";
 import { integerOption, positionals, stringOption } from "../args.ts";
 import type { Command } from "../command.ts";
@@ -32,6 +33,15 @@ export const ls: Command = {
   },
 };
 
+/** The record with a `license` line after its name: the SPDX id and its page, or the URL. */
+function withLicense(record: object): object {
+  const given = (record as { properties?: { license?: unknown } }).properties?.license;
+  if (typeof given !== "string" || given.trim() === "") return record;
+  const id = spdxLicense(given);
+  const license = id !== undefined ? `${id}  ${spdxUrl(id)}` : given;
+  return Object.fromEntries(Object.entries(record).flatMap(([key, value]) => (key === "name" ? [[key, value], ["license", license]] : [[key, value]])));
+}
+
 export const get: Command = {
   name: "get",
   synopsis: "get ID [VERSION]",
@@ -41,7 +51,7 @@ export const get: Command = {
   async run(context, parsed) {
     const [id = "", version] = positionals(parsed, ["ID", "VERSION"], 1);
     const record = await context.client().get(id, version, { signal: context.signal });
-    context.print(record, () => formatRecord(record));
+    context.print(record, () => formatRecord(withLicense(record)));
   },
 };
 

@@ -1,0 +1,55 @@
+// The catalog as a reader sees it, on a 390 px phone screen and a desktop one, in Chromium
+// against `npm start`: a dataset's licence, linked, beside its title.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../node/helpers/server.ts";
+import { describeInChromium, launchChromium, type Chromium } from "./helpers/chromium.ts";
+import { pagePerTest } from "./helpers/page-per-test.ts";
+import { publish, type Published } from "./helpers/publish.ts";
+
+const PHONE = { width: 390, height: 844 };
+const CSV = "station,reading\nNorth,12.5\nSouth,9.25\n";
+
+describeInChromium("the catalog on a phone and a desktop", () => {
+  let server: RunningServer;
+  let browser: Chromium;
+  let spdx: Published;
+  let byUrl: Published;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchChromium()]);
+    spdx = await publish(server, { name: "Licensed readings", visibility: "public", properties: { license: "cc-by-4.0" } }, CSV, "readings.csv");
+    byUrl = await publish(server, { name: "Readings under terms", visibility: "public", properties: { license: "https://example.org/terms" } }, CSV, "terms.csv");
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const page = pagePerTest(() => browser.context);
+
+  for (const viewport of [PHONE, { width: 1280, height: 900 }]) {
+    it(`shows the licence linked beside the title (${viewport.width} px)`, async () => {
+      const p = page();
+      await p.setViewportSize(viewport);
+      await p.goto(`${server.url}/datasets/${spdx.id}`);
+      const link = p.locator('.title-row a[rel="license"]');
+      expect(await link.textContent()).toBe("CC-BY-4.0");
+      expect(await link.getAttribute("href")).toBe("https://spdx.org/licenses/CC-BY-4.0.html");
+      // Beside the title: right after it, within the page's width, not pushed off screen.
+      const title = (await p.locator("h1").boundingBox())!;
+      const licence = (await link.boundingBox())!;
+      expect(licence.y).toBeLessThan(title.y + title.height + 40);
+      expect(licence.x + licence.width).toBeLessThanOrEqual(viewport.width);
+      await p.goto(`${server.url}/datasets/${byUrl.id}`);
+      expect(await p.locator('.title-row a[rel="license"]').getAttribute("href")).toBe("https://example.org/terms");
+    });
+  }
+
+  it("shows no licence line when the dataset names none", async () => {
+    const p = page();
+    const plain = await publish(server, { name: "Unlicensed readings", visibility: "public" }, CSV, "plain.csv");
+    await p.goto(`${server.url}/datasets/${plain.id}`);
+    expect(await p.locator(".license").count()).toBe(0);
+  });
+});
