@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { startWebhookReceiver } from "./test/node/helpers/webhook-receiver.ts";
 
 // Three projects: `workers` runs inside workerd with the real local D1 and R2 that wrangler.toml
 // declares (migrations applied by test/setup.ts); `node` runs what must live outside the worker:
@@ -15,6 +16,10 @@ export default defineConfig({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               bindings: {
+                // Webhooks deliver to a receiver on 127.0.0.1 (test/node/helpers/webhook-receiver.ts)
+                // through the real local queue, as `npm start` allows (docs/changes.md "Webhook safety").
+                WEBHOOKS_ALLOW_LOCALHOST: "true",
+                TEST_WEBHOOK_RECEIVER: (await startWebhookReceiver()).origin,
                 TEST_MIGRATIONS: await readD1Migrations("./migrations"),
                 KEY_ENCRYPTION_KEY: "dGVzdC1vbmx5LWtleS1lbmNyeXB0aW9uLWtleS0zMmI=",
                 // Lower than production so size-limit tests stay fast; see test/ingest.limits.test.ts.

@@ -85,6 +85,8 @@ function runDevServer(stateDir: string | undefined, port: number, extra: string[
   args.push("--var", `PUBLIC_ORIGIN:http://127.0.0.1:${port}`);
   // Workers Cache does not run under wrangler dev; the Worker's own cache stands in for it.
   args.push("--var", "EDGE_CACHE:in-worker");
+  // docs/changes.md "Webhook safety": local development may deliver webhooks to http://127.0.0.1.
+  args.push("--var", "WEBHOOKS_ALLOW_LOCALHOST:true");
   if (stateDir !== undefined) args.push("--persist-to", stateDir);
   const child = spawnWrangler([...args, ...extra], ["ignore", "pipe", "pipe"]);
   const log = logFile(logPath);

@@ -21,6 +21,7 @@ import { datasetRoutes } from "./dataset-routes.ts";
 import { uploadOptionsMiddleware, uploadRoutes } from "./uploads/routes.ts";
 import { registerDocs } from "./openapi/routes.ts";
 import { registerChanges } from "./changes/feed-route.ts";
+import { registerWebhooks } from "./changes/webhooks/routes.ts";
 
 const CORS = cors({
   origin: "*",
@@ -103,6 +104,9 @@ export function createApp(): OpenAPIHono<AppEnv> {
   const changes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   registerChanges(changes);
   app.route("/v1/changes", changes);
+  const webhooks = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  registerWebhooks(webhooks);
+  app.route("/v1/webhooks", webhooks);
   registerDocs(app, routes);
   app.route("/", catalogFeedRoutes());
   app.route("/", faviconRoutes());

@@ -4,6 +4,8 @@ declare namespace Cloudflare {
     /** The real local Rate Limiting binding with a limit of 3 a minute (vitest.config.ts). */
     TEST_LOW_RATE_LIMIT: RateLimit;
     TEST_LOW_RATE_LIMIT_QUOTA: string;
+    /** The webhook receiver on 127.0.0.1 (test/node/helpers/webhook-receiver.ts). */
+    TEST_WEBHOOK_RECEIVER: string;
     UNMIGRATED_DB: D1Database;
   }
 }

@@ -46,3 +46,54 @@ export function versionEventTypes(kind: VersionWriteKind, before: Visibility | n
 export function deleteEventTypes(before: Visibility): EventTypes {
   return { type: "dataset.deleted", publicType: before === "public" ? "dataset.withdrawn" : null };
 }
+
+/** An outbox row as the drain and the webhook consumer read it: both views of one event. */
+export interface StoredEvent {
+  seq: number;
+  type: TeamEventType;
+  publicType: PublicEventType | null;
+  datasetId: string;
+  teamId: string;
+  versionId: string | null;
+  occurred: string;
+}
+
+/** What a webhook receives: its team's view, plus the public view of the datasets it names. */
+export interface WebhookScope {
+  teamId: string;
+  /** The event types it takes; empty takes every type. */
+  events: readonly EventType[];
+  datasets: readonly string[];
+}
+
+/** The event as a reader in `scope` sees it; null when that reader must not see it. */
+export interface SeenEvent {
+  seq: number;
+  type: EventType;
+  datasetId: string;
+  version: string | null;
+  team: string | null;
+  occurred: string;
+  /** True when seen in the public view: the consumer checks again that it still may be. */
+  public: boolean;
+}
+
+export function eventForWebhook(event: StoredEvent, scope: WebhookScope): SeenEvent | null {
+  let seen: SeenEvent | null = null;
+  if (event.teamId === scope.teamId) {
+    seen = { seq: event.seq, type: event.type, datasetId: event.datasetId, version: event.versionId, team: event.teamId, occurred: event.occurred, public: false };
+  } else if (event.publicType !== null && scope.datasets.includes(event.datasetId)) {
+    const withdrawn = event.publicType === "dataset.withdrawn";
+    seen = {
+      seq: event.seq,
+      type: event.publicType,
+      datasetId: event.datasetId,
+      version: withdrawn ? null : event.versionId,
+      team: withdrawn ? null : event.teamId,
+      occurred: event.occurred,
+      public: true,
+    };
+  }
+  if (seen === null || (scope.events.length > 0 && !scope.events.includes(seen.type))) return null;
+  return seen;
+}

@@ -4,6 +4,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { readableDataset } from "../read/content.ts";
 import { deleteDataset } from "./delete.ts";
+import { drainAfterCommit } from "../changes/webhooks/drain.ts";
 import { ApiError } from "../model/errors.ts";
 import type { Caller, DatasetRow } from "../model/dataset.ts";
 import { IdParamsSchema, problemResponse } from "../http/schemas.ts";
@@ -33,6 +34,13 @@ export function registerDelete(app: OpenAPIHono<AppEnv>): void {
     const { id } = c.req.valid("param");
     await writableDataset(c.env.DB, id, caller);
     if (!(await deleteDataset(c.env, id))) throw new ApiError("not_found", `No dataset ${id}.`);
+    drainAfterCommit(c.env, (work) => {
+      try {
+        c.executionCtx.waitUntil(work);
+      } catch {
+        void work;
+      }
+    });
     c.header("Cache-Control", "private, no-store");
     return c.body(null, 204);
   });

@@ -14,6 +14,7 @@
 import { limitsFrom, mergePolicyFrom, storageTimingsFrom, type Limits } from "../config.ts";
 import { ApiError } from "../model/errors.ts";
 import { scheduleAfterCommit, type AfterCommitBindings } from "../maintenance/after-commit.ts";
+import { drainAfterCommit, type DrainBindings } from "../changes/webhooks/drain.ts";
 import type { TypingPlan } from "../schema/column-typer.ts";
 import type { DeclaredSchema } from "../schema/declared.ts";
 import { getLatestState, getVersionSegments } from "../storage/datasets-db.ts";
@@ -51,7 +52,7 @@ export interface WriteRequest<Body extends object = object> {
   defer: (work: Promise<void>) => void;
 }
 
-export type WriteBindings = AfterCommitBindings & { APPEND_SEQUENCER?: AppendSequencerBinding } & object;
+export type WriteBindings = AfterCommitBindings & DrainBindings & { APPEND_SEQUENCER?: AppendSequencerBinding } & object;
 
 interface Contribution {
   collection: Collection | null;
@@ -108,8 +109,11 @@ export async function writeVersion<Body extends object>(
     Object.assign(upload.dataset.ingested, typed);
   }
   // The Parquet twin, and compaction after an append: enqueued after the answer, never on its path (after-commit.ts).
-  const afterCommit = (result: WriteResult) =>
+  // And the webhook drain, which moves the commit's event to the delivery queue (changes/webhooks/drain.ts).
+  const afterCommit = (result: WriteResult) => {
     scheduleAfterCommit(env, request.defer, result.dataset.id, result.version.id, request.kind === "append", mergePolicyFrom(limits), timings);
+    drainAfterCommit(env, request.defer);
+  };
 
   if (request.kind === "append" && upload.dataset && env.APPEND_SEQUENCER) {
     const { result, answer } = await commitQueuedAppend(env.APPEND_SEQUENCER, {

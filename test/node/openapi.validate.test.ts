@@ -98,6 +98,13 @@ describe("GET /openapi.json", () => {
         "PATCH /v1/uploads/{id}",
         "DELETE /v1/uploads/{id}",
         "GET /v1/changes",
+        "POST /v1/webhooks",
+        "GET /v1/webhooks",
+        "GET /v1/webhooks/{id}",
+        "DELETE /v1/webhooks/{id}",
+        "POST /v1/webhooks/{id}/secret",
+        "GET /v1/webhooks/{id}/deliveries",
+        "POST /v1/webhooks/{id}/enable",
       ].sort(),
     );
     for (const [name, operation] of all) {

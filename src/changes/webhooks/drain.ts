@@ -1,0 +1,76 @@
+// The drain (docs/storage-protocol.md "Webhook delivery"): moves change events from the outbox
+// to the WEBHOOKS queue, one message per event and webhook that may see it. It runs after each
+// commit's answer and every minute; every run claims in D1 before it sends, so two runs never
+// queue the same delivery, and a run that dies after its claim leaves rows the sweep re-sends.
+//
+//   webhooks ← the enabled ones whose position is behind the newest event
+//   events ← up to 500 outbox rows after the lowest position among them (one read for all)
+//   per webhook: its view of each event after its position (eventForWebhook)
+//     batch: INSERT delivery rows (ON CONFLICT DO NOTHING RETURNING) + position ← last event read
+//     queue.sendBatch(the rows this run inserted)
+//   sweep (every minute): pending rows long past due → due now, sent again
+import { eventForWebhook } from "../../model/change-events.ts";
+import { claimDeliveries, eventsAfter, overdueDeliveries, webhooksBehind } from "./store.ts";
+
+export interface DeliveryMessage {
+  webhookId: string;
+  seq: number;
+}
+
+export interface DrainBindings {
+  DB: D1Database;
+  WEBHOOKS?: Queue;
+}
+
+const EVENTS_PER_READ = 500;
+const MAX_ROUNDS = 10;
+/** A pending delivery this long past due has lost its message (or the consumer is far behind). */
+export const OVERDUE_MS = 10 * 60 * 1000;
+
+export async function send(queue: Queue | undefined, messages: DeliveryMessage[]): Promise<void> {
+  if (!queue) return;
+  for (let i = 0; i < messages.length; i += 100) {
+    await queue.sendBatch(messages.slice(i, i + 100).map((body) => ({ body, contentType: "json" as const })));
+  }
+}
+
+/** One drain run; returns how many deliveries it queued. */
+export async function drainOutbox(env: DrainBindings, now: number = Date.now()): Promise<number> {
+  let queued = 0;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const webhooks = await webhooksBehind(env.DB);
+    if (webhooks.length === 0) return queued;
+    const from = Math.min(...webhooks.map((w) => w.drainedSeq));
+    const events = await eventsAfter(env.DB, from, EVENTS_PER_READ);
+    const last = events[events.length - 1];
+    if (!last) return queued;
+    for (const webhook of webhooks) {
+      const seqs = events
+        .filter((event) => event.seq > webhook.drainedSeq)
+        .filter((event) => eventForWebhook(event, { teamId: webhook.teamId, events: webhook.events, datasets: webhook.datasets }) !== null)
+        .map((event) => event.seq);
+      const inserted = await claimDeliveries(env.DB, webhook.id, seqs, last.seq, now);
+      await send(env.WEBHOOKS, inserted.map((seq) => ({ webhookId: webhook.id, seq })));
+      queued += inserted.length;
+    }
+    if (events.length < EVENTS_PER_READ) return queued;
+  }
+  return queued;
+}
+
+/** Sends again the pending deliveries whose message was lost; returns how many. */
+export async function sweepOverdue(env: DrainBindings, now: number = Date.now()): Promise<number> {
+  const overdue = await overdueDeliveries(env.DB, now - OVERDUE_MS, now, 500);
+  await send(env.WEBHOOKS, overdue);
+  return overdue.length;
+}
+
+/** The drain after a commit's answer: a failure only delays delivery until the next run. */
+export function drainAfterCommit(env: DrainBindings, defer: (work: Promise<void>) => void): void {
+  defer(
+    drainOutbox(env).then(
+      () => undefined,
+      (error: unknown) => console.error(JSON.stringify({ event: "webhook_drain_failed", error: String(error) })),
+    ),
+  );
+}

@@ -1,0 +1,108 @@
+// Request and response schemas of the webhook routes (docs/changes.md "Webhooks"), and the
+// delivery format the OpenAPI document's `webhooks` section describes.
+import { z } from "@hono/zod-openapi";
+import { EVENT_TYPES } from "../../model/change-events.ts";
+import { UUID_PATTERN } from "../../model/ids.ts";
+import { LIST_MAX_LIMIT } from "../../config.ts";
+import { MAX_WEBHOOK_URL_LENGTH } from "./url.ts";
+
+export const MAX_WEBHOOK_DATASETS = 100;
+
+export const WebhookIdSchema = z
+  .string()
+  .regex(UUID_PATTERN, "must be a lowercase UUID v4")
+  .openapi({ param: { name: "id", in: "path" }, description: "The webhook's id." });
+export const WebhookParamsSchema = z.object({ id: WebhookIdSchema });
+
+export const CreateWebhookSchema = z
+  .strictObject({
+    url: z.string().min(1).max(MAX_WEBHOOK_URL_LENGTH).openapi({ description: "An https URL with a public host name." }),
+    events: z
+      .array(z.enum(EVENT_TYPES))
+      .max(EVENT_TYPES.length)
+      .optional()
+      .openapi({ description: "The event types to receive; absent or empty: all of them." }),
+    datasets: z
+      .array(z.string().regex(UUID_PATTERN, "must be a lowercase UUID v4"))
+      .max(MAX_WEBHOOK_DATASETS)
+      .optional()
+      .openapi({ description: "Other teams' datasets whose public events to receive as well; the team's own are always included." }),
+  })
+  .openapi("WebhookCreate");
+export type CreateWebhook = z.infer<typeof CreateWebhookSchema>;
+
+export const WebhookSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.enum(EVENT_TYPES)),
+    datasets: z.array(z.string()),
+    created: z.string(),
+    enabled: z.boolean(),
+    disabled_reason: z.string().nullable().openapi({ description: "Why it was disabled (an endpoint failing for 3 days); null while enabled." }),
+  })
+  .openapi("Webhook");
+
+export const CreatedWebhookSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.enum(EVENT_TYPES)),
+    datasets: z.array(z.string()),
+    created: z.string(),
+    enabled: z.boolean(),
+    secret: z.string().openapi({ description: "The signing secret (`whsec_…`), shown only in this answer." }),
+  })
+  .openapi("WebhookCreated");
+
+export const WebhookListSchema = z.object({ results: z.array(WebhookSchema) }).openapi("WebhookList");
+
+export const RotatedSecretSchema = z
+  .object({
+    secret: z.string().openapi({ description: "The new signing secret, shown only here." }),
+    previous_valid_until: z.string().openapi({ description: "Until then, deliveries carry a signature by the previous secret too." }),
+  })
+  .openapi("WebhookSecret");
+
+export const DeliveriesQuerySchema = z.strictObject({
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,4}$/, "must be a whole number")
+    .pipe(z.coerce.number<string>().int().min(1).max(LIST_MAX_LIMIT))
+    .optional()
+    .openapi({ description: `1-${LIST_MAX_LIMIT}, default 100.` }),
+});
+
+export const DeliverySchema = z
+  .object({
+    cursor: z.string().openapi({ description: "The event's cursor, as in the feed and the delivery body." }),
+    type: z.enum(EVENT_TYPES).nullable(),
+    status: z.enum(["pending", "delivered", "withheld"]).openapi({
+      description: "`pending`: not yet answered with a 2xx (retried); `withheld`: the dataset left public view first, so it is never sent.",
+    }),
+    attempts: z.number().int(),
+    response_code: z.number().int().nullable().openapi({ description: "The last attempt's HTTP status; null when none came." }),
+    response_body: z.string().nullable().openapi({ description: "The first 256 bytes of the last answer." }),
+    error: z.string().nullable().openapi({ description: "Why the last attempt failed, when its status does not say." }),
+    next_retry: z.string().nullable().openapi({ description: "When the next attempt is due, while pending." }),
+    updated: z.string(),
+  })
+  .openapi("WebhookDelivery");
+
+export const DeliveriesSchema = z.object({ results: z.array(DeliverySchema) }).openapi("WebhookDeliveries");
+
+/** The body of every delivery (Standard Webhooks): for the OpenAPI `webhooks` section. */
+export const DeliveryBodySchema = z
+  .object({
+    type: z.enum(EVENT_TYPES),
+    timestamp: z.string().openapi({ description: "When the write committed." }),
+    data: z.object({
+      cursor: z.string(),
+      type: z.enum(EVENT_TYPES),
+      id: z.string(),
+      version: z.string().nullable(),
+      team: z.string().nullable(),
+      occurred: z.string(),
+    }),
+  })
+  .openapi("WebhookDeliveryBody");

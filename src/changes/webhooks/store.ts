@@ -1,0 +1,279 @@
+// Webhooks' D1 access (docs/changes.md "Webhooks", docs/storage-protocol.md "Webhook delivery"):
+// the team's endpoints, the drain's claim of events into delivery rows, and the consumer's record
+// of each attempt. Delivery rows are the record; queue messages only ask for an attempt.
+import type { EventType, StoredEvent } from "../../model/change-events.ts";
+import type { SealedSecret } from "../../auth/key-secrets.ts";
+
+export interface WebhookRow {
+  id: string;
+  teamId: string;
+  url: string;
+  events: EventType[];
+  datasets: string[];
+  secret: SealedSecret;
+  previousSecret: SealedSecret | null;
+  previousUntil: number | null;
+  created: string;
+  enabled: boolean;
+  disabledReason: string | null;
+  failingSince: number | null;
+  drainedSeq: number;
+}
+
+interface WebhookRecord {
+  id: string;
+  team_id: string;
+  url: string;
+  events: string;
+  datasets: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_until: number | null;
+  created: string;
+  enabled: number;
+  disabled_reason: string | null;
+  failing_since: number | null;
+  drained_seq: number;
+}
+
+function toWebhook(r: WebhookRecord): WebhookRow {
+  return {
+    id: r.id,
+    teamId: r.team_id,
+    url: r.url,
+    events: JSON.parse(r.events) as EventType[],
+    datasets: JSON.parse(r.datasets) as string[],
+    secret: JSON.parse(r.secret) as SealedSecret,
+    previousSecret: r.previous_secret === null ? null : (JSON.parse(r.previous_secret) as SealedSecret),
+    previousUntil: r.previous_until,
+    created: r.created,
+    enabled: r.enabled === 1,
+    disabledReason: r.disabled_reason,
+    failingSince: r.failing_since,
+    drainedSeq: r.drained_seq,
+  };
+}
+
+/** A new webhook starts after the newest event: it receives what happens from its creation on. */
+export async function insertWebhook(db: D1Database, webhook: Pick<WebhookRow, "id" | "teamId" | "url" | "events" | "datasets" | "secret" | "created">): Promise<void> {
+  await db
+    .prepare(
+      `INSERT INTO webhooks (id, team_id, url, events, datasets, secret, created, enabled, drained_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 1, (SELECT COALESCE(MAX(seq), 0) FROM change_events))`,
+    )
+    .bind(webhook.id, webhook.teamId, webhook.url, JSON.stringify(webhook.events), JSON.stringify(webhook.datasets), JSON.stringify(webhook.secret), webhook.created)
+    .run();
+}
+
+export async function listWebhooks(db: D1Database, teamId: string): Promise<WebhookRow[]> {
+  const { results } = await db.prepare("SELECT * FROM webhooks WHERE team_id = ? ORDER BY created, id").bind(teamId).all<WebhookRecord>();
+  return results.map(toWebhook);
+}
+
+/** The team's webhook; null for another team's, exactly as for a missing one. */
+export async function getWebhook(db: D1Database, teamId: string, id: string): Promise<WebhookRow | null> {
+  const row = await db.prepare("SELECT * FROM webhooks WHERE id = ? AND team_id = ?").bind(id, teamId).first<WebhookRecord>();
+  return row ? toWebhook(row) : null;
+}
+
+export async function deleteWebhook(db: D1Database, teamId: string, id: string): Promise<boolean> {
+  const [, removed] = await db.batch([
+    db.prepare("DELETE FROM webhook_deliveries WHERE webhook_id = (SELECT id FROM webhooks WHERE id = ?1 AND team_id = ?2)").bind(id, teamId),
+    db.prepare("DELETE FROM webhooks WHERE id = ? AND team_id = ?").bind(id, teamId),
+  ]);
+  return (removed?.meta.changes ?? 0) > 0;
+}
+
+/** The current secret becomes the previous one, signing beside `secret` until `previousUntil` (ms). */
+export async function rotateSecret(db: D1Database, teamId: string, id: string, secret: SealedSecret, previousUntil: number): Promise<boolean> {
+  const result = await db
+    .prepare("UPDATE webhooks SET previous_secret = secret, previous_until = ?, secret = ? WHERE id = ? AND team_id = ?")
+    .bind(previousUntil, JSON.stringify(secret), id, teamId)
+    .run();
+  return result.meta.changes > 0;
+}
+
+/**
+ * Enables the webhook and makes every undelivered delivery due now; returns their events'
+ * positions, oldest first, for the queue. The drain goes on from where it stopped.
+ */
+export async function enableWebhook(db: D1Database, teamId: string, id: string, now: number): Promise<number[] | null> {
+  const [enabled, due] = await db.batch([
+    db.prepare("UPDATE webhooks SET enabled = 1, disabled_reason = NULL, failing_since = NULL WHERE id = ? AND team_id = ?").bind(id, teamId),
+    db
+      .prepare(
+        `UPDATE webhook_deliveries SET next_attempt = ?3, updated = ?3
+         WHERE webhook_id = (SELECT id FROM webhooks WHERE id = ?1 AND team_id = ?2) AND state = 'pending' RETURNING seq`,
+      )
+      .bind(id, teamId, now),
+  ]);
+  if ((enabled?.meta.changes ?? 0) === 0) return null;
+  return ((due?.results ?? []) as { seq: number }[]).map((r) => r.seq).sort((a, b) => a - b);
+}
+
+export interface DeliveryRow {
+  seq: number;
+  type: EventType | null;
+  state: "pending" | "delivered" | "withheld";
+  attempts: number;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+  nextAttempt: number;
+  updated: number;
+}
+
+/** The webhook's deliveries, newest event first. */
+export async function listDeliveries(db: D1Database, webhookId: string, beforeSeq: number | undefined, limit: number): Promise<DeliveryRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT d.seq, CASE WHEN e.team_id = w.team_id THEN e.type ELSE e.public_type END AS type, d.state, d.attempts,
+         d.response_status, d.response_body, d.error, d.next_attempt, d.updated
+       FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id LEFT JOIN change_events e ON e.seq = d.seq
+       WHERE d.webhook_id = ?1 AND d.seq < ?2 ORDER BY d.seq DESC LIMIT ?3`,
+    )
+    .bind(webhookId, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit)
+    .all<{ seq: number; type: EventType | null; state: DeliveryRow["state"]; attempts: number; response_status: number | null; response_body: string | null; error: string | null; next_attempt: number; updated: number }>();
+  return results.map((r) => ({
+    seq: r.seq,
+    type: r.type,
+    state: r.state,
+    attempts: r.attempts,
+    responseStatus: r.response_status,
+    responseBody: r.response_body,
+    error: r.error,
+    nextAttempt: r.next_attempt,
+    updated: r.updated,
+  }));
+}
+
+// The drain.
+
+/** Enabled webhooks with events after their position. */
+export async function webhooksBehind(db: D1Database): Promise<WebhookRow[]> {
+  const { results } = await db
+    .prepare("SELECT * FROM webhooks WHERE enabled = 1 AND drained_seq < (SELECT COALESCE(MAX(seq), 0) FROM change_events)")
+    .all<WebhookRecord>();
+  return results.map(toWebhook);
+}
+
+interface StoredEventRecord {
+  seq: number;
+  type: StoredEvent["type"];
+  public_type: StoredEvent["publicType"];
+  dataset_id: string;
+  team_id: string;
+  version_id: string | null;
+  occurred: string;
+}
+
+function toStoredEvent(r: StoredEventRecord): StoredEvent {
+  return { seq: r.seq, type: r.type, publicType: r.public_type, datasetId: r.dataset_id, teamId: r.team_id, versionId: r.version_id, occurred: r.occurred };
+}
+
+/** Outbox rows after `afterSeq`, oldest first, both views. */
+export async function eventsAfter(db: D1Database, afterSeq: number, limit: number): Promise<StoredEvent[]> {
+  const { results } = await db.prepare("SELECT * FROM change_events WHERE seq > ? ORDER BY seq LIMIT ?").bind(afterSeq, limit).all<StoredEventRecord>();
+  return results.map(toStoredEvent);
+}
+
+/**
+ * Claims `seqs` for the webhook in one transaction: their delivery rows, and its position moved
+ * to `drainedTo`. Returns the rows this call inserted (a concurrent drain inserts the rest), so
+ * each delivery is queued by one drain.
+ */
+export async function claimDeliveries(db: D1Database, webhookId: string, seqs: readonly number[], drainedTo: number, now: number): Promise<number[]> {
+  const [inserted] = await db.batch([
+    db
+      .prepare(
+        `INSERT INTO webhook_deliveries (webhook_id, seq, state, attempts, next_attempt, updated)
+         SELECT ?1, value, 'pending', 0, ?2, ?2 FROM json_each(?3) WHERE true
+         ON CONFLICT (webhook_id, seq) DO NOTHING RETURNING seq`,
+      )
+      .bind(webhookId, now, JSON.stringify(seqs)),
+    db.prepare("UPDATE webhooks SET drained_seq = MAX(drained_seq, ?) WHERE id = ?").bind(drainedTo, webhookId),
+  ]);
+  return ((inserted?.results ?? []) as { seq: number }[]).map((r) => r.seq).sort((a, b) => a - b);
+}
+
+/** Pending deliveries of enabled webhooks due before `before`: their message was lost or is late. */
+export async function overdueDeliveries(db: D1Database, before: number, now: number, limit: number): Promise<{ webhookId: string; seq: number }[]> {
+  const { results } = await db
+    .prepare(
+      `UPDATE webhook_deliveries SET next_attempt = ?2, updated = ?2
+       WHERE rowid IN (SELECT d.rowid FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+                       WHERE d.state = 'pending' AND d.next_attempt < ?1 AND w.enabled = 1 LIMIT ?3)
+       RETURNING webhook_id, seq`,
+    )
+    .bind(before, now, limit)
+    .all<{ webhook_id: string; seq: number }>();
+  return results.map((r) => ({ webhookId: r.webhook_id, seq: r.seq }));
+}
+
+// The consumer.
+
+export interface DeliveryState {
+  webhook: WebhookRow;
+  state: DeliveryRow["state"];
+  attempts: number;
+  event: StoredEvent;
+  /** The dataset's visibility now; null once it is deleted. */
+  datasetVisibility: "public" | "private" | null;
+}
+
+/** Everything one attempt needs, in one round trip; null when the webhook or the delivery is gone. */
+export async function readDelivery(db: D1Database, webhookId: string, seq: number): Promise<DeliveryState | null> {
+  const [webhooks, deliveries, events, datasets] = await db.batch([
+    db.prepare("SELECT * FROM webhooks WHERE id = ?").bind(webhookId),
+    db.prepare("SELECT state, attempts FROM webhook_deliveries WHERE webhook_id = ? AND seq = ?").bind(webhookId, seq),
+    db.prepare("SELECT * FROM change_events WHERE seq = ?").bind(seq),
+    db.prepare("SELECT d.visibility FROM datasets d JOIN change_events e ON e.dataset_id = d.id WHERE e.seq = ?").bind(seq),
+  ]);
+  const webhook = webhooks?.results[0] as WebhookRecord | undefined;
+  const delivery = deliveries?.results[0] as { state: DeliveryRow["state"]; attempts: number } | undefined;
+  const event = events?.results[0] as StoredEventRecord | undefined;
+  if (!webhook || !delivery || !event) return null;
+  const dataset = datasets?.results[0] as { visibility: "public" | "private" } | undefined;
+  return { webhook: toWebhook(webhook), state: delivery.state, attempts: delivery.attempts, event: toStoredEvent(event), datasetVisibility: dataset?.visibility ?? null };
+}
+
+export interface Attempt {
+  webhookId: string;
+  seq: number;
+  ok: boolean;
+  status: number | null;
+  body: string | null;
+  error: string | null;
+  now: number;
+  /** When failed: when the next attempt is due (ms). */
+  nextAttempt: number;
+  /** When failed for long enough: why the webhook is disabled. */
+  disable: string | null;
+}
+
+/** Records one attempt and its effect on the webhook, in one transaction. */
+export async function recordAttempt(db: D1Database, attempt: Attempt): Promise<void> {
+  const { webhookId, seq, now } = attempt;
+  const statements = [
+    db
+      .prepare(
+        `UPDATE webhook_deliveries SET state = CASE WHEN ?3 THEN 'delivered' ELSE state END, attempts = attempts + 1,
+           response_status = ?4, response_body = ?5, error = ?6, next_attempt = ?7, updated = ?8
+         WHERE webhook_id = ?1 AND seq = ?2 AND state = 'pending'`,
+      )
+      .bind(webhookId, seq, attempt.ok ? 1 : 0, attempt.status, attempt.body, attempt.error, attempt.ok ? now : attempt.nextAttempt, now),
+    attempt.ok
+      ? db.prepare("UPDATE webhooks SET failing_since = NULL WHERE id = ?").bind(webhookId)
+      : db.prepare("UPDATE webhooks SET failing_since = COALESCE(failing_since, ?) WHERE id = ?").bind(now, webhookId),
+  ];
+  if (attempt.disable !== null) statements.push(db.prepare("UPDATE webhooks SET enabled = 0, disabled_reason = ? WHERE id = ?").bind(attempt.disable, webhookId));
+  await db.batch(statements);
+}
+
+/** A delivery the reader may no longer see (the dataset left public view): never sent. */
+export async function withholdDelivery(db: D1Database, webhookId: string, seq: number, now: number): Promise<void> {
+  await db
+    .prepare("UPDATE webhook_deliveries SET state = 'withheld', updated = ? WHERE webhook_id = ? AND seq = ? AND state = 'pending'")
+    .bind(now, webhookId, seq)
+    .run();
+}
