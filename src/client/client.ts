@@ -7,9 +7,11 @@ import { DEFAULT_GZIP_LEVEL, type GzipLevel } from "./gzip-stream.ts";
 import { RESUMABLE_THRESHOLD } from "./resumable-upload.ts";
 import { paginate } from "./paginate.ts";
 import { rowsQueryParams } from "./rows-query.ts";
+import { followChanges, type ChangesOptions } from "./changes.ts";
 import type { SpoolFactory } from "./spool.ts";
 import { Transport, type TransportOptions } from "./transport.ts";
 import type {
+  ChangeEvent,
   Collection,
   DatasetAppended,
   DatasetCreated,
@@ -177,6 +179,14 @@ export class PubsetClient {
     const target = linkTarget(response.headers.get("link"), "enclosure");
     if (target === null) throw new TypeError(`GET ${id}/${version} sent no Link rel="enclosure"; is the server older than this client?`);
     return new URL(target, response.url || this.baseUrl).pathname;
+  }
+
+  /**
+   * The change feed (docs/changes.md): events after `since`, oldest first; signed, the key's
+   * team's, else the public ones. With `wait`, it follows the feed until `signal` aborts.
+   */
+  changes(options: ChangesOptions = {}): AsyncGenerator<ChangeEvent, void, undefined> {
+    return followChanges(this.transport, this.baseUrl, options);
   }
 
   private async write<T>(method: "POST" | "PUT", path: string[], collection: Collection | undefined, content: UploadInput | undefined, options: UploadOptions): Promise<T> {

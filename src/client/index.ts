@@ -5,6 +5,8 @@ export { downloadFileName, type Download, type DownloadOptions, type DownloadTar
 export type { GzipLevel } from "./gzip-stream.ts";
 export type { RetryPolicy } from "./retry.ts";
 export type { SigningKey } from "./request-signing.ts";
+export { verifyWebhook, WebhookVerificationError, type WebhookHeaders } from "./webhooks.ts";
+export type { ChangesOptions } from "./changes.ts";
 export { memorySpool, type Spool, type SpoolFactory } from "./spool.ts";
 export type { UploadInput, ReopenableSource } from "./upload-source.ts";
 export type { FileOptions, WriteOptions } from "./write-request.ts";

@@ -156,3 +156,20 @@ export interface Progress {
 }
 
 export type ProgressCallback = (progress: Progress) => void;
+
+/** One event of the change feed (docs/changes.md): `version` and `team` are null where the view hides them. */
+export interface ChangeEvent {
+  cursor: string;
+  type: "dataset.created" | "dataset.updated" | "dataset.appended" | "dataset.published" | "dataset.unpublished" | "dataset.deleted" | "dataset.withdrawn";
+  id: string;
+  version: string | null;
+  team: string | null;
+  occurred: string;
+}
+
+/** A webhook delivery's body, once verified (docs/changes.md "Webhooks"). */
+export interface WebhookDelivery {
+  type: ChangeEvent["type"];
+  timestamp: string;
+  data: ChangeEvent;
+}
