@@ -14,6 +14,14 @@ async function document(): Promise<Doc> {
 }
 
 describe("GET /openapi.json", () => {
+  it("describes a webhook delivery in OpenAPI 3.1's webhooks section: its headers, body and success", async () => {
+    const doc = (await document()) as unknown as { webhooks: Record<string, { post: { parameters: Array<{ name: string; in: string }>; requestBody: { content: Record<string, { schema: { $ref: string } }> }; responses: Record<string, unknown> } }> };
+    const delivery = doc.webhooks["dataset-event"]!.post;
+    expect(delivery.parameters.filter((p) => p.in === "header").map((p) => p.name).sort()).toEqual(["webhook-id", "webhook-signature", "webhook-timestamp"]);
+    expect(delivery.requestBody.content["application/json"]!.schema).toEqual({ $ref: "#/components/schemas/WebhookDeliveryBody" });
+    expect(Object.keys(delivery.responses).sort()).toEqual(["200", "default"]);
+  });
+
   it("is OpenAPI 3.1 and documents exactly the routes the app serves: the API, the pages and the docs", async () => {
     const doc = await document();
     expect(doc.openapi).toBe("3.1.0");

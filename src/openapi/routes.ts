@@ -6,6 +6,7 @@ import { publicOrigin } from "../config.ts";
 import { CollectionSchema } from "../write/collection-schema.ts";
 import { UploadCreationSchema } from "../uploads/creation.ts";
 import { decorateDocument } from "./decorate.ts";
+import { DELIVERY_WEBHOOK } from "../changes/webhooks/schemas.ts";
 import type { RouteTable } from "../edge/route-policy.ts";
 import { API_DESCRIPTION, API_TITLE, API_VERSION } from "./info.ts";
 import { documentPages } from "./pages.ts";
@@ -28,6 +29,8 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, routes: RouteTable): void
   app.openAPIRegistry.register("Collection", CollectionSchema);
   // The JSON body that starts a resumable upload on the same writes (decorate.ts).
   app.openAPIRegistry.register("UploadCreation", UploadCreationSchema);
+  // What a webhook receives (docs/changes.md "Webhooks"): OpenAPI 3.1's `webhooks` section.
+  app.openAPIRegistry.registerWebhook(DELIVERY_WEBHOOK);
   app.get("/openapi.json", (c) => {
     c.header("Cache-Control", DOCS_CACHE_CONTROL);
     return c.json(openApiDocument(app, routes, publicOrigin(c.env)));

@@ -106,3 +106,27 @@ export const DeliveryBodySchema = z
     }),
   })
   .openapi("WebhookDeliveryBody");
+
+/**
+ * The delivery as an OpenAPI 3.1 webhook (`webhooks` in /openapi.json): what the service sends
+ * to a webhook's URL, and what it takes as success.
+ */
+export const DELIVERY_WEBHOOK = {
+  method: "post" as const,
+  path: "dataset-event",
+  summary: "A change event, delivered to a webhook's URL",
+  description:
+    "Standard Webhooks (standardwebhooks.com): `webhook-signature` holds `v1,<base64 HMAC-SHA256 of \"{webhook-id}.{webhook-timestamp}.{body}\">` keyed by the secret's bytes after `whsec_` (two, space-separated, for 24 h after a rotation). Answer with a 2xx within 10 s; anything else is retried with exponential backoff for up to 3 days, with the same `webhook-id`.",
+  request: {
+    headers: z.object({
+      "webhook-id": z.string().openapi({ description: "The same on every attempt of this event to this webhook: de-duplicate by it." }),
+      "webhook-timestamp": z.string().openapi({ description: "The attempt's time, in seconds since the epoch." }),
+      "webhook-signature": z.string().openapi({ description: "`v1,<base64>`, one or two, space-separated." }),
+    }),
+    body: { content: { "application/json": { schema: DeliveryBodySchema } } },
+  },
+  responses: {
+    200: { description: "Any 2xx within 10 s: delivered" },
+    default: { description: "Anything else, a redirect included: retried" },
+  },
+};
