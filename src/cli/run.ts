@@ -5,6 +5,7 @@ import { EXIT_OK, reportFailure, reportInterrupted, UsageError } from "./cli-err
 import type { Command } from "./command.ts";
 import { download } from "./commands/download.ts";
 import { exportRows } from "./commands/export.ts";
+import { changes, webhooks } from "./commands/changes.ts";
 import { keys } from "./commands/keys.ts";
 import { login } from "./commands/login.ts";
 import { get, ls, rows, schema, versions } from "./commands/read.ts";
@@ -14,7 +15,7 @@ import { invokedAs } from "./invocation.ts";
 import { commandUsage, mainUsage } from "./usage.ts";
 import { cliVersion } from "./version.ts";
 
-export const COMMANDS: Command[] = [ls, get, versions, schema, rows, exportRows, download, create, append, update, rm, login, keys];
+export const COMMANDS: Command[] = [ls, get, versions, schema, rows, exportRows, download, create, append, update, rm, changes, webhooks, login, keys];
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const json = argv.includes("--json");

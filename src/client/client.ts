@@ -8,6 +8,7 @@ import { RESUMABLE_THRESHOLD } from "./resumable-upload.ts";
 import { paginate } from "./paginate.ts";
 import { rowsQueryParams } from "./rows-query.ts";
 import { followChanges, type ChangesOptions } from "./changes.ts";
+import { WebhookCalls } from "./webhook-calls.ts";
 import type { SpoolFactory } from "./spool.ts";
 import { Transport, type TransportOptions } from "./transport.ts";
 import type {
@@ -53,6 +54,8 @@ export class PubsetClient {
   readonly baseUrl: string;
   private readonly transport: Transport;
   private readonly writes: WriteContext;
+  /** The team's webhooks (docs/changes.md "Webhooks"): create, list, get, delete, rotateSecret, deliveries, enable. */
+  readonly webhooks: WebhookCalls;
 
   constructor(options: PubsetClientOptions = {}) {
     this.baseUrl = (options.url ?? DEFAULT_URL).replace(/\/+$/, "");
@@ -64,6 +67,7 @@ export class PubsetClient {
       resumableThreshold: options.resumableThreshold ?? RESUMABLE_THRESHOLD,
       chunkBytes: options.chunkBytes,
     };
+    this.webhooks = new WebhookCalls(this.transport, this.baseUrl);
   }
 
   /** The newest D1 bookmark this client has seen (X-D1-Bookmark), to hand to a later client. */

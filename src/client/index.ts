@@ -7,6 +7,7 @@ export type { RetryPolicy } from "./retry.ts";
 export type { SigningKey } from "./request-signing.ts";
 export { verifyWebhook, WebhookVerificationError, type WebhookHeaders } from "./webhooks.ts";
 export type { ChangesOptions } from "./changes.ts";
+export type { WebhookCalls } from "./webhook-calls.ts";
 export { memorySpool, type Spool, type SpoolFactory } from "./spool.ts";
 export type { UploadInput, ReopenableSource } from "./upload-source.ts";
 export type { FileOptions, WriteOptions } from "./write-request.ts";

@@ -173,3 +173,31 @@ export interface WebhookDelivery {
   timestamp: string;
   data: ChangeEvent;
 }
+
+/** A webhook as listed and shown (docs/changes.md "Webhooks"): never its secret. */
+export interface WebhookRecord {
+  id: string;
+  url: string;
+  events: ChangeEvent["type"][];
+  datasets: string[];
+  created: string;
+  enabled: boolean;
+  disabled_reason: string | null;
+}
+
+/** The answer to creating one: the only time its secret is shown. */
+export interface WebhookCreated extends Omit<WebhookRecord, "disabled_reason"> {
+  secret: string;
+}
+
+export interface WebhookDeliveryRecord {
+  cursor: string;
+  type: ChangeEvent["type"] | null;
+  status: "pending" | "delivered" | "withheld";
+  attempts: number;
+  response_code: number | null;
+  response_body: string | null;
+  error: string | null;
+  next_retry: string | null;
+  updated: string;
+}
