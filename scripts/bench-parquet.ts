@@ -1,14 +1,17 @@
 // The Parquet encoder's throughput and output size against DuckDB's writer (docs/columnar.md).
 // Generates a ~100 MB mixed-type CSV in /tmp once (BENCH_PARQUET_MB sets the size), then times
 // (a) CSV parse + cast + encode in Node, cutting parts every few MB as the service stores
-// segments, and (b) DuckDB's COPY … TO … (FORMAT parquet) on all cores and on one; prints a
-// Markdown table of throughputs and file sizes.
+// segments, without and with the column statistics fed by the encoder (as the build feeds them),
+// and (b) DuckDB's COPY … TO … (FORMAT parquet) on all cores and on one; prints a Markdown table
+// of throughputs and file sizes.
 // Run: npx node scripts/bench-parquet.ts
 import { closeSync, existsSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { encodePartMetadata, type PartMetadata, PartWriter, planKinds, startKinds, writeTail } from "../src/columnar/parquet/index.ts";
 import { CsvRecordDecoder } from "../src/csv/index.ts";
 import type { TableSchema } from "../src/schema/table-schema.ts";
+import { columnFeeds } from "../src/columnar/statistics/column-feed.ts";
+import { createSummaries } from "../src/columnar/statistics/table-summary.ts";
 import { seededRandom } from "./bench/csv-gen.ts";
 import { machineLine, MB } from "./bench/stats.ts";
 
@@ -63,7 +66,7 @@ function generate(path: string, megabytes: number): void {
 }
 
 /** CSV → stitched Parquet in memory, one part per segment; returns the file's size. */
-function encodeOurs(csv: Uint8Array): { bytes: number; rows: number; parts: number; metadataBytes: number } {
+function encodeOurs(csv: Uint8Array, statistics = false): { bytes: number; rows: number; parts: number; metadataBytes: number } {
   const decoder = new CsvRecordDecoder();
   const text = new TextDecoder();
   const kinds = startKinds(SCHEMA);
@@ -71,7 +74,8 @@ function encodeOurs(csv: Uint8Array): { bytes: number; rows: number; parts: numb
   const fd = openSync(OURS, "w");
   writeSync(fd, "PAR1");
   let header = true;
-  let writer = new PartWriter(SCHEMA, kinds);
+  const newWriter = () => new PartWriter(SCHEMA, kinds, statistics ? { sinks: columnFeeds(createSummaries(SCHEMA), SCHEMA) } : {});
+  let writer = newWriter();
   let segmentStart = 0;
   let rows = 0;
   let metadataBytes = 0;
@@ -81,7 +85,7 @@ function encodeOurs(csv: Uint8Array): { bytes: number; rows: number; parts: numb
     for (const piece of writer.takeBytes()) writeSync(fd, piece);
     metadataBytes += encodePartMetadata(result.metadata).length;
     parts.push(result.metadata);
-    writer = new PartWriter(SCHEMA, kinds);
+    writer = newWriter();
   };
   const CHUNK = 1 << 20;
   for (let at = 0; at < csv.length; at += CHUNK) {
@@ -138,6 +142,7 @@ async function main(): Promise<void> {
   const snappyPath = "/tmp/pubset-bench-parquet-duck-snappy.parquet";
   const zstdPath = "/tmp/pubset-bench-parquet-duck-zstd.parquet";
   const ours: number[] = [];
+  const withStatistics: number[] = [];
   const parse: number[] = [];
   const duckAll: number[] = [];
   const duckOne: number[] = [];
@@ -148,6 +153,9 @@ async function main(): Promise<void> {
     let start = performance.now();
     result = encodeOurs(csv);
     ours.push((performance.now() - start) / 1000);
+    start = performance.now();
+    encodeOurs(csv, true);
+    withStatistics.push((performance.now() - start) / 1000);
     start = performance.now();
     parseOnly(csv);
     parse.push((performance.now() - start) / 1000);
@@ -169,6 +177,8 @@ async function main(): Promise<void> {
   row("pubset: CSV parse + cast + encode, MB of CSV/s (one thread)", oursRate.toFixed(1));
   row("… of which CSV parse alone (CsvRecordDecoder), MB/s", rate(parse).toFixed(1));
   row("… of which cast + encode, MB/s", encodeRate.toFixed(1));
+  const statisticsShare = (Math.min(...withStatistics) - Math.min(...ours)) / Math.min(...withStatistics);
+  row("pubset with the column statistics fed by the encoder, MB/s", rate(withStatistics).toFixed(1), `statistics: ${(statisticsShare * 100).toFixed(0)} % of it`);
   row(`DuckDB, ${cores} threads (all cores), MB/s`, rate(duckAll).toFixed(1), `${(oursRate / rate(duckAll)).toFixed(2)}×`);
   row("DuckDB, 1 thread, MB/s", rate(duckOne).toFixed(1), `${(oursRate / rate(duckOne)).toFixed(2)}×`);
   row("pubset file (Snappy)", `${(result.bytes / MB).toFixed(1)} MB`);
