@@ -88,9 +88,8 @@ export const ROWS_MAX_RESPONSE_CHARS = 8 * 1024 * 1024;
 /**
  * What one query may read (docs/queries.md#cost): bytes of CSV text from the segments, or of
  * uncompressed Parquet pages of the needed columns from the twin. The slowest scan is the CSV
- * one (docs/performance.md, `npm run bench:query`: about 2.5 MB/s on a 2-core machine at load
- * 12, several times that unloaded), so 256 MiB costs at most about 100 s of CPU, a third of the
- * 300 s `limits.cpu_ms` in wrangler.toml. Past it `/rows` answers `"partial": true` and
+ * one (docs/performance.md, `npm run bench:query`: 6.8 MB/s on a 2-core machine at load 10), so
+ * 256 MiB costs at most about 40 s of CPU, well inside the 300 s `limits.cpu_ms` in wrangler.toml. Past it `/rows` answers `"partial": true` and
  * `/rows.csv` answers 413 query_too_large before its first byte; the var of this name overrides it.
  */
 export const QUERY_SCAN_BUDGET_BYTES = 256 * 1024 * 1024;
