@@ -67,7 +67,10 @@ describe("stored file names never shadow a version's documents", () => {
 
   it("keeps every other name as docs/api.md#writes stores it", () => {
     expect(sanitizeFileName("schema", false)).toBe("schema.csv");
-    expect(sanitizeFileName("rows", false)).toBe("rows.csv");
+    // `rows.csv` is the query export's path (docs/api.md#querying-rows): neither `rows` nor `rows.csv` may take it.
+    expect(sanitizeFileName("rows", false)).toBe("rows.csv.csv");
+    expect(sanitizeFileName("rows.csv", false)).toBe("rows.csv.csv");
+    expect(sanitizeFileName("rows.csv.gz", true)).toBe("rows.csv.csv");
     expect(sanitizeFileName("datapackage.json", false)).toBe("datapackage.json.csv");
     expect(sanitizeFileName("croissant.jsonld.gz", true)).toBe("croissant.jsonld.csv");
     expect(sanitizeFileName("DataPackage.json", false)).toBe("DataPackage.json");
