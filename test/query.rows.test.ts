@@ -66,6 +66,17 @@ async function json(path: string, options: Parameters<typeof ask>[1] = {}): Prom
   return { ...(JSON.parse(text) as Answer), reads };
 }
 
+/** Reads of the twin's row groups (not of the part metadata beside them, which an isolate keeps once read). */
+async function rowGroupReads(reads: { key: string; offset: number | null }[]): Promise<number> {
+  const { results } = await env.DB.prepare(
+    "SELECT p.key, p.data_bytes FROM version_parquet_parts vp JOIN parquet_parts p ON p.key = vp.part_key WHERE vp.version_id = ?",
+  )
+    .bind(version)
+    .all<{ key: string; data_bytes: number }>();
+  const dataBytes = new Map(results.map((r) => [r.key, r.data_bytes]));
+  return reads.filter((read) => dataBytes.has(read.key) && (read.offset ?? 0) < dataBytes.get(read.key)!).length;
+}
+
 const QUERIES = [
   "where=id >= 250 AND id < 260",
   "where=amount > 10&order=-amount,id&limit=7&offset=3",
@@ -128,10 +139,11 @@ describe("querying rows", () => {
       const { reads: _, ...expected } = before[i] as Answer & { reads?: unknown };
       expect(body, query).toEqual(expected);
       const parquetReads = reads.filter((read) => read.key.includes("/parquet/")).length;
-      if (query.includes("at >=")) expect(parquetReads, `${query}: a datetime compared is read from the CSV`).toBe(3);
+      const groupReads = await rowGroupReads(reads);
+      if (query.includes("at >=")) expect(groupReads, `${query}: a datetime compared is read from the CSV`).toBe(0);
       else if (query.startsWith("where=") || query.includes("order=")) {
         // The twin answers; datetimes answered come from the CSV parts holding the window's rows.
-        expect(parquetReads, query).toBeGreaterThan(3);
+        expect(groupReads, query).toBeGreaterThan(0);
         const answersAt = !query.includes("columns=") || query.includes(",at") || query.includes("=at");
         if (!answersAt) expect(parquetReads, query).toBe(reads.length);
       }
@@ -144,11 +156,10 @@ describe("querying rows", () => {
     expect(narrow.response.status).toBe(200);
     const none = await ask(`/v1/dataset/${id}/${version}/rows?where=name = 'x'`, { key: owner, fresh: true });
     const every = await ask(`/v1/dataset/${id}/${version}/rows?where=id >= 0&limit=1000&columns=id,name,amount,day,flag`, { key: owner, fresh: true });
-    // Three parts: three metadata reads each time; the narrow query then reads one chunk of one part.
-    const dataReads = (reads: { length: number | null }[]) => reads.length - 3;
-    expect(dataReads(narrow.reads)).toBe(1);
+    // Three parts of one row group each: the narrow query reads one chunk of one of them.
+    expect(await rowGroupReads(narrow.reads)).toBe(1);
     // No row group matches: only the `where` column of each is read, never the others.
-    expect(dataReads(none.reads)).toBe(3);
+    expect(await rowGroupReads(none.reads)).toBe(3);
     expect(none.bytes).toBeLessThan(every.bytes / 2);
     expect(narrow.bytes).toBeLessThan(every.bytes / 2);
   });

@@ -24,6 +24,18 @@ export interface TwinPart {
 const COALESCE_GAP = 64 * 1024;
 /** Part metadata read at once. */
 const METADATA_READS = 6;
+/**
+ * Parts' metadata kept in the isolate: a part object is written once under a fresh key and never
+ * changes (docs/storage-protocol.md "The Parquet twin"), so a repeated query on a version skips
+ * those reads. Bounded; the oldest entry goes first.
+ */
+const KEPT_METADATA = 4096;
+const keptMetadata = new Map<string, PartMetadata>();
+
+function keepMetadata(key: string, meta: PartMetadata): void {
+  if (keptMetadata.size >= KEPT_METADATA) keptMetadata.delete(keptMetadata.keys().next().value!);
+  keptMetadata.set(key, meta);
+}
 
 async function partMetadata(read: RangeRead, parts: readonly TwinPart[]): Promise<PartMetadata[]> {
   const out: PartMetadata[] = new Array<PartMetadata>(parts.length);
@@ -32,7 +44,13 @@ async function partMetadata(read: RangeRead, parts: readonly TwinPart[]): Promis
     while (next < parts.length) {
       const index = next++;
       const part = parts[index]!;
+      const kept = keptMetadata.get(part.key);
+      if (kept) {
+        out[index] = kept;
+        continue;
+      }
       out[index] = decodePartMetadata(new TextDecoder().decode(await read(part.key, part.dataBytes, part.metaBytes)));
+      keepMetadata(part.key, out[index]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(METADATA_READS, parts.length) }, worker));

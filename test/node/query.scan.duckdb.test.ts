@@ -60,7 +60,7 @@ function concat(pieces: readonly Uint8Array[]): Uint8Array {
 }
 
 /** The table as the twin stores it: parts (one per "segment") of row groups, each with its metadata after it. */
-function storeTwin(rows: readonly string[][], cuts: readonly number[], rowGroupRows: number): Stored {
+function storeTwin(name: string, rows: readonly string[][], cuts: readonly number[], rowGroupRows: number): Stored {
   const kinds: ColumnKind[] = encodePart(SCHEMA, rows).metadata.kinds;
   const objects = new Map<string, Uint8Array>();
   const parts: TwinPart[] = [];
@@ -71,7 +71,8 @@ function storeTwin(rows: readonly string[][], cuts: readonly number[], rowGroupR
     const part = encodePart(SCHEMA, slice, kinds, { rowGroupRows });
     const data = concat(part.bytes);
     const meta = new TextEncoder().encode(encodePartMetadata(part.metadata));
-    const key = `part-${p}`;
+    // Unique, as the service's part keys are: a part's metadata is kept by key (twin-source.ts).
+    const key = `${name}-part-${p}`;
     objects.set(key, concat([data, meta]));
     parts.push({ key, dataBytes: data.length, metaBytes: meta.length });
     groups += part.metadata.rowGroups.length;
@@ -128,7 +129,7 @@ describe("the query scan answers as DuckDB does, from Parquet and from CSV segme
       const missing = new Set(SCHEMA.missingValues);
       const typed = castRows(SCHEMA, missing, rows, SCHEMA.fields.map((_, i) => i));
       const cuts = [Math.floor(ROWS / 3), Math.floor(ROWS / 3) + 7];
-      const twin = storeTwin(rows, cuts, 16);
+      const twin = storeTwin(`table-${seed}`, rows, cuts, 16);
       const read = async (key: string, offset: number, length: number) => twin.objects.get(key)!.slice(offset, offset + length);
       let pruned = 0;
       let viaTwin = 0;
