@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PassThrough, Readable } from "node:stream";
+import { runCli } from "../../src/cli/run.ts";
 import { runInProcess, type CliRun as Run } from "./cli.helpers.ts";
 import { e2eServer, type E2eServer } from "./helpers/shared-server.ts";
 
@@ -192,6 +194,33 @@ describe("pubset against a running server", () => {
     const record = json<{ properties: { license: string } }>(await ok(["get", created.id, "--json"]));
     expect(record.properties.license).toBe("https://example.org/terms");
     expect((await ok(["get", created.id])).stdout).toMatch(/^license\s+https:\/\/example\.org\/terms$/m);
+  });
+
+  it("rows of a 24-column file: the terminal gets what fits and the names of the rest; --columns, --csv and --json", async () => {
+    const header = Array.from({ length: 24 }, (_, i) => `measure_${i + 1}`);
+    const lines = [header.join(","), ...Array.from({ length: 3 }, (_, r) => header.map((_, i) => `${r * 100 + i}.5`).join(","))];
+    writeFileSync(join(dir, "wide.csv"), lines.join("\n") + "\n");
+    const { id } = json<{ id: string }>(await ok(["create", join(dir, "wide.csv"), "--name", "Wide", "--json"]));
+    const terminal = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
+    const errors = new PassThrough();
+    const chunks: Buffer[] = [];
+    const errorChunks: Buffer[] = [];
+    terminal.on("data", (chunk: Buffer) => chunks.push(chunk));
+    errors.on("data", (chunk: Buffer) => errorChunks.push(chunk));
+    const code = await runCli(["rows", id], { stdout: terminal, stderr: errors, stdin: Readable.from([]), env: { ...NO_ENV_CONFIG, ...signedEnv } });
+    expect(code).toBe(0);
+    const table = Buffer.concat(chunks).toString("utf8").trimEnd().split("\n");
+    expect(table).toHaveLength(4);
+    for (const line of table) expect(line.length).toBeLessThanOrEqual(80);
+    const shownCount = table[0]!.split(/\s+/).length;
+    expect(Buffer.concat(errorChunks).toString("utf8")).toContain(`${24 - shownCount} more columns not shown: ${header.slice(shownCount).join(", ")}`);
+    const csv = await ok(["rows", id, "--csv"]);
+    expect(csv.stdout.split("\r\n")[0]).toBe(header.join(","));
+    const chosen = json<{ columns: string[]; rows: unknown[][] }>(await ok(["rows", id, "--columns", "measure_24,2", "--json"]));
+    expect(chosen.columns).toEqual(["measure_24", "measure_2"]);
+    expect(chosen.rows[0]).toEqual([23.5, 1.5]);
+    const all = json<{ columns: string[] }>(await ok(["rows", id, "--json"]));
+    expect(all.columns).toEqual(header);
   });
 
   it("a 401 for an unknown key or a wrong secret suggests `pubset login`", async () => {

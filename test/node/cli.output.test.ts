@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { formatBytes, formatObjects, formatRecord, formatTable } from "../../src/cli/output.ts";
 import { WriteTracker } from "../../src/cli/interrupt.ts";
 import { progressBar, progressLine, resumeLine } from "../../src/cli/progress-bar.ts";
+import { chosenColumns, csvText, fitTable } from "../../src/cli/wide-table.ts";
 
 describe("tables", () => {
   it("aligns columns and flattens cells", () => {
@@ -109,5 +110,34 @@ describe("progress", () => {
     tracker.progress({ phase: "upload", loaded: 10, total: 100 });
     expect(tracker.message()).toContain("nothing was written");
     expect(tracker.message()).not.toContain("finish:");
+  });
+});
+
+describe("wide tables", () => {
+  const columns = Array.from({ length: 24 }, (_, i) => `column_${i + 1}`);
+  const rows = [columns.map((_, i) => `value ${i + 1}`), columns.map((_, i) => (i === 0 ? "a much longer value than any terminal column should show in full" : i))];
+
+  it("fits a 24-column table into 80 characters, whole columns, naming the rest", () => {
+    const { text, hidden } = fitTable(columns, rows, 80);
+    const lines = text.trimEnd().split("\n");
+    expect(lines).toHaveLength(3);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+    const shownCount = lines[0]!.trim().split(/\s{2,}/).length;
+    expect(shownCount).toBeGreaterThanOrEqual(2);
+    expect(hidden).toEqual(columns.slice(shownCount));
+    expect(lines[2]).toContain("…");
+  });
+
+  it("prints all columns when they fit, and one cut column when even that does not", () => {
+    expect(fitTable(["a", "b"], [[1, 2]], 80)).toEqual({ text: "a  b\n1  2\n", hidden: [] });
+    const narrow = fitTable(["a_long_column_name", "b"], [["x", "y"]], 10);
+    expect(narrow.hidden).toEqual(["b"]);
+    for (const line of narrow.text.trimEnd().split("\n")) expect(line.length).toBeLessThanOrEqual(10);
+  });
+
+  it("--columns takes names or 1-based numbers; --csv quotes what RFC 4180 says to", () => {
+    expect(chosenColumns("column_3,1", columns)).toEqual([2, 0]);
+    expect(() => chosenColumns("nope", ["a", "b"])).toThrow('--columns: no column "nope"; the columns are a, b');
+    expect(csvText(["a", "b"], [["x,y", 'say "hi"'], [null, 2]])).toBe('a,b\r\n"x,y","say ""hi"""\r\n,2\r\n');
   });
 });

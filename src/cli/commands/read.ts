@@ -1,10 +1,12 @@
 // The read commands: ls, get, versions, schema, rows.
 import { spdxLicense, spdxUrl } from "../../model/licenses.ts";
 import type { DatasetListItem, DatasetTeamListItem, SchemaField, VersionSummary } from "../../client/index.ts";
-import { integerOption, positionals, stringOption } from "../args.ts";
+import { flag, integerOption, positionals, stringOption } from "../args.ts";
+import { UsageError } from "../cli-error.ts";
 import type { Command } from "../command.ts";
 import { QUERY_DETAILS, QUERY_OPTIONS, rowsQuery } from "./query-options.ts";
 import { formatBytes, formatObjects, formatRecord, formatTable } from "../output.ts";
+import { chosenColumns, csvText, fitTable } from "../wide-table.ts";
 
 const MAX_PAGE = 1000;
 
@@ -102,18 +104,45 @@ export const schema: Command = {
 
 export const rows: Command = {
   name: "rows",
-  synopsis: "rows ID [VERSION] [--where EXPR] [--columns A,B] [--order C,-D] [--offset N] [--limit N]",
+  synopsis: "rows ID [VERSION] [--where EXPR] [--columns A,B] [--order C,-D] [--offset N] [--limit N] [--csv]",
   summary: "print data rows as a table, without downloading the file; filter, choose and sort them",
   example: "pubset rows <id> --where \"state = 'NY'\" --columns city,population --order -population",
-  details: [...QUERY_DETAILS, "--offset N        first row of the answer, 0-based (default 0)", "--limit N         rows to fetch (default: the server's, 100)"],
-  options: { ...QUERY_OPTIONS, offset: { type: "string" }, limit: { type: "string" } },
+  details: [
+    ...QUERY_DETAILS,
+    "                  (--columns also takes 1-based numbers: --columns 1,3)",
+    "--offset N        first row of the answer, 0-based (default 0)",
+    "--limit N         rows to fetch (default: the server's, 100)",
+    "--csv             the rows as CSV with a header line, every column (or those of --columns)",
+    "on a terminal the table fits its width: long cells are cut and the columns that do not fit are named",
+  ],
+  options: { ...QUERY_OPTIONS, offset: { type: "string" }, limit: { type: "string" }, csv: { type: "boolean" } },
   async run(context, parsed) {
     const [id = "", version] = positionals(parsed, ["ID", "VERSION"], 1);
     const offset = integerOption(parsed.values, "offset", 0);
     const limit = integerOption(parsed.values, "limit", 1);
+    const csv = flag(parsed.values, "csv");
+    if (csv && context.json) throw new UsageError("--csv and --json exclude each other");
+    // Names go to the server with the question; numbers pick from the answer's columns here.
+    const choice = stringOption(parsed.values, "columns");
+    const byNumber = choice !== undefined && /^\s*\d+(\s*,\s*\d+)*\s*$/.test(choice);
     const query = rowsQuery(parsed.values);
+    if (byNumber) delete query.columns;
     const page = await context.client().rows(id, { version, offset, limit, ...query, signal: context.signal });
-    context.print(page, () => formatTable(page.columns, page.rows));
+    const picked = byNumber ? chosenColumns(choice, page.columns) : page.columns.map((_, i) => i);
+    const columns = picked.map((i) => page.columns[i] ?? "");
+    const rows = page.rows.map((row) => picked.map((i) => row[i]));
+    if (csv) {
+      context.io.stdout.write(csvText(columns, rows));
+      return;
+    }
+    const out = context.io.stdout as NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+    // A pipe gets every column (scripts want --csv or --json); a terminal what fits its width.
+    const fitted = out.isTTY === true ? fitTable(columns, rows, out.columns ?? 80) : { text: formatTable(columns, rows), hidden: [] };
+    context.print(byNumber ? { ...page, columns, rows } : page, () => fitted.text);
+    if (!context.json && fitted.hidden.length > 0) {
+      const n = fitted.hidden.length;
+      context.note(`${n} more column${n === 1 ? "" : "s"} not shown: ${fitted.hidden.join(", ")} (--columns to choose, --csv or --json for all)`);
+    }
     if (!context.json) {
       const last = page.offset + page.rows.length;
       const of = query.where !== undefined ? `${page.matched}${page.partial ? " or more" : ""} matching rows (of ${page.total})` : String(page.total);
