@@ -28,7 +28,7 @@ describe("GET /datasets/:id (catalog dataset page)", () => {
     expect(shown.status).toBe(200);
     expectCatalogHeaders(shown.headers);
     expect(shown.html).toContain('<h1 dir="auto">Page cities</h1>');
-    expect(shown.html).toContain("<title>\u2068Page cities\u2069 · pubset</title>");
+    expect(shown.html).toContain("<title>Page cities · pubset</title>");
     const body = text(shown.html);
     for (const fact of ["Line one\nLine two".replace("\n", " "), "Ada Lovelace", "page-team", "page-owner", d.id, "Created", "Last update"]) expect(body).toContain(fact);
     expect(linkHref(shown.html, "geo")).toBe("/?q=geo");

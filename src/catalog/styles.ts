@@ -41,7 +41,7 @@ ul.tags a{display:inline-block;padding:.1rem .6rem;border:1px solid var(--line);
 .preview-pager,.jump,.acts{flex-wrap:wrap;align-items:center;gap:.5rem 1.25rem}
 .jump,.acts{display:flex}
 .jump input{width:8rem}
-.pointer{overflow-x:auto;padding:.5rem;background:var(--bg)}
+.pointer{overflow-x:auto;white-space:pre;padding:.5rem;background:var(--bg)}
 .vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
 dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1.25rem;margin:0}
 dl.meta dt{font-weight:600}
@@ -81,7 +81,7 @@ th .type{display:block;color:var(--muted);font-weight:400;font-size:.75rem}
 .more{color:var(--link);text-decoration:underline;font-size:.875rem}
 .more::before{content:"";display:inline-block;margin-right:.4rem;border:.3rem solid transparent;border-left:.45rem solid}
 [open] .more::before{transform:translateY(.15rem) rotate(90deg)}
-pre{background:var(--panel);padding:.75rem 1rem;border-radius:.375rem;overflow-x:auto;user-select:all}
+pre{background:var(--panel);padding:.75rem 1rem;border-radius:.375rem;white-space:pre-wrap;overflow-wrap:anywhere;user-select:all}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.875rem}
 footer{border-top:1px solid var(--line);padding-block:1rem;color:var(--muted);font-size:.9rem}
 @media (max-width:34rem){h1{font-size:1.45rem}}

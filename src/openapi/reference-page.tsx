@@ -79,7 +79,7 @@ function partsOf(body: Json | undefined): Part[] {
 const METHODS = ["get", "head", "post", "put", "patch", "delete"];
 
 const CSS = `.reference pre{white-space:pre-wrap;background:var(--panel);padding:.75rem;border-radius:4px}
-.reference td,.reference th{white-space:normal;max-width:none;overflow:visible}.reference td.short{white-space:nowrap}
+.reference td,.reference th{white-space:normal;max-width:none;overflow:visible;overflow-wrap:break-word}.reference td.short{white-space:nowrap}
 .reference h2{margin-top:2rem;font-size:1.15rem}.reference h2 code{font-size:1rem}
 .reference table{width:100%}
 body:has(.scalar-app) #main,body:has(.scalar-app) footer{display:none}`;

@@ -71,7 +71,7 @@ describeInChromium("dataset page JSON-LD in Chromium", () => {
     const p = page();
     await p.goto(`${server.url}/datasets/${readings.id}`);
     expect(await p.evaluate(() => document.scripts.length)).toBe(1);
-    expect(await p.title()).toBe(`\u2068${NAME}\u2069 · pubset`);
+    expect(await p.title()).toBe(`${NAME} · pubset`);
     expect(await p.locator("h1").textContent()).toBe(NAME);
   });
 

@@ -17,14 +17,22 @@ export interface LayoutProps {
   children?: Child;
 }
 
+// LRM, RLM, ALM and the embedding, override and isolate controls (Unicode UAX #9 §2).
+const BIDI_CONTROLS = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g;
+
+function withoutBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROLS, "");
+}
+
 export function Layout({ title, description, head, after, children }: LayoutProps) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        {/* FSI … PDI isolate the publisher's name in the one place no element can (docs/edge-and-caching.md). */}
-        <title>{title === "" ? "pubset" : `\u2068${title}\u2069 · pubset`}</title>
+        {/* Plain text (docs/catalog.md): no direction marks, which tabs and bookmarks would show,
+            and none of the publisher's, so no override reaches " · pubset"; the body isolates the name. */}
+        <title>{title === "" ? "pubset" : `${withoutBidiControls(title)} · pubset`}</title>
         {description ? <meta name="description" content={description} /> : null}
         <link rel="icon" href="data:," />
         {/* A compile-time constant, never data: the one raw string in the catalog. */}
