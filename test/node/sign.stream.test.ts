@@ -28,7 +28,11 @@ beforeAll(async () => {
     size += writeSync(fd, slab);
   }
   closeSync(fd);
-  [roomy, shared] = await Promise.all([startServer({ vars: { MAX_UPLOAD_BYTES: String(200 * 1024 * 1024) }, readyTimeoutMs: 180_000 }), e2eServer()]);
+  // Both awaited before failing, so a server that did start is stopped by afterAll, never left behind.
+  const [a, b] = await Promise.allSettled([startServer({ vars: { MAX_UPLOAD_BYTES: String(200 * 1024 * 1024) }, readyTimeoutMs: 180_000 }), e2eServer()]);
+  if (a.status === "fulfilled") roomy = a.value;
+  if (b.status === "fulfilled") shared = b.value;
+  for (const result of [a, b]) if (result.status === "rejected") throw result.reason;
 }, 300_000);
 
 afterAll(async () => {
