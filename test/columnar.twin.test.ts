@@ -94,6 +94,7 @@ describe("the Parquet twin", () => {
     const recorder = recordingAfterCommit();
     const created = await signedFetch(recorder.env, "POST", "/v1/dataset", key, { parts: [collectionPart({ name: "twin append" }), csvPart(CSV)] });
     const { id, version: first } = (await created.json()) as { id: string; version: string };
+    await consume(recorder.sent.splice(0));
     const appended = await signedFetch(recorder.env, "POST", `/v1/dataset/${id}`, key, { parts: [csvPart("3,4,2024-02-01,2024-02-01T00:00:00Z,true,trois\n")] });
     expect(appended.status).toBe(201);
     const { version: second } = (await appended.json()) as { version: string };
@@ -139,5 +140,79 @@ describe("the Parquet twin", () => {
     expect(String(entry?.parquet_error)).toContain("segment object missing");
     const problem = await expectProblem(await send("GET", `/v1/dataset/${id}/${version}/data.parquet`), 503, "parquet_pending");
     expect(problem.state).toBe("failed");
+  });
+
+  it("builds only the newest twin of a burst of appends, and a superseded version's when a reader asks for it", async () => {
+    const key = await createKey("team-twin", "dave");
+    const recorder = recordingAfterCommit();
+    const created = await signedFetch(recorder.env, "POST", "/v1/dataset", key, { parts: [collectionPart({ name: "twin burst", visibility: "public" }), csvPart(CSV)] });
+    const { id, version: first } = (await created.json()) as { id: string; version: string };
+    await consume(recorder.sent.splice(0));
+    const appendedRows = ["3,4,2024-02-01,2024-02-01T00:00:00Z,true,trois\n", "4,-1e3,1900-03-01,2024-02-02T00:00:00+02:00,,quatre\n", "5,0.125,2100-12-31,2024-02-03T00:00:00Z,false,\n"];
+    const burst: string[] = [];
+    for (const row of appendedRows) {
+      const appended = await signedFetch(recorder.env, "POST", `/v1/dataset/${id}`, key, { parts: [csvPart(row)] });
+      expect(appended.status).toBe(201);
+      burst.push(((await appended.json()) as { version: string }).version);
+    }
+    // The whole burst's messages (compactions and twins) are handled together, as a consumer
+    // behind them, or one whose twin messages were delayed, handles them.
+    const messages = recorder.sent.splice(0);
+    expect(messages.filter((m) => (m as { kind: string }).kind === "parquet")).toHaveLength(3);
+    expect((await consume(messages)).explicitAcks).toHaveLength(messages.length);
+    const state = async (version: string) => (await env.DB.prepare("SELECT state FROM version_parquet WHERE version_id = ?").bind(version).first<string>("state")) ?? "pending";
+    expect(await Promise.all([first, ...burst].map(state))).toEqual(["ready", "pending", "pending", "ready"]);
+    // Two builds in all, each with its one tail: the create's and the newest version's.
+    const tails = await env.DB.prepare("SELECT count(*) AS n FROM version_parquet p JOIN versions v ON v.id = p.version_id WHERE v.dataset_id = ?").bind(id).first<number>("n");
+    expect(tails).toBe(2);
+
+    // A superseded version's file and statistics: pending, and asked for by the request.
+    const [second, third] = [burst[0]!, burst[1]!];
+    const pending = await signedFetch(recorder.env, "GET", `/v1/dataset/${id}/${second}/data.parquet`, key);
+    expect((await expectProblem(pending, 503, "parquet_pending")).state).toBe("pending");
+    expect(pending.headers.get("Retry-After")).toBe("5");
+    await expectProblem(await signedFetch(recorder.env, "GET", `/v1/dataset/${id}/${third}/statistics`, key), 503, "parquet_pending");
+    const listed = await versions(id, key);
+    expect(listed.find((v) => v.version === second)?.parquet).toBe("pending");
+    const asked = recorder.sent.splice(0);
+    expect(asked).toEqual([
+      { kind: "parquet", datasetId: id, versionId: second, asked: true },
+      { kind: "parquet", datasetId: id, versionId: third, asked: true },
+    ]);
+    await consume(asked);
+    expect(await Promise.all([second, third].map(state))).toEqual(["ready", "ready"]);
+    expect((await versions(id, key)).find((v) => v.version === second)?.parquet).toBe("ready");
+
+    // Each reads back exactly its own rows.
+    const read = async (version: string) => parquetReadObjects({ file: await (await send("GET", `/v1/dataset/${id}/${version}/data.parquet`)).arrayBuffer() });
+    const expected = [
+      { id: 1n, price: 2.5, day: new Date("2024-01-02T00:00:00Z"), at: new Date("2024-01-02T03:04:05Z"), ok: true, label: "one" },
+      { id: 2n, price: null, day: new Date("1969-12-31T00:00:00Z"), at: new Date("2024-01-02T03:04:06.500Z"), ok: false, label: "deux 😀" },
+      { id: 3n, price: 4, day: new Date("2024-02-01T00:00:00Z"), at: new Date("2024-02-01T00:00:00Z"), ok: true, label: "trois" },
+      { id: 4n, price: -1000, day: new Date("1900-03-01T00:00:00Z"), at: new Date("2024-02-01T22:00:00Z"), ok: null, label: "quatre" },
+      { id: 5n, price: 0.125, day: new Date("2100-12-31T00:00:00Z"), at: new Date("2024-02-03T00:00:00Z"), ok: false, label: null },
+    ];
+    expect(await read(second)).toEqual(expected.slice(0, 3));
+    expect(await read(third)).toEqual(expected.slice(0, 4));
+    expect(await read(burst[2]!)).toEqual(expected);
+    const statistics = (await (await send("GET", `/v1/dataset/${id}/${third}/statistics`)).json()) as { rows: number; columns: Record<string, unknown>[] };
+    expect(statistics.rows).toBe(4);
+    expect(statistics.columns[0]).toMatchObject({ name: "id", min: 1, max: 4, distinct: 4 });
+    // Asking for a ready twin asks for nothing.
+    await signedFetch(recorder.env, "GET", `/v1/dataset/${id}/${second}/data.parquet`, key);
+    expect(recorder.sent).toEqual([]);
+  });
+
+  it("builds the latest twin for a superseded version's message when no twin of the dataset was published lately", async () => {
+    const key = await createKey("team-twin", "erin");
+    const recorder = recordingAfterCommit();
+    const created = await signedFetch(recorder.env, "POST", "/v1/dataset", key, { parts: [collectionPart({ name: "twin stale" }), csvPart(CSV)] });
+    const { id, version: first } = (await created.json()) as { id: string; version: string };
+    const appended = await signedFetch(recorder.env, "POST", `/v1/dataset/${id}`, key, { parts: [csvPart("3,4,2024-02-01,2024-02-01T00:00:00Z,true,trois\n")] });
+    const { version: second } = (await appended.json()) as { version: string };
+    // Only the create's message is handled: it is superseded, and no twin was ever published.
+    await consume([recorder.sent[0]]);
+    const state = async (version: string) => (await env.DB.prepare("SELECT state FROM version_parquet WHERE version_id = ?").bind(version).first<string>("state")) ?? "pending";
+    expect([await state(first), await state(second)]).toEqual(["pending", "ready"]);
   });
 });

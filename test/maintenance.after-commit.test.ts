@@ -27,8 +27,8 @@ describe("work after an append's commit", () => {
       versions.push(((await response.json()) as { version: string }).version);
       expected += `${i},row ${i}\n`;
     }
-    // Each append: its Parquet twin, then its compaction.
-    expect(sent).toEqual(versions.flatMap((versionId) => [{ kind: "parquet", datasetId: created.id, versionId }, { kind: "compact", datasetId: created.id, versionId }]));
+    // Each append: its compaction, then its Parquet twin (built over the merged segments).
+    expect(sent).toEqual(versions.flatMap((versionId) => [{ kind: "compact", datasetId: created.id, versionId }, { kind: "parquet", datasetId: created.id, versionId }]));
     const latest = versions[versions.length - 1]!;
     // Every answer and its waitUntil work are done, and nothing compacted the list.
     expect(planMerge(await sizes(latest), DEFAULT_MERGE_POLICY)).not.toBeNull();

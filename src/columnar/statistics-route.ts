@@ -10,6 +10,7 @@ import { cacheControlFor, readableFiles } from "../read/content.ts";
 import { readPolicy, withPolicy } from "../edge/route-policy.ts";
 import { PENDING_RETRY_SECONDS } from "./download.ts";
 import { statisticsRange } from "./statistics-object.ts";
+import { askForTwin } from "../maintenance/after-commit.ts";
 
 const ColumnStatisticsSchema = z
   .looseObject({
@@ -50,6 +51,8 @@ export function registerStatistics(app: OpenAPIHono<AppEnv>): void {
     const { dataset, version, twin } = await readableFiles(c.env.DB, id, versionRef, caller);
     const range = statisticsRange(twin);
     if (range === null) {
+      // Not built yet (a superseded version's build waits for a reader): asked for now, 503 meanwhile.
+      if (twin === null) askForTwin(c.env, (work) => c.executionCtx.waitUntil(work), dataset.id, version.id);
       const failed = twin?.state === "failed";
       const detail = failed
         ? `The statistics of version ${version.id} could not be computed (${twin.error ?? "no reason recorded"}).`

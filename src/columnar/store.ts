@@ -170,3 +170,25 @@ export async function getTwinState(db: D1Database, versionId: string): Promise<T
     parts: (parts?.results ?? []).map(toPart),
   };
 }
+
+/** Where a dataset's twins stand when a build message for one of its versions is handled. */
+export interface TwinProgress {
+  /** The dataset's latest version, or null when the dataset is gone. */
+  latest: string | null;
+  /** When the newest ready twin of any of its versions was published (ISO 8601), or null. */
+  lastPublished: string | null;
+}
+
+export async function getTwinProgress(db: D1Database, datasetId: string): Promise<TwinProgress> {
+  const [latest, published] = await db.batch<{ value: string }>([
+    db.prepare("SELECT latest_version AS value FROM datasets WHERE id = ?1").bind(datasetId),
+    // From the newest version down: under a burst the newest ready twin is a few versions back.
+    db
+      .prepare(
+        `SELECT p.updated AS value FROM versions v JOIN version_parquet p ON p.version_id = v.id
+         WHERE v.dataset_id = ?1 AND p.state = 'ready' ORDER BY v.seq DESC LIMIT 1`,
+      )
+      .bind(datasetId),
+  ]);
+  return { latest: latest?.results[0]?.value ?? null, lastPublished: published?.results[0]?.value ?? null };
+}

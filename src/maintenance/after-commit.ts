@@ -5,25 +5,32 @@
 // twin over the merged segments. Without the binding (a test env that leaves it out) the work
 // runs after the response, in the request's waitUntil, under that env's policy.
 //
-//   write committed  → defer(send {parquet, dataset, version} [+ {compact, …} for an append])
+//   write committed  → defer(send [{compact, dataset, version} for an append] + {parquet, …},
+//                      an append's twin message delayed APPEND_TWIN_DELAY_SECONDS)
 //   consumer batch   → per message: do it, then ack; a twin build that throws is retried with
 //                      a growing delay, and after its last attempt the twin is marked failed
+//   twin message     → asked by a reader, or the version is the dataset's latest → build it;
+//                      superseded, and no twin of the dataset published for TWIN_STALE_MS →
+//                      build the latest instead; else skip (the newer version's message builds)
 //   compaction lost or failed for good → the clean-up cron finds the list out of shape (cleanup.ts)
 //
 // Invariants: a message is only a hint (compaction and twin builds are safe twice,
 // concurrently, or beside appends: their D1 swaps are guarded), so at-least-once delivery is
-// enough; a burst of appends to one dataset copies only for the newest version.
+// enough; a burst of appends to one dataset copies, and builds a twin, only for the newest
+// version; a superseded version's twin is built when a reader asks for it (columnar/download.ts).
 import { z } from "zod";
 import { compactInBackground, type ContentBindings } from "./compaction.ts";
 import { buildTwin } from "../columnar/build.ts";
-import { markTwinFailed } from "../columnar/store.ts";
-import type { MergePolicy } from "../config.ts";
+import { getTwinProgress, getTwinState, markTwinFailed } from "../columnar/store.ts";
+import { limitsFrom, storageTimingsFrom, type MergePolicy } from "../config.ts";
 import type { StorageTimings } from "../config.ts";
 
 export const AfterCommitMessageSchema = z.object({
   kind: z.enum(["compact", "parquet"]),
   datasetId: z.string(),
   versionId: z.string(),
+  /** A reader asked for the version's twin: built even when the version is superseded. */
+  asked: z.boolean().optional(),
 });
 export type AfterCommitMessage = z.infer<typeof AfterCommitMessageSchema>;
 
@@ -33,6 +40,16 @@ export interface AfterCommitBindings extends ContentBindings {
 
 /** Deliveries of a twin build before it is marked failed (wrangler.toml max_retries + 1). */
 export const TWIN_BUILD_ATTEMPTS = 4;
+
+/**
+ * An append's twin is built this long after its commit, so that a burst of appends, whose
+ * messages then find a newer version, builds the newest only (docs/storage-protocol.md "The
+ * Parquet twin"). A create or PUT is built at once.
+ */
+export const APPEND_TWIN_DELAY_SECONDS = 5;
+
+/** Under a steady stream of appends, the latest version's twin is built at least this often. */
+export const TWIN_STALE_MS = 60_000;
 
 /**
  * Schedules a committed version's work after the answer: its twin, and for an append its
@@ -48,14 +65,20 @@ export function scheduleAfterCommit(
   timings: StorageTimings,
 ): void {
   const queue = env.AFTER_COMMIT;
-  const messages: AfterCommitMessage[] = [{ kind: "parquet", datasetId, versionId }];
-  if (compact) messages.push({ kind: "compact", datasetId, versionId });
+  // Compaction first: the twin is then built over the merged segments.
+  const messages: AfterCommitMessage[] = compact ? [{ kind: "compact", datasetId, versionId }] : [];
+  messages.push({ kind: "parquet", datasetId, versionId });
   if (!queue) {
-    defer(Promise.all(messages.map((message) => runMessage(env, message, policy, timings).catch(logFailure(message)))).then(() => undefined));
+    defer(
+      (async () => {
+        for (const message of messages) await runMessage(env, message, policy, timings).catch(logFailure(message));
+      })(),
+    );
     return;
   }
+  const delayOf = (message: AfterCommitMessage) => (compact && message.kind === "parquet" ? { delaySeconds: APPEND_TWIN_DELAY_SECONDS } : {});
   defer(
-    queue.sendBatch(messages.map((body) => ({ body }))).then(
+    queue.sendBatch(messages.map((body) => ({ body, ...delayOf(body) }))).then(
       () => undefined,
       (error: unknown) => {
         // Only a hint: the clean-up cron compacts what this would have, and builds missing twins.
@@ -66,12 +89,18 @@ export function scheduleAfterCommit(
 }
 
 /**
- * Asks for the twins of `versions` again (the clean-up's sweep for lost messages): on the queue,
- * whose consumer retries, or built here, one after another, without one.
+ * Asks for the twins of `versions` again (the clean-up's sweep for lost messages, or `asked`: a
+ * reader's request for a twin not built yet): on the queue, whose consumer retries, or built
+ * here, one after another, without one.
  */
-export async function requestTwins(env: AfterCommitBindings, versions: readonly { datasetId: string; versionId: string }[], timings: StorageTimings): Promise<void> {
+export async function requestTwins(
+  env: AfterCommitBindings,
+  versions: readonly { datasetId: string; versionId: string }[],
+  timings: StorageTimings,
+  asked = false,
+): Promise<void> {
   if (versions.length === 0) return;
-  const messages: AfterCommitMessage[] = versions.map(({ datasetId, versionId }) => ({ kind: "parquet", datasetId, versionId }));
+  const messages: AfterCommitMessage[] = versions.map(({ datasetId, versionId }) => ({ kind: "parquet", datasetId, versionId, ...(asked ? { asked } : {}) }));
   if (env.AFTER_COMMIT) {
     await env.AFTER_COMMIT.sendBatch(messages.map((body) => ({ body })));
     return;
@@ -85,12 +114,33 @@ function logFailure(message: AfterCommitMessage) {
 
 async function runMessage(env: ContentBindings, message: AfterCommitMessage, policy: MergePolicy, timings: StorageTimings): Promise<void> {
   if (message.kind === "parquet") {
-    await buildTwin(env, message.datasetId, message.versionId, timings);
+    const target = message.asked ? message.versionId : await twinToBuild(env.DB, message.datasetId, message.versionId);
+    if (target === null) {
+      console.log(JSON.stringify({ event: "parquet_skipped", datasetId: message.datasetId, versionId: message.versionId }));
+      return;
+    }
+    await buildTwin(env, message.datasetId, target, timings);
     return;
   }
-  await compactInBackground(env, message.datasetId, message.versionId, policy, timings);
-  // The merged segments need their own part; the twin is rebuilt over them.
-  await buildTwin(env, message.datasetId, message.versionId, timings);
+  const outcome = await compactInBackground(env, message.datasetId, message.versionId, policy, timings);
+  // A twin already built stitches the parts of the segments just merged away: rebuilt over the
+  // merged ones, so its row groups merge as the segments did. A twin not built yet is built by
+  // its own message, over the merged segments.
+  if (outcome === "compacted" && (await getTwinState(env.DB, message.versionId))?.state === "ready") await buildTwin(env, message.datasetId, message.versionId, timings);
+}
+
+/**
+ * Which twin a build message for `versionId` should build: that version's while it is the
+ * dataset's latest (or the dataset is gone: the build says so); the latest's when a newer
+ * version came but no twin of the dataset was published for TWIN_STALE_MS (a steady stream of
+ * appends, whose messages all find a newer version); else none, as the newer version's message
+ * will build.
+ */
+async function twinToBuild(db: D1Database, datasetId: string, versionId: string): Promise<string | null> {
+  const progress = await getTwinProgress(db, datasetId);
+  if (progress.latest === null || progress.latest === versionId) return versionId;
+  const stale = progress.lastPublished === null || Date.parse(progress.lastPublished) < Date.now() - TWIN_STALE_MS;
+  return stale ? progress.latest : null;
 }
 
 /**
@@ -118,4 +168,17 @@ export async function consumeAfterCommit(batch: MessageBatch<unknown>, env: Cont
       message.ack();
     }
   }
+}
+
+/**
+ * A reader asked for a version's twin that is not built (its message skipped as superseded, or
+ * not handled yet): its build is asked for after the answer, which stays 503 pending meanwhile.
+ * Asking again while a build runs is harmless: a build finds a ready twin unchanged.
+ */
+export function askForTwin(env: AfterCommitBindings & Env, defer: (work: Promise<void>) => void, datasetId: string, versionId: string): void {
+  defer(
+    requestTwins(env, [{ datasetId, versionId }], storageTimingsFrom(limitsFrom(env)), true).catch((error: unknown) => {
+      console.error(JSON.stringify({ event: "parquet_ask_failed", datasetId, versionId, error: String(error) }));
+    }),
+  );
 }

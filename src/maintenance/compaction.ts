@@ -70,7 +70,8 @@ async function mergeRun(env: ContentBindings, datasetId: string, run: SegmentRow
 
 /**
  * Run by the after-commit queue consumer (after-commit.ts). Never rejects: a failure only leaves the list
- * as it is until the next append or the scheduled clean-up plans again.
+ * as it is until the next append or the scheduled clean-up plans again. Null when the version
+ * is no longer the latest, or the compaction failed.
  */
 export async function compactInBackground(
   env: ContentBindings,
@@ -78,14 +79,16 @@ export async function compactInBackground(
   versionId: string,
   policy: MergePolicy,
   timings: StorageTimings,
-): Promise<void> {
+): Promise<CompactionOutcome | null> {
   try {
     // A newer append holds this list and more, and enqueues its own compaction: under a
     // burst, only the newest version's compaction copies anything.
-    if (!(await isLatestVersion(env.DB, datasetId, versionId))) return;
+    if (!(await isLatestVersion(env.DB, datasetId, versionId))) return null;
     const outcome = await compactVersion(env, datasetId, versionId, policy, timings);
     if (outcome !== "unchanged") console.log(JSON.stringify({ event: "compaction", datasetId, versionId, outcome }));
+    return outcome;
   } catch (error: unknown) {
     console.error(JSON.stringify({ event: "compaction_failed", datasetId, versionId, error: String(error) }));
+    return null;
   }
 }

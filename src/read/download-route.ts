@@ -8,6 +8,7 @@ import { contentDisposition, parquetFileName } from "./download-name.ts";
 import { describedByLink } from "./shapes.ts";
 import { cacheControlFor, readableContent, readableFiles } from "./content.ts";
 import { twinResponse } from "../columnar/download.ts";
+import { askForTwin } from "../maintenance/after-commit.ts";
 import { ApiError } from "../model/errors.ts";
 import { acceptsGzip, clientAcceptEncoding } from "../edge/accept-encoding.ts";
 import { ifRangeAllows, parseByteRange } from "./byte-range.ts";
@@ -64,6 +65,8 @@ export function registerDownload(app: OpenAPIHono<AppEnv>): void {
     if (!wantsGzipFile && file !== version.fileName) {
       if (file !== parquetFileName(version.fileName)) throw new ApiError("not_found", `Version ${version.id} has no file ${file}.`);
       const headers = new Headers({ "Cache-Control": cacheControlFor(dataset, caller), Link: describedByLink(dataset.id, version.id) });
+      // Not built yet (a superseded version's build waits for a reader): asked for now, 503 meanwhile.
+      if (twin === null) askForTwin(c.env, (work) => c.executionCtx.waitUntil(work), dataset.id, version.id);
       return twinResponse(c.env.CONTENT, c.req.raw, version.id, file, twin, headers);
     }
     const openers = segments.map((s) => () => openSegment(c.env.CONTENT, s.key));
