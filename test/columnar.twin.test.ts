@@ -210,6 +210,9 @@ describe("the Parquet twin", () => {
     const { id, version: first } = (await created.json()) as { id: string; version: string };
     const appended = await signedFetch(recorder.env, "POST", `/v1/dataset/${id}`, key, { parts: [csvPart("3,4,2024-02-01,2024-02-01T00:00:00Z,true,trois\n")] });
     const { version: second } = (await appended.json()) as { version: string };
+    // The latest's own message builds it: asking for it asks for nothing more.
+    await expectProblem(await signedFetch(recorder.env, "GET", `/v1/dataset/${id}/${second}/data.parquet`, key), 503, "parquet_pending");
+    expect(recorder.sent).toHaveLength(3);
     // Only the create's message is handled: it is superseded, and no twin was ever published.
     await consume([recorder.sent[0]]);
     const state = async (version: string) => (await env.DB.prepare("SELECT state FROM version_parquet WHERE version_id = ?").bind(version).first<string>("state")) ?? "pending";

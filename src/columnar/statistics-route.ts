@@ -51,8 +51,9 @@ export function registerStatistics(app: OpenAPIHono<AppEnv>): void {
     const { dataset, version, twin } = await readableFiles(c.env.DB, id, versionRef, caller);
     const range = statisticsRange(twin);
     if (range === null) {
-      // Not built yet (a superseded version's build waits for a reader): asked for now, 503 meanwhile.
-      if (twin === null) askForTwin(c.env, (work) => c.executionCtx.waitUntil(work), dataset.id, version.id);
+      // A superseded version's build may have been skipped (after-commit.ts): asked for now, 503
+      // meanwhile. The latest's own message builds it; asking too would only race it.
+      if (twin === null && version.id !== dataset.latestVersion) askForTwin(c.env, (work) => c.executionCtx.waitUntil(work), dataset.id, version.id);
       const failed = twin?.state === "failed";
       const detail = failed
         ? `The statistics of version ${version.id} could not be computed (${twin.error ?? "no reason recorded"}).`

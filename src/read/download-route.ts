@@ -65,8 +65,9 @@ export function registerDownload(app: OpenAPIHono<AppEnv>): void {
     if (!wantsGzipFile && file !== version.fileName) {
       if (file !== parquetFileName(version.fileName)) throw new ApiError("not_found", `Version ${version.id} has no file ${file}.`);
       const headers = new Headers({ "Cache-Control": cacheControlFor(dataset, caller), Link: describedByLink(dataset.id, version.id) });
-      // Not built yet (a superseded version's build waits for a reader): asked for now, 503 meanwhile.
-      if (twin === null) askForTwin(c.env, (work) => c.executionCtx.waitUntil(work), dataset.id, version.id);
+      // A superseded version's build may have been skipped (after-commit.ts): asked for now, 503
+      // meanwhile. The latest's own message builds it; asking too would only race it.
+      if (twin === null && version.id !== dataset.latestVersion) askForTwin(c.env, (work) => c.executionCtx.waitUntil(work), dataset.id, version.id);
       return twinResponse(c.env.CONTENT, c.req.raw, version.id, file, twin, headers);
     }
     const openers = segments.map((s) => () => openSegment(c.env.CONTENT, s.key));
