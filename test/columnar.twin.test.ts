@@ -43,6 +43,8 @@ describe("the Parquet twin", () => {
 
     await expectProblem(await send("GET", `/v1/dataset/${id}/${version}/statistics`), 503, "parquet_pending");
     expect(recorder.sent).toEqual([{ kind: "parquet", datasetId: id, versionId: version }]);
+    // A create's twin is built at once.
+    expect(recorder.delays).toEqual([undefined]);
     expect((await consume(recorder.sent)).explicitAcks).toEqual(["m0"]);
     expect((await versions(id, key))[0]?.parquet).toBe("ready");
 

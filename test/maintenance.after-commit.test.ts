@@ -6,6 +6,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index.ts";
+import { APPEND_TWIN_DELAY_SECONDS } from "../src/maintenance/after-commit.ts";
 import { DEFAULT_MERGE_POLICY, planMerge } from "../src/storage/compaction-plan.ts";
 import { getVersionSegments } from "../src/storage/datasets-db.ts";
 import { createDataset, send } from "./helpers/http.ts";
@@ -18,7 +19,7 @@ describe("work after an append's commit", () => {
   it("is enqueued after the answer, not done on its path; the queue consumer compacts", async () => {
     const key = await createKey("team-after-commit", "alice");
     const created = await createDataset(key, "n,text\n0,zero\n", { name: "after commit" });
-    const { env: recording, sent } = recordingAfterCommit();
+    const { env: recording, sent, delays } = recordingAfterCommit();
     const versions: string[] = [];
     let expected = "n,text\n0,zero\n";
     for (let i = 1; i <= 6; i++) {
@@ -29,6 +30,8 @@ describe("work after an append's commit", () => {
     }
     // Each append: its compaction, then its Parquet twin (built over the merged segments).
     expect(sent).toEqual(versions.flatMap((versionId) => [{ kind: "compact", datasetId: created.id, versionId }, { kind: "parquet", datasetId: created.id, versionId }]));
+    // The twin's message waits, so that a burst's older versions find a newer one and skip.
+    expect(delays).toEqual(versions.flatMap(() => [undefined, APPEND_TWIN_DELAY_SECONDS]));
     const latest = versions[versions.length - 1]!;
     // Every answer and its waitUntil work are done, and nothing compacted the list.
     expect(planMerge(await sizes(latest), DEFAULT_MERGE_POLICY)).not.toBeNull();

@@ -22,15 +22,23 @@ export const MERGE_ALL: MergePolicy = { fanIn: 2, maxSegments: 1, maxMergedBytes
 export const NO_AUTO_COMPACTION: Env = withoutSequencer(Object.assign({}, env, { COMPACTION_FAN_IN: "100000", COMPACTION_MAX_SEGMENTS: "100000" }));
 
 /** The env with the after-commit queue replaced by a recorder: work after commits runs only when a test hands the messages to the consumer. */
-export function recordingAfterCommit(workerEnv: Env = env): { env: Env; sent: unknown[] } {
+export function recordingAfterCommit(workerEnv: Env = env): { env: Env; sent: unknown[]; delays: (number | undefined)[] } {
   const sent: unknown[] = [];
+  /** Each sent message's `delaySeconds`, in the order of `sent`. */
+  const delays: (number | undefined)[] = [];
   const queue = {
-    send: async (body: unknown) => void sent.push(body),
-    sendBatch: async (messages: Iterable<{ body: unknown }>) => {
-      for (const message of messages) sent.push(message.body);
+    send: async (body: unknown, options?: { delaySeconds?: number }) => {
+      sent.push(body);
+      delays.push(options?.delaySeconds);
+    },
+    sendBatch: async (messages: Iterable<{ body: unknown; delaySeconds?: number }>) => {
+      for (const message of messages) {
+        sent.push(message.body);
+        delays.push(message.delaySeconds);
+      }
     },
   };
-  return { env: { ...workerEnv, AFTER_COMMIT: queue as unknown as Queue }, sent };
+  return { env: { ...workerEnv, AFTER_COMMIT: queue as unknown as Queue }, sent, delays };
 }
 
 /** A signed request to the worker with `workerEnv`; resolves after its waitUntil work too. */
