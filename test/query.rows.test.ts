@@ -60,7 +60,7 @@ async function ask(path: string, options: { key?: TestKey; vars?: Record<string,
   return { response, text, reads: r2.reads, bytes: r2.bytes(), queries: d1.queries.length };
 }
 
-async function json(path: string, options: Parameters<typeof ask>[1] = {}): Promise<Answer & { reads: { key: string }[] }> {
+async function json(path: string, options: Parameters<typeof ask>[1] = {}): Promise<Answer & { reads: { key: string; offset: number | null }[] }> {
   const { response, text, reads } = await ask(path, options);
   if (response.status !== 200) throw new Error(`${path}: ${response.status} ${text}`);
   return { ...(JSON.parse(text) as Answer), reads };

@@ -38,21 +38,21 @@ describe("latest", () => {
     expect(first.record.version).toBe(d.version);
     expect(first.gzip).toBe("city\nOslo\n");
     const citySchema = { fields: [{ name: "city", type: "string" }], missingValues: [""] };
-    expect(first.rows).toEqual({ columns: ["city"], schema: citySchema, rows: [["Oslo"]], offset: 0, total: 1 });
+    expect(first.rows).toEqual({ columns: ["city"], schema: citySchema, rows: [["Oslo"]], offset: 0, total: 1, matched: 1, partial: false });
 
     const v2 = await versionOf(await appendRows(owner, d.id, "Bergen"));
     const second = await readAll(d.id, "latest");
     expect(second).toEqual(await readAll(d.id, v2));
     expect(second.record.version).toBe(v2);
     expect(second.csv).toBe("city\nOslo\nBergen");
-    expect(second.rows).toEqual({ columns: ["city"], schema: citySchema, rows: [["Oslo"], ["Bergen"]], offset: 0, total: 2 });
+    expect(second.rows).toEqual({ columns: ["city"], schema: citySchema, rows: [["Oslo"], ["Bergen"]], offset: 0, total: 2, matched: 2, partial: false });
 
     const v3 = await versionOf(await write("PUT", `/v1/dataset/${d.id}`, owner, [csvPart("name,pop\nLagos,15388000\n", "cities.csv")]));
     const third = await readAll(d.id, "latest");
     expect(third).toEqual(await readAll(d.id, v3));
     expect(third.gzip).toBe("name,pop\nLagos,15388000\n");
     const popSchema = { fields: [{ name: "name", type: "string" }, { name: "pop", type: "integer" }], missingValues: [""] };
-    expect(third.rows).toEqual({ columns: ["name", "pop"], schema: popSchema, rows: [["Lagos", 15388000]], offset: 0, total: 1 });
+    expect(third.rows).toEqual({ columns: ["name", "pop"], schema: popSchema, rows: [["Lagos", 15388000]], offset: 0, total: 1, matched: 1, partial: false });
     expect(await readAll(d.id, d.version)).toEqual(first);
   });
 

@@ -238,6 +238,8 @@ describeInChromium("TypeScript client in Chromium", () => {
       rows: [["Rhône", "CH/FR", 813], ["Loire", "FR", 1006]],
       offset: 1,
       total: 3,
+      matched: 3,
+      partial: false,
     });
     expect(result.download).toEqual({ fileName: "rivers.csv", compressedBytes: expect.any(Number), csv: HEADER + FIRST + APPENDED });
     expect(result.updated).toBe("private");

@@ -77,6 +77,8 @@ describe("a dataset's life through the client", () => {
       rows: [[3000, "City 3000, Region 10", (3000 * 7919) % 1_000_000], [3001, "Lagos", 15388000], [3002, "Osaka", 19059856]],
       offset: 2999,
       total: 3002,
+      matched: 3002,
+      partial: false,
     });
 
     const versions = [];
