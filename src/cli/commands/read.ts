@@ -122,9 +122,10 @@ export const rows: Command = {
     const limit = integerOption(parsed.values, "limit", 1);
     const csv = flag(parsed.values, "csv");
     if (csv && context.json) throw new UsageError("--csv and --json exclude each other");
-    // Names go to the server with the question; numbers pick from the answer's columns here.
+    // Names go to the server with the question; a list with a column number picks from the
+    // answer's columns here.
     const choice = stringOption(parsed.values, "columns");
-    const byNumber = choice !== undefined && /^\s*\d+(\s*,\s*\d+)*\s*$/.test(choice);
+    const byNumber = choice !== undefined && choice.split(",").some((item) => /^\s*\d+\s*$/.test(item));
     const query = rowsQuery(parsed.values);
     if (byNumber) delete query.columns;
     const page = await context.client().rows(id, { version, offset, limit, ...query, signal: context.signal });
