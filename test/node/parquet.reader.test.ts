@@ -4,7 +4,8 @@
 import { snappyUncompress } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import { encodePart, snappyCompress } from "../../src/columnar/parquet/index.ts";
-import { isoDay, readChunk, statisticCell, TEXT_EXACT_KINDS } from "../../src/columnar/parquet/read-chunk.ts";
+import { isoDate } from "../../src/schema/calendar.ts";
+import { readChunk, statisticCell, TEXT_EXACT_KINDS } from "../../src/columnar/parquet/read-chunk.ts";
 import { snappyDecompress } from "../../src/columnar/parquet/snappy-decompress.ts";
 import { typedRow, type Cell } from "../../src/schema/cast.ts";
 import type { TableSchema } from "../../src/schema/table-schema.ts";
@@ -84,10 +85,10 @@ describe("the Parquet chunk reader", () => {
   });
 
   it("writes days as ISO dates from year 0001 to 9999", () => {
-    expect(isoDay(0)).toBe("1970-01-01");
-    expect(isoDay(-1)).toBe("1969-12-31");
-    expect(isoDay(-719162)).toBe("0001-01-01");
-    expect(isoDay(2932896)).toBe("9999-12-31");
+    expect(isoDate(0)).toBe("1970-01-01");
+    expect(isoDate(-1)).toBe("1969-12-31");
+    expect(isoDate(-719162)).toBe("0001-01-01");
+    expect(isoDate(2932896)).toBe("9999-12-31");
   });
 });
 

@@ -2,6 +2,7 @@
 // values Parquet stores: int64 halves, days since 1970, microseconds. They replace castCell on
 // the hot path (no regex, no object per cell) and agree with it on every cell they accept; a
 // field with a pattern format or group characters goes through castCell instead (value-readers.ts).
+import { daysFromCivil } from "../../schema/calendar.ts";
 
 /** The int64 a reader produced, as two 32-bit halves: `lo` unsigned, `hi` signed. */
 export const int64 = { lo: 0, hi: 0, big: 0n };
@@ -99,15 +100,6 @@ function two(text: string, at: number): number {
 function daysIn(year: number, month: number): number {
   if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
-export function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  return era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
 }
 
 /** Days since 1970 of the first of every month of years 0000–9999, and each month's length: a date is two lookups. */

@@ -10,26 +10,13 @@ import type { ColumnKind } from "./column-kinds.ts";
 import { ENCODING } from "./page-header.ts";
 import { PAGE_DATA, PAGE_DICTIONARY, readPageHeader } from "./page-reader.ts";
 import { snappyDecompress } from "./snappy-decompress.ts";
+import { isoDate } from "../../schema/calendar.ts";
 
 /** Kinds whose stored values are the cells castCell gives, to the character. */
 export const TEXT_EXACT_KINDS: ReadonlySet<ColumnKind> = new Set(["int64", "decimal", "double", "boolean", "date", "string"]);
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const TWO_32 = 4294967296;
-
-/** `YYYY-MM-DD` of days since 1970-01-01 (H. Hinnant's civil_from_days), years 0000–9999. */
-export function isoDay(days: number): string {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
-}
 
 function integerCell(value: bigint): Cell {
   const n = Number(value);
@@ -88,7 +75,7 @@ function plainValues(bytes: Uint8Array, at: number, count: number, kind: ColumnK
       for (let i = 0; i < count; i++) out[i] = doubleCell(view.getFloat64(at + 8 * i, true));
       return out;
     case "date":
-      for (let i = 0; i < count; i++) out[i] = isoDay(view.getInt32(at + 4 * i, true));
+      for (let i = 0; i < count; i++) out[i] = isoDate(view.getInt32(at + 4 * i, true));
       return out;
     case "boolean":
       for (let i = 0; i < count; i++) out[i] = ((bytes[at + (i >> 3)]! >> (i & 7)) & 1) === 1;
@@ -216,7 +203,7 @@ export function statisticCell(bytes: Uint8Array, kind: ColumnKind, type: FieldTy
     case "double":
       return bytes.length === 8 ? doubleCell(view.getFloat64(0, true)) : undefined;
     case "date":
-      return bytes.length === 4 ? isoDay(view.getInt32(0, true)) : undefined;
+      return bytes.length === 4 ? isoDate(view.getInt32(0, true)) : undefined;
     case "boolean":
       return bytes.length === 1 ? bytes[0] === 1 : undefined;
     case "string":

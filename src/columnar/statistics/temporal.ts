@@ -2,21 +2,12 @@
 // 1970-01-01, a datetime microseconds since 1970-01-01T00:00:00Z (a value without a zone read as
 // if it were UTC), a time microseconds since midnight (UTC when it carries a zone). Parsing reads
 // char codes of the ISO text castCell gives, allocating nothing; rendering writes ISO 8601 back.
+import { daysFromCivil, isoDate } from "../../schema/calendar.ts";
 
 /** Whether the last datetime or time parsed carried a zone (`Z` or `±hh:mm`). */
 export let lastZoned = false;
 
 const MICROS_PER_DAY = 86_400_000_000;
-
-/** Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil). */
-export function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
 
 /** `YYYY-MM-DD` → days since 1970-01-01; NaN for text of another shape. */
 export function parseDate(text: string): number {
@@ -68,18 +59,8 @@ function pad(value: number, width = 2): string {
   return String(value).padStart(width, "0");
 }
 
-/** Days since 1970-01-01 → `YYYY-MM-DD` (Hinnant's civil_from_days). */
-export function formatDate(days: number): string {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  return `${pad(yoe + era * 400 + (month <= 2 ? 1 : 0), 4)}-${pad(month)}-${pad(day)}`;
-}
+/** Days since 1970-01-01 → `YYYY-MM-DD`. */
+export const formatDate = isoDate;
 
 /** Microseconds since midnight → `hh:mm:ss[.ffffff]`, the fraction without trailing zeros. */
 export function formatTime(micros: number, zoned: boolean): string {

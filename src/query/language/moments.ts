@@ -4,6 +4,7 @@
 import { isDate, isDatetime, isTime } from "../../schema/lexical.ts";
 import type { Cell } from "../../schema/cast.ts";
 import type { LiteralReading } from "./numbers.ts";
+import { daysFromCivil, isoDate } from "../../schema/calendar.ts";
 
 /** Seconds added so every instant from year 0 to 9999 is a positive 13-digit count. */
 const EPOCH_SHIFT = 1e12;
@@ -16,29 +17,6 @@ function digitsAt(text: string, start: number, count: number): number {
     value = value * 10 + d;
   }
   return value;
-}
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
-function civilFromDays(days: number): string {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
@@ -120,7 +98,7 @@ export function datetimeLiteral(text: string): LiteralReading<string> {
   const [whole, fraction = ""] = key.split(".");
   const seconds = Number(whole) - EPOCH_SHIFT;
   const days = Math.floor(seconds / 86400);
-  return { ok: true, key, canonical: `'${civilFromDays(days)}T${clockText(seconds - days * 86400, fraction)}Z'` };
+  return { ok: true, key, canonical: `'${isoDate(days)}T${clockText(seconds - days * 86400, fraction)}Z'` };
 }
 
 /** Canonical: the time of day in UTC without a zone, `hh:mm:ss[.f]`. */
