@@ -2,7 +2,7 @@
 // and random queries from the grammar, each also written as SQL; the rows that match, how many,
 // and their order must be DuckDB's. The normalised query must answer the same, the columns a plan
 // says it needs must be enough, and pruning must never skip a block holding a match.
-import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { typedRow, type Cell } from "../../src/schema/cast.ts";
 import { COLUMN_KINDS } from "../../src/query/language/column-kinds.ts";
@@ -10,7 +10,7 @@ import { rank, type Ranked } from "../../src/query/language/ordering.ts";
 import { blockMayMatch, type ColumnStatistics } from "../../src/query/language/pruning.ts";
 import { compileQuery, type CompiledQuery } from "../../src/query/language/query.ts";
 import { TopK } from "../../src/query/language/top-k.ts";
-import { expression, FIELDS, ordering, SCHEMA, seeded, sqlCell, table, type Random } from "./helpers/query-tables.ts";
+import { expression, FIELDS, ordering, SCHEMA, seeded, sqlCell, table, type Random, loadTable, openDuckdb } from "./helpers/query-tables.ts";
 
 const TABLES = 10;
 const ROWS = 120;
@@ -19,22 +19,14 @@ const QUERIES_PER_TABLE = 200;
 let connection: DuckDBConnection;
 
 beforeAll(async () => {
-  const instance = await DuckDBInstance.create(":memory:");
-  connection = await instance.connect();
-  // Datetimes without an offset are UTC in our language; DuckDB reads them in its TimeZone.
-  await connection.run("SET TimeZone = 'UTC'");
+  connection = await openDuckdb();
 });
 
 afterAll(() => {
   connection?.closeSync();
 });
 
-async function load(rows: readonly string[][]): Promise<void> {
-  await connection.run("DROP TABLE IF EXISTS t");
-  await connection.run(`CREATE TABLE t (rownum INTEGER, ${FIELDS.map((field) => `"${field.name}" ${field.sql}`).join(", ")})`);
-  const values = rows.map((row, n) => `(${n}, ${row.map((text, i) => sqlCell(FIELDS[i]!, text)).join(", ")})`);
-  await connection.run(`INSERT INTO t VALUES ${values.join(", ")}`);
-}
+const load = (rows: readonly string[][]) => loadTable(connection, rows);
 
 async function duckRows(where: string, orderBy: string): Promise<number[]> {
   const reader = await connection.runAndReadAll(`SELECT rownum FROM t WHERE ${where} ORDER BY ${orderBy}`);

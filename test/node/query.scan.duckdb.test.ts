@@ -5,7 +5,7 @@
 // grammar. `matched`, the window's rows and their order, the unordered export and the sorted
 // export's passes must all be DuckDB's answer. The routes over R2 are tested in workerd
 // (test/query.rows.test.ts); this is the breadth.
-import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodePart, encodePartMetadata, type ColumnKind } from "../../src/columnar/parquet/index.ts";
 import { compileQuery, whereColumns, type CompiledQuery } from "../../src/query/language/query.ts";
@@ -14,7 +14,7 @@ import { castMatching, castRows } from "../../src/query/cast-rows.ts";
 import { twinPieces, type TwinPart } from "../../src/query/twin-source.ts";
 import type { Cell } from "../../src/schema/cast.ts";
 import type { Ranked } from "../../src/query/language/ordering.ts";
-import { expression, FIELDS, ordering, SCHEMA, seeded, sqlCell, table, type Random } from "./helpers/query-tables.ts";
+import { expression, FIELDS, ordering, SCHEMA, seeded, sqlCell, table, type Random, loadTable, openDuckdb } from "./helpers/query-tables.ts";
 
 const TABLES = 5;
 const ROWS = 240;
@@ -24,20 +24,14 @@ const BUDGET = 1e12;
 let connection: DuckDBConnection;
 
 beforeAll(async () => {
-  const instance = await DuckDBInstance.create(":memory:");
-  connection = await instance.connect();
-  await connection.run("SET TimeZone = 'UTC'");
+  connection = await openDuckdb();
 });
 
 afterAll(() => {
   connection?.closeSync();
 });
 
-async function load(rows: readonly string[][]): Promise<void> {
-  await connection.run("DROP TABLE IF EXISTS t");
-  await connection.run(`CREATE TABLE t (rownum INTEGER, ${FIELDS.map((field) => `"${field.name}" ${field.sql}`).join(", ")})`);
-  await connection.run(`INSERT INTO t VALUES ${rows.map((row, n) => `(${n}, ${row.map((text, i) => sqlCell(FIELDS[i]!, text)).join(", ")})`).join(", ")}`);
-}
+const load = (rows: readonly string[][]) => loadTable(connection, rows);
 
 async function duck(sql: string): Promise<number[]> {
   return (await connection.runAndReadAll(sql)).getRows().map((row) => Number(row[0]));

@@ -2,6 +2,7 @@
 // (test/node/query.duckdb.test.ts): every field type, with nulls, ties, astral text, NaN, big
 // integers, dates before 1970 and datetimes with offsets; each query written twice, once in our
 // language (with random spacing, keyword case and quoting) and once as the SQL that means the same.
+import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import type { Field, TableSchema } from "../../../src/schema/table-schema.ts";
 
 export function seeded(seed: number): () => number {
@@ -199,4 +200,21 @@ export function ordering(random: Random): Spelled {
     ours: terms.map(({ field, descending }) => `${descending ? "-" : ""}${field.name.includes(",") ? `"${field.name}"` : field.name}`).join(","),
     sql: `${terms.map(({ field, descending }) => `${sqlName(field.name)} ${descending ? "DESC" : "ASC"} NULLS LAST`).join(", ")}, rownum`,
   };
+}
+
+/** An in-memory DuckDB to answer the SQL of these queries. */
+export async function openDuckdb(): Promise<DuckDBConnection> {
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  // Datetimes without an offset are UTC in our language; DuckDB reads them in its TimeZone.
+  await connection.run("SET TimeZone = 'UTC'");
+  return connection;
+}
+
+/** `rows` as table `t`, with `rownum` holding each row's position in the file. */
+export async function loadTable(connection: DuckDBConnection, rows: readonly string[][]): Promise<void> {
+  await connection.run("DROP TABLE IF EXISTS t");
+  await connection.run(`CREATE TABLE t (rownum INTEGER, ${FIELDS.map((field) => `"${field.name}" ${field.sql}`).join(", ")})`);
+  const values = rows.map((row, n) => `(${n}, ${row.map((text, i) => sqlCell(FIELDS[i]!, text)).join(", ")})`);
+  await connection.run(`INSERT INTO t VALUES ${values.join(", ")}`);
 }
