@@ -43,14 +43,10 @@ export const WebhookSchema = z
   })
   .openapi("Webhook");
 
-export const CreatedWebhookSchema = z
-  .object({
-    id: z.string(),
-    url: z.string(),
-    events: z.array(z.enum(EVENT_TYPES)),
-    datasets: z.array(z.string()),
-    created: z.string(),
-    enabled: z.boolean(),
+// The creation answer: the record as listed, without the reason (a new webhook is enabled), and
+// with the secret, which no other answer shows.
+export const CreatedWebhookSchema = WebhookSchema.omit({ disabled_reason: true })
+  .extend({
     secret: z.string().openapi({ description: "The signing secret (`whsec_…`), shown only in this answer." }),
   })
   .openapi("WebhookCreated");
