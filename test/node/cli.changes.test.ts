@@ -102,6 +102,10 @@ describe("pubset webhooks and the README's receiver", () => {
     expect(added.secret).toMatch(/^whsec_/);
     const listed = await json<{ results: Array<{ id: string; enabled: boolean }> }>(["webhooks", "ls"]);
     expect(listed.results.find((w) => w.id === added.id)).toMatchObject({ enabled: true });
+    const table = await pubset(["webhooks", "ls"]);
+    expect(table.stdout.split("\n")[0]).toMatch(/^ID +URL +ENABLED +EVENTS +DATASETS +CREATED$/);
+    // No dataset named: the team's own only, shown as "-" rather than an empty column.
+    expect(table.stdout).toMatch(new RegExp(`^${added.id} +${receiver.origin}/ok/cli +true +dataset\\.created,dataset\\.appended +- +\\d{4}-`, "m"));
     const bad = await pubset(["webhooks", "add", "http://10.0.0.1/x", "--json"]);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout)).toMatchObject({ code: "invalid_request" });

@@ -42,6 +42,14 @@ export const changes: Command = {
   },
 };
 
+/** A webhook as a person reads it: no event filter is every event; no named dataset is the team's own only. */
+function readable<T extends object>(webhook: T): Record<string, unknown> {
+  const record = { ...webhook } as Record<string, unknown>;
+  if (Array.isArray(record.events) && record.events.length === 0) record.events = "all";
+  if (Array.isArray(record.datasets) && record.datasets.length === 0) record.datasets = "-";
+  return record;
+}
+
 const ACTIONS = ["add", "ls", "rm", "rotate", "deliveries", "enable"] as const;
 
 export const webhooks: Command = {
@@ -73,12 +81,12 @@ export const webhooks: Command = {
         const raw = parsed.values.dataset;
         const datasets = Array.isArray(raw) ? raw.filter((d): d is string => typeof d === "string") : [];
         const created = await calls.create({ url: id, ...(events ? { events } : {}), ...(datasets.length > 0 ? { datasets } : {}) }, signal);
-        context.print(created, () => formatRecord(created) + "Keep the secret: it is not shown again. Verify deliveries with it (docs/changes.md).\n");
+        context.print(created, () => formatRecord(readable(created)) + "Keep the secret: it is not shown again. Verify deliveries with it (docs/changes.md).\n");
         return;
       }
       case "ls": {
         const results = await calls.list(signal);
-        context.print({ results }, () => formatObjects(["id", "url", "enabled", "events", "datasets", "created"], results as unknown as Record<string, unknown>[]));
+        context.print({ results }, () => formatObjects(["id", "url", "enabled", "events", "datasets", "created"], results.map(readable)));
         return;
       }
       case "rm":
@@ -87,7 +95,7 @@ export const webhooks: Command = {
         return;
       case "rotate": {
         const rotated = await calls.rotateSecret(id, signal);
-        context.print(rotated, () => formatRecord(rotated));
+        context.print(rotated, () => formatRecord(readable(rotated)));
         return;
       }
       case "deliveries": {
@@ -102,7 +110,7 @@ export const webhooks: Command = {
       }
       case "enable": {
         const enabled = await calls.enable(id, signal);
-        context.print(enabled, () => formatRecord(enabled));
+        context.print(enabled, () => formatRecord(readable(enabled)));
         return;
       }
     }

@@ -151,7 +151,8 @@ async function startServerOnce(options: StartOptions): Promise<RunningServer> {
   };
 
   const demoKeyFile = join(stateDir, "demo-key.json");
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+  // A hang guard, not a speed check: on a loaded 2-core machine wrangler dev has taken more than 60 s to answer.
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 150_000);
   for (;;) {
     if (exited) {
       await stop();
