@@ -18,9 +18,20 @@ describe("part metadata", () => {
   it("refuses another version and malformed documents", () => {
     const { schema, rows } = randomTable(4, 3, 5);
     const stored = JSON.parse(encodePartMetadata(encodePart(schema, rows).metadata));
-    expect(() => decodePartMetadata(JSON.stringify({ ...stored, v: 2 }))).toThrow();
+    expect(() => decodePartMetadata(JSON.stringify({ ...stored, v: PART_METADATA_VERSION + 1 }))).toThrow();
+    expect(() => decodePartMetadata(JSON.stringify({ ...stored, v: 1 }))).toThrow();
     expect(() => decodePartMetadata(JSON.stringify({ ...stored, kinds: ["int128", "string", "string"] }))).toThrow();
     expect(() => decodePartMetadata(JSON.stringify({ ...stored, groups: [[5, []]] }))).toThrow();
+  });
+
+  it("reads a part written before pages had bounds (version 1): its chunks have no page index", () => {
+    const { schema, rows } = randomTable(5, 4, 50);
+    const { metadata } = encodePart(schema, rows);
+    const stored = JSON.parse(encodePartMetadata(metadata)) as { groups: [number, unknown[][]][] };
+    const v1 = { ...stored, v: 1, groups: stored.groups.map(([count, chunks]) => [count, chunks.map((chunk) => chunk.slice(0, 12))]) };
+    const read = decodePartMetadata(JSON.stringify(v1));
+    expect(read.rowGroups.flatMap((group) => group.columns.map((chunk) => chunk.pageIndex))).toEqual(metadata.rowGroups.flatMap((group) => group.columns.map(() => null)));
+    expect(read.rowGroups[0]!.columns[0]!.pageOffsets).toEqual(metadata.rowGroups[0]!.columns[0]!.pageOffsets);
   });
 });
 

@@ -1,7 +1,7 @@
 // Files written by the Parquet encoder (src/columnar/parquet), read back by DuckDB and hyparquet:
 // every cell equals castCell's value of the CSV cell, types and statistics are the documented ones
 // (docs/columnar.md), and a file stitched from many parts reads as the rows concatenated.
-import { readOffsetIndex } from "hyparquet";
+import { readColumnIndex, readOffsetIndex } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import { type ColumnKind, decodePartMetadata, encodePart, encodePartMetadata, joinParquet, type PartMetadata, planKinds, startKinds, writeTail } from "../../src/columnar/parquet/index.ts";
 import { fieldNames } from "../../src/schema/field-names.ts";
@@ -109,6 +109,8 @@ describe("Parquet encoder read back by DuckDB and hyparquet", () => {
     for (const column of meta.row_groups[0]!.columns) {
       expect(column.offset_index_offset).toBeGreaterThan(0n);
       expect(column.offset_index_length).toBeGreaterThan(0);
+      expect(column.column_index_offset).toBeGreaterThan(0n);
+      expect(column.column_index_offset).toBeLessThan(column.offset_index_offset!);
     }
     expect(meta.created_by).toBe("pubset");
     expect(JSON.parse(meta.key_value_metadata!.find((kv) => kv.key === "pubset.schema")!.value!)).toEqual(EDGE_SCHEMA);
@@ -122,6 +124,36 @@ describe("Parquet encoder read back by DuckDB and hyparquet", () => {
     expect(groups.length).toBe(6);
     expect(groups[1]!.slice(1)).toEqual(["name-00500", "name-00999"]);
     expect(await duckRows(`select count(*) from read_parquet('${path}') where id between 700 and 1200 and name >= 'name-00800'`)).toEqual([[401n]]);
+  });
+
+  it("writes a column index: each page's min, max and null count, pages of at most 8,192 rows", async () => {
+    const rows: Rows = Array.from({ length: 20_000 }, (_, i) => [String(i), i >= 8192 && i < 16384 ? "" : `city-${i % 7}`, i < 8192 ? "" : String(i % 3 === 0)]);
+    const schema: TableSchema = { fields: [{ name: "id", type: "integer" }, { name: "city", type: "string" }, { name: "flag", type: "boolean" }], missingValues: [""] };
+    const { bytes } = await expectReadsBack("column-index", schema, [rows]);
+    const meta = hyparquetMetadata(bytes);
+    const columnIndex = (c: number) => {
+      const column = meta.row_groups[0]!.columns[c]!;
+      const view = new DataView(bytes.buffer, bytes.byteOffset + Number(column.column_index_offset), column.column_index_length!);
+      return readColumnIndex({ view, offset: 0 }, meta.schema[c + 1]!);
+    };
+    const offsets = (c: number) => {
+      const column = meta.row_groups[0]!.columns[c]!;
+      const view = new DataView(bytes.buffer, bytes.byteOffset + Number(column.offset_index_offset), column.offset_index_length!);
+      return readOffsetIndex({ view, offset: 0 }).page_locations.map((page) => Number(page.first_row_index));
+    };
+    for (const c of [0, 1, 2]) expect(offsets(c)).toEqual([0, 8192, 16384]);
+    const id = columnIndex(0);
+    expect(id.null_pages).toEqual([false, false, false]);
+    expect(id.min_values).toEqual([0n, 8192n, 16384n]);
+    expect(id.max_values).toEqual([8191n, 16383n, 19999n]);
+    expect(id.null_counts).toEqual([0n, 0n, 0n]);
+    const city = columnIndex(1);
+    expect(city.null_pages).toEqual([false, true, false]);
+    expect([city.min_values[0], city.max_values[0], city.min_values[2], city.max_values[2]]).toEqual(["city-0", "city-6", "city-0", "city-6"]);
+    expect(city.null_counts).toEqual([0n, 8192n, 0n]);
+    const flag = columnIndex(2);
+    expect(flag.null_pages).toEqual([true, false, false]);
+    expect([flag.min_values[1], flag.max_values[1]]).toEqual([false, true]);
   });
 
   it("keeps duplicate-made-unique and empty header names, and non-ASCII names", async () => {

@@ -11,6 +11,11 @@ import { maxCompressedLength, snappyCompressInto } from "./snappy.ts";
 
 /** Values (before encoding) per page: small enough for a reader to seek, large enough to compress. */
 export const PAGE_BYTES = 1 << 20;
+/**
+ * Rows per page at most. A page is what a reader skips with the page index (its column index
+ * and offset index), so a query matching a few rows decodes a few thousand of each column.
+ */
+export const PAGE_ROWS = 8192;
 /** A dictionary stops growing here and the rest of the chunk is PLAIN. */
 export const DICTIONARY_MAX_ENTRIES = 1 << 16;
 export const DICTIONARY_MAX_BYTES = 1 << 20;
@@ -28,6 +33,22 @@ function compress(input: Uint8Array): Uint8Array {
   return squeezed.slice(0, snappyCompressInto(input, squeezed));
 }
 
+export interface Bounds {
+  min: Uint8Array;
+  max: Uint8Array;
+}
+
+/**
+ * What a typed column tells its chunk of each page's values when the page is cut, for the
+ * column index (https://github.com/apache/parquet-format/blob/master/PageIndex.md).
+ */
+export interface PageBounds {
+  /** Min/max of the values noted since the last call (PLAIN values, new dictionary entries), now counted in the chunk's; null when none. */
+  takePageBounds(): Bounds | null;
+  /** Min/max of dictionary entries, given by the keys slot() received; null when they have no bounds (only NaN). */
+  entryBounds(keys: readonly (string | number)[]): Bounds | null;
+}
+
 /**
  * Pages, dictionary and layout of one column chunk. One class for every kind, so the hot path's
  * loads stay monomorphic: a typed column (numeric-columns.ts, text-columns.ts) asks slot() where
@@ -43,6 +64,9 @@ export class ColumnChunk {
   dict: Map<string | number, number> | null;
   private readonly dictValues = new ByteBuffer(256);
   private entryStarts: number[] = [];
+  /** Each dictionary entry's key, by index: what a dictionary page's bounds are computed from. */
+  private entryKeys: (string | number)[] = [];
+  private seen = new Uint8Array(256);
   private indices = new Int32Array(256);
   private indexCount = 0;
   private dictPages = 0;
@@ -51,6 +75,9 @@ export class ColumnChunk {
   private pageOffsets: number[] = [];
   private pageSizes: number[] = [];
   private pageFirstRows: number[] = [];
+  private pageNulls: number[] = [];
+  private pageMins: (Uint8Array | null)[] = [];
+  private pageMaxs: (Uint8Array | null)[] = [];
   private dataBytes = 0;
   private uncompressedBytes = 0;
   private rows = 0;
@@ -69,7 +96,12 @@ export class ColumnChunk {
   entrySink: ((key: string | number, count: number) => void) | null = null;
   private entryCounts = new Int32Array(256);
 
-  constructor(useDictionary: boolean, bitPacked = false) {
+  private readonly bounds: PageBounds;
+  /** Rows at which a page is cut. */
+  pageRows = PAGE_ROWS;
+
+  constructor(bounds: PageBounds, useDictionary: boolean, bitPacked = false) {
+    this.bounds = bounds;
     this.useDictionary = useDictionary;
     this.bitPacked = bitPacked;
     this.dict = useDictionary ? new Map() : null;
@@ -84,6 +116,7 @@ export class ColumnChunk {
     if (this.rowsInPage === this.levels.length) this.growLevels();
     this.levels[this.rowsInPage++] = 0;
     this.nullsInPage++;
+    if (this.rowsInPage >= this.pageRows) this.cutPage();
   }
 
   private growLevels(): void {
@@ -109,6 +142,7 @@ export class ColumnChunk {
       }
       dict.set(key, index);
       this.entryStarts.push(this.dictValues.length);
+      this.entryKeys.push(key);
       this.pushIndex(index);
       return this.dictValues;
     }
@@ -131,7 +165,7 @@ export class ColumnChunk {
     this.levels[this.rowsInPage++] = 1;
     this.present++;
     this.pageValueBytes += size;
-    if (this.pageValueBytes >= PAGE_BYTES) this.cutPage();
+    if (this.pageValueBytes >= PAGE_BYTES || this.rowsInPage >= this.pageRows) this.cutPage();
     else if (this.present === DICTIONARY_TRIAL && this.dict !== null && this.pages.length === 0 && this.dict.size * 2 > DICTIONARY_TRIAL) this.dropDictionary();
   }
 
@@ -185,6 +219,7 @@ export class ColumnChunk {
     this.dict = null;
     this.dictValues.reset();
     this.entryStarts = [];
+    this.entryKeys = [];
     this.indexCount = 0;
   }
 
@@ -204,13 +239,32 @@ export class ColumnChunk {
     }
   }
 
+  /** Bounds of the dictionary entries the current page's indices use. */
+  private indexedBounds(): Bounds | null {
+    const size = this.dict!.size;
+    if (this.seen.length < size) this.seen = new Uint8Array(Math.max(size, this.seen.length * 2));
+    const seen = this.seen;
+    seen.fill(0, 0, size);
+    const keys: (string | number)[] = [];
+    for (let i = 0; i < this.indexCount; i++) {
+      const index = this.indices[i]!;
+      if (seen[index] === 0) {
+        seen[index] = 1;
+        keys.push(this.entryKeys[index]!);
+      }
+    }
+    return this.bounds.entryBounds(keys);
+  }
+
   private cutPage(): void {
     const rows = this.rowsInPage;
     body.reset();
     encodeLevels(body, this.levels, rows, this.nullsInPage);
     let encoding: number = ENCODING.PLAIN;
+    let bounds = this.bounds.takePageBounds();
     if (this.dict !== null && this.indexCount > 0) {
       const width = bitWidth(this.dict.size - 1);
+      bounds = this.indexedBounds();
       this.countIndices();
       body.u8(width);
       encodeHybrid(body, this.indices, this.indexCount, width);
@@ -225,6 +279,9 @@ export class ColumnChunk {
     this.pageOffsets.push(this.dataBytes);
     this.pageSizes.push(header.length + compressed.length);
     this.pageFirstRows.push(this.rows);
+    this.pageNulls.push(this.nullsInPage);
+    this.pageMins.push(bounds?.min ?? null);
+    this.pageMaxs.push(bounds?.max ?? null);
     this.pages.push(header, compressed);
     this.dataBytes += header.length + compressed.length;
     this.uncompressedBytes += header.length + body.length;
@@ -237,11 +294,15 @@ export class ColumnChunk {
     this.values.reset();
   }
 
-  /** Ends the chunk: its bytes in file order and its metadata (offsets relative to the chunk); then starts afresh. */
-  finish(stats: { min: Uint8Array; max: Uint8Array } | null): { bytes: Uint8Array[]; meta: ChunkMeta } {
+  /**
+   * Ends the chunk: its bytes in file order and its metadata (offsets relative to the chunk); then
+   * starts afresh. `statistics` gives the chunk's min/max once its last page is cut.
+   */
+  finish(statistics: () => Bounds | null): { bytes: Uint8Array[]; meta: ChunkMeta } {
     if (this.dict !== null && this.pages.length === 0 && this.dict.size * 2 > this.present) this.dropDictionary();
     if (this.rowsInPage > 0 || this.pages.length === 0) this.cutPage();
     this.reportEntries();
+    const stats = statistics();
     const bytes: Uint8Array[] = [];
     let shift = 0;
     let uncompressed = this.uncompressedBytes;
@@ -270,6 +331,7 @@ export class ColumnChunk {
       pageOffsets: this.pageOffsets.map((offset) => offset + shift),
       pageSizes: this.pageSizes,
       pageFirstRows: this.pageFirstRows,
+      pageIndex: { nulls: this.pageNulls, mins: this.pageMins, maxs: this.pageMaxs },
     };
     this.restart();
     return { bytes, meta };
@@ -281,12 +343,16 @@ export class ColumnChunk {
     this.dict = this.useDictionary && this.skipTrials-- <= 0 ? new Map() : null;
     this.dictValues.reset();
     this.entryStarts = [];
+    this.entryKeys = [];
     this.dictPages = 0;
     this.plainPages = 0;
     this.pages = [];
     this.pageOffsets = [];
     this.pageSizes = [];
     this.pageFirstRows = [];
+    this.pageNulls = [];
+    this.pageMins = [];
+    this.pageMaxs = [];
     this.dataBytes = 0;
     this.uncompressedBytes = 0;
     this.rows = 0;
@@ -295,8 +361,8 @@ export class ColumnChunk {
   }
 }
 
-/** A column of one kind: reads cells into its chunk and keeps the chunk's min/max. */
-export interface TypedColumn {
+/** A column of one kind: reads cells into its chunk and keeps each page's and the chunk's min/max. */
+export interface TypedColumn extends PageBounds {
   /** The kind being written; a `timestamp` column becomes utc or local at its first value. */
   kind: ColumnKind;
   readonly chunk: ColumnChunk;
@@ -309,6 +375,6 @@ export interface TypedColumn {
    */
   addCells(rows: readonly (readonly string[])[], c: number, from: number, to: number, missing: ReadonlySet<string> | null): number;
   need: ColumnKind | undefined;
-  /** The chunk's statistics so far, then forgotten for the next row group. */
-  takeStatistics(): { min: Uint8Array; max: Uint8Array } | null;
+  /** The chunk's statistics (its pages' bounds merged), then forgotten for the next row group. */
+  takeStatistics(): Bounds | null;
 }

@@ -1,6 +1,7 @@
 // The Parquet encoder's public surface: kinds, the part writer, part metadata, the tail writer.
 // Pure (Uint8Array, DataView, TextEncoder): it runs in workerd, Node and browsers alike.
 export { type ColumnKind, COLUMN_KINDS, startKinds, unifyKind, unifyKinds } from "./column-kinds.ts";
+export { PAGE_ROWS } from "./column-chunk.ts";
 export { PartWriter, type PartResult, type PartWriterOptions, ROW_GROUP_BYTES, ROW_GROUP_ROWS } from "./part-writer.ts";
 export { type ChunkMeta, decodePartMetadata, encodePartMetadata, PART_METADATA_VERSION, type PartMetadata, type RowGroupMeta } from "./part-metadata.ts";
 export { CREATED_BY, MAGIC, planKinds, writeTail } from "./tail-writer.ts";

@@ -4,8 +4,8 @@
 // https://github.com/apache/parquet-format/blob/master/src/main/thrift/parquet.thrift (ColumnOrder) says.
 import type { Field } from "../../schema/table-schema.ts";
 import { ByteBuffer } from "./byte-buffer.ts";
-import { DATETIME_INVALID, DATETIME_ZONED, decimalBytes, INTEGER_DECIMAL, INTEGER_OK, int64, readDate, readDatetime, readInteger, readNumber, readTime, setInt64 } from "./cell-values.ts";
-import { ColumnChunk, type TypedColumn } from "./column-chunk.ts";
+import { DATETIME_INVALID, DATETIME_ZONED, decimalBytes, INTEGER_DECIMAL, INTEGER_OK, int64, readDate, readDatetime, readInteger, readNumber, readTime, setInt64, setInt64Big } from "./cell-values.ts";
+import { type Bounds, ColumnChunk, type TypedColumn } from "./column-chunk.ts";
 import type { ColumnKind } from "./column-kinds.ts";
 import { type Canonical, canonicalText } from "./field-text.ts";
 import type { ValueSink } from "./value-sink.ts";
@@ -15,13 +15,20 @@ const SAFE_HI = 1 << 21;
 /** INT64 columns: integers, times of day and timestamps, each value as two 32-bit halves. */
 export class Int64Column implements TypedColumn {
   kind: ColumnKind;
-  readonly chunk = new ColumnChunk(true);
+  readonly chunk = new ColumnChunk(this, true);
   need: ColumnKind | undefined = undefined;
+  /** The chunk's bounds, from its pages' (takePageBounds). */
   private has = false;
   private minLo = 0;
   private minHi = 0;
   private maxLo = 0;
   private maxHi = 0;
+  /** The bounds of the values noted since the page began. */
+  private pageHas = false;
+  private pageMinLo = 0;
+  private pageMinHi = 0;
+  private pageMaxLo = 0;
+  private pageMaxHi = 0;
   private readonly canonical: Canonical | null;
   private readonly sink: ValueSink | null;
 
@@ -88,41 +95,74 @@ export class Int64Column implements TypedColumn {
   }
 
   private note(lo: number, hi: number): void {
-    if (!this.has) {
-      this.has = true;
-      this.minLo = this.maxLo = lo;
-      this.minHi = this.maxHi = hi;
+    if (!this.pageHas) {
+      this.pageHas = true;
+      this.pageMinLo = this.pageMaxLo = lo;
+      this.pageMinHi = this.pageMaxHi = hi;
       return;
     }
-    if (hi < this.minHi || (hi === this.minHi && lo < this.minLo)) {
-      this.minHi = hi;
-      this.minLo = lo;
+    if (hi < this.pageMinHi || (hi === this.pageMinHi && lo < this.pageMinLo)) {
+      this.pageMinHi = hi;
+      this.pageMinLo = lo;
     }
-    if (hi > this.maxHi || (hi === this.maxHi && lo > this.maxLo)) {
-      this.maxHi = hi;
-      this.maxLo = lo;
+    if (hi > this.pageMaxHi || (hi === this.pageMaxHi && lo > this.pageMaxLo)) {
+      this.pageMaxHi = hi;
+      this.pageMaxLo = lo;
     }
   }
 
-  private statistics(): { min: Uint8Array; max: Uint8Array } | null {
-    if (!this.has) return null;
-    const min = new ByteBuffer(8);
-    min.i64(this.minLo, this.minHi);
-    const max = new ByteBuffer(8);
-    max.i64(this.maxLo, this.maxHi);
-    return { min: min.copy(), max: max.copy() };
+  takePageBounds(): Bounds | null {
+    if (!this.pageHas) return null;
+    this.pageHas = false;
+    const { pageMinLo, pageMinHi, pageMaxLo, pageMaxHi } = this;
+    if (!this.has) {
+      this.has = true;
+      this.minLo = pageMinLo;
+      this.minHi = pageMinHi;
+      this.maxLo = pageMaxLo;
+      this.maxHi = pageMaxHi;
+    } else {
+      if (pageMinHi < this.minHi || (pageMinHi === this.minHi && pageMinLo < this.minLo)) {
+        this.minHi = pageMinHi;
+        this.minLo = pageMinLo;
+      }
+      if (pageMaxHi > this.maxHi || (pageMaxHi === this.maxHi && pageMaxLo > this.maxLo)) {
+        this.maxHi = pageMaxHi;
+        this.maxLo = pageMaxLo;
+      }
+    }
+    return int64Bounds(pageMinLo, pageMinHi, pageMaxLo, pageMaxHi);
   }
 
-  takeStatistics(): { min: Uint8Array; max: Uint8Array } | null {
-    const stats = this.statistics();
-    this.resetStatistics();
+  entryBounds(keys: readonly (string | number)[]): Bounds | null {
+    if (keys.length === 0) return null;
+    let min: bigint | null = null;
+    let max: bigint | null = null;
+    for (const key of keys) {
+      const value = typeof key === "number" ? BigInt(key) : halvesOf(key);
+      if (min === null || value < min) min = value;
+      if (max === null || value > max) max = value;
+    }
+    setInt64Big(min!);
+    const { lo: minLo, hi: minHi } = int64;
+    setInt64Big(max!);
+    return int64Bounds(minLo, minHi, int64.lo, int64.hi);
+  }
+
+  takeStatistics(): Bounds | null {
+    const stats = this.has ? int64Bounds(this.minLo, this.minHi, this.maxLo, this.maxHi) : null;
+    this.has = false;
     if (this.kind === "timestamp-utc") this.sink?.zoned();
     return stats;
   }
+}
 
-  private resetStatistics(): void {
-    this.has = false;
-  }
+function int64Bounds(minLo: number, minHi: number, maxLo: number, maxHi: number): Bounds {
+  const min = new ByteBuffer(8);
+  min.i64(minLo, minHi);
+  const max = new ByteBuffer(8);
+  max.i64(maxLo, maxHi);
+  return { min: min.copy(), max: max.copy() };
 }
 
 /** The int64 of a dictionary key written as "hi:lo". */
@@ -134,11 +174,13 @@ function halvesOf(key: string): bigint {
 /** Numeric columns held as a JS number: DATE (INT32 days) and DOUBLE. */
 export class NumberColumn implements TypedColumn {
   readonly kind: ColumnKind;
-  readonly chunk = new ColumnChunk(true);
+  readonly chunk = new ColumnChunk(this, true);
   need: ColumnKind | undefined = undefined;
+  /** The chunk's bounds, from its pages' (takePageBounds), and those of the values noted since the page began. */
+  private pageMin = Infinity;
+  private pageMax = -Infinity;
   private min = Infinity;
   private max = -Infinity;
-  private has = false;
   private readonly canonical: Canonical | null;
   private readonly sink: ValueSink | null;
 
@@ -199,46 +241,64 @@ export class NumberColumn implements TypedColumn {
 
   private note(v: number): void {
     if (v !== v) return;
-    this.has = true;
-    if (v < this.min) this.min = v;
-    if (v > this.max) this.max = v;
+    if (v < this.pageMin) this.pageMin = v;
+    if (v > this.pageMax) this.pageMax = v;
   }
 
-  private statistics(): { min: Uint8Array; max: Uint8Array } | null {
-    if (!this.has) return null;
-    const min = new ByteBuffer(8);
-    const max = new ByteBuffer(8);
+  private bounds(min: number, max: number): Bounds {
+    const low = new ByteBuffer(8);
+    const high = new ByteBuffer(8);
     if (this.kind === "date") {
-      min.i32(this.min);
-      max.i32(this.max);
+      low.i32(min);
+      high.i32(max);
     } else {
-      min.f64(this.min === 0 ? -0 : this.min);
-      max.f64(this.max === 0 ? 0 : this.max);
+      low.f64(min === 0 ? -0 : min);
+      high.f64(max === 0 ? 0 : max);
     }
-    return { min: min.copy(), max: max.copy() };
+    return { min: low.copy(), max: high.copy() };
   }
 
-  takeStatistics(): { min: Uint8Array; max: Uint8Array } | null {
-    const stats = this.statistics();
-    this.resetStatistics();
-    return stats;
+  takePageBounds(): Bounds | null {
+    const { pageMin, pageMax } = this;
+    if (pageMin > pageMax) return null;
+    this.pageMin = Infinity;
+    this.pageMax = -Infinity;
+    if (pageMin < this.min) this.min = pageMin;
+    if (pageMax > this.max) this.max = pageMax;
+    return this.bounds(pageMin, pageMax);
   }
 
-  private resetStatistics(): void {
-    this.has = false;
+  entryBounds(keys: readonly (string | number)[]): Bounds | null {
+    let min = Infinity;
+    let max = -Infinity;
+    for (const key of keys) {
+      const v = key === "-0" ? -0 : (key as number);
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+    return min > max ? null : this.bounds(min, max);
+  }
+
+  takeStatistics(): Bounds | null {
+    const stats = this.min > this.max ? null : this.bounds(this.min, this.max);
     this.min = Infinity;
     this.max = -Infinity;
+    return stats;
   }
 }
 
 /** DECIMAL(38, 0) as FIXED_LEN_BYTE_ARRAY(16): integers past int64 that fit 38 digits. */
 export class DecimalColumn implements TypedColumn {
   readonly kind: ColumnKind = "decimal";
-  readonly chunk = new ColumnChunk(false);
+  readonly chunk = new ColumnChunk(this, false);
   need: ColumnKind | undefined = undefined;
+  /** The chunk's bounds, from its pages' (takePageBounds), and those of the values added since the page began. */
   private min = 0n;
   private max = 0n;
   private has = false;
+  private pageMin = 0n;
+  private pageMax = 0n;
+  private pageHas = false;
   private readonly canonical: Canonical | null;
   private readonly sink: ValueSink | null;
 
@@ -277,30 +337,39 @@ export class DecimalColumn implements TypedColumn {
     out.reserve(16);
     decimalBytes(v, out.bytes, out.length);
     out.length += 16;
-    if (!this.has || v < this.min) this.min = v;
-    if (!this.has || v > this.max) this.max = v;
-    this.has = true;
+    if (!this.pageHas || v < this.pageMin) this.pageMin = v;
+    if (!this.pageHas || v > this.pageMax) this.pageMax = v;
+    this.pageHas = true;
     this.sink?.big(v, 1);
     this.chunk.placed(16);
     return undefined;
   }
 
-  private statistics(): { min: Uint8Array; max: Uint8Array } | null {
-    if (!this.has) return null;
-    const min = new Uint8Array(16);
-    const max = new Uint8Array(16);
-    decimalBytes(this.min, min, 0);
-    decimalBytes(this.max, max, 0);
-    return { min, max };
+  takePageBounds(): Bounds | null {
+    if (!this.pageHas) return null;
+    this.pageHas = false;
+    if (!this.has || this.pageMin < this.min) this.min = this.pageMin;
+    if (!this.has || this.pageMax > this.max) this.max = this.pageMax;
+    this.has = true;
+    return decimalBounds(this.pageMin, this.pageMax);
   }
 
-  takeStatistics(): { min: Uint8Array; max: Uint8Array } | null {
-    const stats = this.statistics();
-    this.resetStatistics();
+  /** Never called: a DECIMAL chunk has no dictionary. */
+  entryBounds(): Bounds | null {
+    return null;
+  }
+
+  takeStatistics(): Bounds | null {
+    const stats = this.has ? decimalBounds(this.min, this.max) : null;
+    this.has = false;
     return stats;
   }
+}
 
-  private resetStatistics(): void {
-    this.has = false;
-  }
+function decimalBounds(low: bigint, high: bigint): Bounds {
+  const min = new Uint8Array(16);
+  const max = new Uint8Array(16);
+  decimalBytes(low, min, 0);
+  decimalBytes(high, max, 0);
+  return { min, max };
 }

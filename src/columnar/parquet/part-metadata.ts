@@ -25,6 +25,14 @@ export interface ChunkMeta {
   pageOffsets: number[];
   pageSizes: number[];
   pageFirstRows: number[];
+  /** Per data page: nulls and min/max (null: no value, or none that bounds it); null for a part written before pages had them. */
+  pageIndex: PageIndexMeta | null;
+}
+
+export interface PageIndexMeta {
+  nulls: number[];
+  mins: (Uint8Array | null)[];
+  maxs: (Uint8Array | null)[];
 }
 
 export interface RowGroupMeta {
@@ -41,7 +49,9 @@ export interface PartMetadata {
   rowGroups: RowGroupMeta[];
 }
 
-export const PART_METADATA_VERSION = 1;
+export const PART_METADATA_VERSION = 2;
+/** Version 1 had no page bounds; its parts are still read (their chunks get no column index). */
+const READABLE_VERSIONS: readonly unknown[] = [1, PART_METADATA_VERSION];
 
 function base64(bytes: Uint8Array | null): string | null {
   if (bytes === null) return null;
@@ -56,13 +66,14 @@ function unbase64(text: unknown): Uint8Array | null {
   return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 }
 
-type ChunkTuple = [number, number, number, number, number, 0 | 1, number[], string | null, string | null, number[], number[], number[]];
+type PageIndexTuple = [number[], (string | null)[], (string | null)[]];
+type ChunkTuple = [number, number, number, number, number, 0 | 1, number[], string | null, string | null, number[], number[], number[], PageIndexTuple | null];
 
-/** The JSON stored beside a part: `{"v":1,"kinds":[…],"rows":N,"bytes":N,"groups":[[rows,[chunk…]]…]}`. */
+/** The JSON stored beside a part: `{"v":2,"kinds":[…],"rows":N,"bytes":N,"groups":[[rows,[chunk…]]…]}`. */
 export function encodePartMetadata(meta: PartMetadata): string {
   const groups = meta.rowGroups.map((group) => [
     group.rows,
-    group.columns.map((c): ChunkTuple => [c.offset, c.compressed, c.uncompressed, c.values, c.nulls, c.dictionary ? 1 : 0, c.encodings, base64(c.min), base64(c.max), c.pageOffsets, c.pageSizes, c.pageFirstRows]),
+    group.columns.map((c): ChunkTuple => [c.offset, c.compressed, c.uncompressed, c.values, c.nulls, c.dictionary ? 1 : 0, c.encodings, base64(c.min), base64(c.max), c.pageOffsets, c.pageSizes, c.pageFirstRows, c.pageIndex && [c.pageIndex.nulls, c.pageIndex.mins.map(base64), c.pageIndex.maxs.map(base64)]]),
   ]);
   return JSON.stringify({ v: PART_METADATA_VERSION, kinds: meta.kinds, rows: meta.rows, bytes: meta.byteLength, groups });
 }
@@ -77,17 +88,27 @@ function integer(value: unknown): number {
   return value as number;
 }
 
-/** Reads what encodePartMetadata wrote; throws on another version or a malformed document. */
+function pageIndex(value: unknown, pages: number): PageIndexMeta | null {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value) || value.length !== 3 || !Array.isArray(value[1]) || !Array.isArray(value[2])) throw new Error("part metadata: bad page index");
+  const nulls = numbers(value[0]);
+  const mins = (value[1] as unknown[]).map(unbase64);
+  const maxs = (value[2] as unknown[]).map(unbase64);
+  if (nulls.length !== pages || mins.length !== pages || maxs.length !== pages) throw new Error("part metadata: page index of another page count");
+  return { nulls, mins, maxs };
+}
+
+/** Reads what encodePartMetadata wrote (this version or the one before); throws on another version or a malformed document. */
 export function decodePartMetadata(text: string): PartMetadata {
   const doc = JSON.parse(text) as { v?: unknown; kinds?: unknown; rows?: unknown; bytes?: unknown; groups?: unknown };
-  if (doc.v !== PART_METADATA_VERSION) throw new Error(`part metadata: version ${String(doc.v)} is not ${PART_METADATA_VERSION}`);
+  if (!READABLE_VERSIONS.includes(doc.v)) throw new Error(`part metadata: version ${String(doc.v)} is not ${PART_METADATA_VERSION}`);
   if (!Array.isArray(doc.kinds) || !doc.kinds.every((k) => (COLUMN_KINDS as readonly unknown[]).includes(k))) throw new Error("part metadata: bad kinds");
   if (!Array.isArray(doc.groups)) throw new Error("part metadata: bad row groups");
   const width = doc.kinds.length;
   const rowGroups = doc.groups.map((group: unknown): RowGroupMeta => {
     if (!Array.isArray(group) || !Array.isArray(group[1]) || group[1].length !== width) throw new Error("part metadata: bad row group");
     const columns = (group[1] as unknown[]).map((tuple): ChunkMeta => {
-      if (!Array.isArray(tuple) || tuple.length !== 12) throw new Error("part metadata: bad column chunk");
+      if (!Array.isArray(tuple) || tuple.length !== (doc.v === 1 ? 12 : 13)) throw new Error("part metadata: bad column chunk");
       const t = tuple as unknown[];
       return {
         offset: integer(t[0]),
@@ -102,6 +123,7 @@ export function decodePartMetadata(text: string): PartMetadata {
         pageOffsets: numbers(t[9]),
         pageSizes: numbers(t[10]),
         pageFirstRows: numbers(t[11]),
+        pageIndex: pageIndex(t[12], (t[9] as number[]).length),
       };
     });
     return { rows: integer(group[0]), columns };

@@ -22,6 +22,8 @@ export type PartResult = { ok: true; metadata: PartMetadata } | { ok: false; kin
 export interface PartWriterOptions {
   rowGroupRows?: number;
   rowGroupBytes?: number;
+  /** Rows per page at most (PAGE_ROWS by default; tests make pages small). */
+  pageRows?: number;
   /** One per field: told every value the writer writes, and the missing cells (value-sink.ts). */
   sinks?: readonly ValueSink[];
 }
@@ -51,6 +53,7 @@ export class PartWriter {
     if (options.sinks !== undefined && options.sinks.length !== schema.fields.length) throw new Error("PartWriter: one sink per field");
     this.sinks = options.sinks ?? null;
     this.columns = schema.fields.map((field, i) => createColumn(kinds[i]!, field, this.sinks?.[i] ?? null));
+    if (options.pageRows !== undefined) for (const column of this.columns) column.chunk.pageRows = options.pageRows;
     this.missing = new Set(schema.missingValues);
     this.onlyEmptyMissing = this.missing.size === 1 && this.missing.has("");
     this.maxRows = options.rowGroupRows ?? ROW_GROUP_ROWS;
@@ -112,7 +115,7 @@ export class PartWriter {
   private flush(): void {
     const columns: ChunkMeta[] = [];
     for (const [i, column] of this.columns.entries()) {
-      const { bytes, meta } = column.chunk.finish(column.takeStatistics());
+      const { bytes, meta } = column.chunk.finish(() => column.takeStatistics());
       this.sinks?.[i]!.nulls(meta.nulls);
       meta.offset = this.offset;
       this.offset += meta.compressed;

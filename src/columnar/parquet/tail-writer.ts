@@ -1,5 +1,5 @@
-// The tail of a stitched Parquet file: everything after the parts. An OffsetIndex per column
-// chunk, then FileMetaData with absolute offsets, its 4-byte length and `PAR1`. Written from the
+// The tail of a stitched Parquet file: everything after the parts. A ColumnIndex per column
+// chunk whose pages all have bounds, an OffsetIndex per column chunk, then FileMetaData with absolute offsets, its 4-byte length and `PAR1`. Written from the
 // parts' metadata alone, so an append writes a new tail without reading any part.
 // https://github.com/apache/parquet-format/blob/master/README.md#file-format
 // https://github.com/apache/parquet-format/blob/master/PageIndex.md
@@ -9,10 +9,12 @@ import { type ColumnKind, kindFits, PHYSICAL, physicalType, unifyKinds } from ".
 import { CODEC_SNAPPY } from "./page-header.ts";
 import type { ChunkMeta, PartMetadata } from "./part-metadata.ts";
 import { writeSchema } from "./schema-elements.ts";
-import { CompactWriter, T_BINARY, T_I32, T_STRUCT } from "./thrift-compact.ts";
+import { CompactWriter, T_BINARY, T_I32, T_I64, T_STRUCT, T_TRUE } from "./thrift-compact.ts";
 
 export const MAGIC = utf8("PAR1");
 export const CREATED_BY = "pubset";
+/** parquet.thrift BoundaryOrder: pages' bounds are not claimed to be sorted. */
+const BOUNDARY_UNORDERED = 0;
 
 /** The kinds a file of `parts` is written as, and the parts that must be encoded again with them. */
 export function planKinds(parts: readonly PartMetadata[]): { kinds: ColumnKind[]; reencode: number[] } {
@@ -32,12 +34,38 @@ function offsetIndex(chunk: ChunkMeta, start: number): Uint8Array {
   return w.end().out.copy();
 }
 
+/** The chunk's ColumnIndex (per page: all null or not, min, max, null count), or null when a page with values has no bounds. */
+function columnIndex(chunk: ChunkMeta): Uint8Array | null {
+  const index = chunk.pageIndex;
+  if (index === null) return null;
+  const pages = chunk.pageFirstRows.length;
+  const empty = new Uint8Array(0);
+  const nullPages = chunk.pageFirstRows.map((first, i) => index.nulls[i]! === (i + 1 < pages ? chunk.pageFirstRows[i + 1]! : chunk.values) - first);
+  if (nullPages.some((isNull, i) => !isNull && (index.mins[i] === null || index.maxs[i] === null))) return null;
+  const w = new CompactWriter(new ByteBuffer(32 + pages * 24));
+  w.list(1, T_TRUE, pages);
+  for (const isNull of nullPages) w.boolElement(isNull);
+  w.list(2, T_BINARY, pages);
+  for (let i = 0; i < pages; i++) w.binaryElement(nullPages[i] ? empty : index.mins[i]!);
+  w.list(3, T_BINARY, pages);
+  for (let i = 0; i < pages; i++) w.binaryElement(nullPages[i] ? empty : index.maxs[i]!);
+  w.i32(4, BOUNDARY_UNORDERED);
+  w.list(5, T_I64, pages);
+  for (const nulls of index.nulls) w.i64Element(nulls);
+  return w.end().out.copy();
+}
+
 function hasLegacyOrder(kind: ColumnKind): boolean {
   const type = physicalType(kind);
   return type !== PHYSICAL.BYTE_ARRAY && type !== PHYSICAL.FIXED_LEN_BYTE_ARRAY;
 }
 
-function columnChunk(w: CompactWriter, name: Uint8Array, kind: ColumnKind, chunk: ChunkMeta, start: number, index: { offset: number; length: number }): void {
+interface Located {
+  offset: number;
+  length: number;
+}
+
+function columnChunk(w: CompactWriter, name: Uint8Array, kind: ColumnKind, chunk: ChunkMeta, start: number, index: { offsets: Located; columns: Located | null }): void {
   const dataOffset = start + chunk.pageOffsets[0]!;
   w.element().i64(2, start).struct(3);
   w.i32(1, physicalType(kind));
@@ -51,7 +79,9 @@ function columnChunk(w: CompactWriter, name: Uint8Array, kind: ColumnKind, chunk
   w.i64(3, chunk.nulls);
   if (chunk.min !== null && chunk.max !== null) w.binary(5, chunk.max).binary(6, chunk.min);
   w.end().end();
-  w.i64(4, index.offset).i32(5, index.length).end();
+  w.i64(4, index.offsets.offset).i32(5, index.offsets.length);
+  if (index.columns !== null) w.i64(6, index.columns.offset).i32(7, index.columns.length);
+  w.end();
 }
 
 /**
@@ -67,19 +97,27 @@ export function writeTail(schema: TableSchema, parts: readonly PartMetadata[], k
   const kinds = parts.length > 0 ? unified : names.map((): ColumnKind => "string");
   const out = new ByteBuffer(1 << 16);
   let position = MAGIC.length + parts.reduce((sum, part) => sum + part.byteLength, 0);
-  const indexes: { offset: number; length: number }[][] = [];
+  const place = (bytes: Uint8Array): Located => {
+    out.write(bytes);
+    const entry = { offset: position, length: bytes.length };
+    position += bytes.length;
+    return entry;
+  };
+  // Every ColumnIndex, then every OffsetIndex, as PageIndex.md lays them out.
+  const columnIndexes = parts.flatMap((part) =>
+    part.rowGroups.map((group) =>
+      group.columns.map((chunk) => {
+        const bytes = columnIndex(chunk);
+        return bytes === null ? null : place(bytes);
+      }),
+    ),
+  );
+  const indexes: { offsets: Located; columns: Located | null }[][] = [];
   let partStart = MAGIC.length;
   for (const part of parts) {
     for (const group of part.rowGroups) {
-      indexes.push(
-        group.columns.map((chunk) => {
-          const bytes = offsetIndex(chunk, partStart + chunk.offset);
-          out.write(bytes);
-          const entry = { offset: position, length: bytes.length };
-          position += bytes.length;
-          return entry;
-        }),
-      );
+      const columns = columnIndexes[indexes.length]!;
+      indexes.push(group.columns.map((chunk, c) => ({ offsets: place(offsetIndex(chunk, partStart + chunk.offset)), columns: columns[c]! })));
     }
     partStart += part.byteLength;
   }

@@ -3,7 +3,7 @@
 import { castCell } from "../../schema/cast.ts";
 import type { Field } from "../../schema/table-schema.ts";
 import { compareText } from "./cell-values.ts";
-import { ColumnChunk, type TypedColumn } from "./column-chunk.ts";
+import { type Bounds, ColumnChunk, type TypedColumn } from "./column-chunk.ts";
 import type { ColumnKind } from "./column-kinds.ts";
 import { booleanLookup } from "./field-text.ts";
 import { textStatistics } from "./text-statistics.ts";
@@ -14,10 +14,13 @@ const NOTHING_MISSING: ReadonlySet<string> = new Set();
 /** BOOLEAN: PLAIN booleans are bit-packed, least significant bit first; no dictionary. */
 export class BooleanColumn implements TypedColumn {
   readonly kind: ColumnKind = "boolean";
-  readonly chunk = new ColumnChunk(false, true);
+  readonly chunk = new ColumnChunk(this, false, true);
   need: ColumnKind | undefined = undefined;
+  /** The chunk's counts, from its pages' (takePageBounds), and those of the values added since the page began. */
   private trues = 0;
   private falses = 0;
+  private pageTrues = 0;
+  private pageFalses = 0;
   private readonly lookup: (text: string) => boolean | undefined;
   private readonly sink: ValueSink | null;
 
@@ -50,27 +53,36 @@ export class BooleanColumn implements TypedColumn {
     const value = this.lookup(text);
     if (value === undefined) return "string";
     this.chunk.slot(0)!.u8(value ? 1 : 0);
-    if (value) this.trues++;
-    else this.falses++;
+    if (value) this.pageTrues++;
+    else this.pageFalses++;
     this.chunk.placed(1);
     return undefined;
   }
 
-  private statistics(): { min: Uint8Array; max: Uint8Array } | null {
-    if (this.trues === 0 && this.falses === 0) return null;
-    return { min: Uint8Array.of(this.falses > 0 ? 0 : 1), max: Uint8Array.of(this.trues > 0 ? 1 : 0) };
+  takePageBounds(): Bounds | null {
+    const bounds = booleanBounds(this.pageTrues, this.pageFalses);
+    this.trues += this.pageTrues;
+    this.falses += this.pageFalses;
+    this.pageTrues = this.pageFalses = 0;
+    return bounds;
   }
 
-  takeStatistics(): { min: Uint8Array; max: Uint8Array } | null {
-    const stats = this.statistics();
+  /** Never called: a BOOLEAN chunk has no dictionary. */
+  entryBounds(): Bounds | null {
+    return null;
+  }
+
+  takeStatistics(): Bounds | null {
+    const stats = booleanBounds(this.trues, this.falses);
     this.sink?.booleans(this.trues, this.falses);
-    this.resetStatistics();
+    this.trues = this.falses = 0;
     return stats;
   }
+}
 
-  private resetStatistics(): void {
-    this.trues = this.falses = 0;
-  }
+function booleanBounds(trues: number, falses: number): Bounds | null {
+  if (trues === 0 && falses === 0) return null;
+  return { min: Uint8Array.of(falses > 0 ? 0 : 1), max: Uint8Array.of(trues > 0 ? 1 : 0) };
 }
 
 /**
@@ -80,11 +92,15 @@ export class BooleanColumn implements TypedColumn {
  */
 export class StringColumn implements TypedColumn {
   readonly kind: ColumnKind = "string";
-  readonly chunk = new ColumnChunk(true);
+  readonly chunk = new ColumnChunk(this, true);
   need: ColumnKind | undefined = undefined;
+  /** The chunk's bounds, from its pages' (takePageBounds), and those of the values noted since the page began. */
   private min = "";
   private max = "";
   private has = false;
+  private pageMin = "";
+  private pageMax = "";
+  private pageHas = false;
   private readonly field: Field | null;
   private readonly sink: ValueSink | null;
 
@@ -131,26 +147,40 @@ export class StringColumn implements TypedColumn {
   }
 
   private note(v: string): void {
-    if (!this.has) {
-      this.has = true;
-      this.min = this.max = v;
+    if (!this.pageHas) {
+      this.pageHas = true;
+      this.pageMin = this.pageMax = v;
       return;
     }
-    if (compareText(v, this.min) < 0) this.min = v;
-    else if (compareText(v, this.max) > 0) this.max = v;
+    if (compareText(v, this.pageMin) < 0) this.pageMin = v;
+    else if (compareText(v, this.pageMax) > 0) this.pageMax = v;
   }
 
-  private statistics(): { min: Uint8Array; max: Uint8Array } | null {
-    return this.has ? textStatistics(this.min, this.max) : null;
+  takePageBounds(): Bounds | null {
+    if (!this.pageHas) return null;
+    this.pageHas = false;
+    const { pageMin, pageMax } = this;
+    if (!this.has || compareText(pageMin, this.min) < 0) this.min = pageMin;
+    if (!this.has || compareText(pageMax, this.max) > 0) this.max = pageMax;
+    this.has = true;
+    return textStatistics(pageMin, pageMax);
   }
 
-  takeStatistics(): { min: Uint8Array; max: Uint8Array } | null {
-    const stats = this.statistics();
-    this.resetStatistics();
-    return stats;
+  entryBounds(keys: readonly (string | number)[]): Bounds | null {
+    if (keys.length === 0) return null;
+    let min = keys[0] as string;
+    let max = min;
+    for (let i = 1; i < keys.length; i++) {
+      const key = keys[i] as string;
+      if (compareText(key, min) < 0) min = key;
+      else if (compareText(key, max) > 0) max = key;
+    }
+    return textStatistics(min, max);
   }
 
-  private resetStatistics(): void {
+  takeStatistics(): Bounds | null {
+    const stats = this.has ? textStatistics(this.min, this.max) : null;
     this.has = false;
+    return stats;
   }
 }
