@@ -1,12 +1,14 @@
 // The version's rows read from its Parquet twin (docs/columnar.md, docs/queries.md#pruning): each
 // part's metadata (kept beside its row groups) gives every row group's chunk offsets and min/max
-// statistics, so row groups that cannot match are skipped without a read, and only the chunks of
-// the needed columns are fetched, with one R2 range read per run of adjacent chunks.
+// statistics, and every page's location and bounds, so row groups and pages that cannot match are
+// skipped without a read, and only the needed columns are fetched (for a `where`, only the pages
+// holding candidate rows, then those holding matches), adjacent byte ranges in one R2 read.
 import type { Cell } from "../schema/cast.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
 import { decodePartMetadata, type ChunkMeta, type PartMetadata } from "../columnar/parquet/index.ts";
-import { readChunk, statisticCell, TEXT_EXACT_KINDS } from "../columnar/parquet/read-chunk.ts";
+import { readChunk, readPages, TEXT_EXACT_KINDS, type SomePages } from "../columnar/parquet/read-chunk.ts";
 import { blockMayMatch, type ColumnStatistics } from "./language/pruning.ts";
+import { blockStatistics, candidateRanges, pagesHolding, rowRanges, type RowRange } from "./page-selection.ts";
 import { whereColumns, type CompiledQuery } from "./language/query.ts";
 import type { ScanPiece } from "./scan.ts";
 
@@ -61,14 +63,7 @@ function groupStatistics(schema: TableSchema, meta: PartMetadata, columns: reado
   return columns.map((chunk, c) => {
     const field = schema.fields[c];
     const kind = meta.kinds[c];
-    if (!field || !kind) return undefined;
-    const stats: ColumnStatistics = { rowCount: rows, nullCount: chunk.nulls };
-    if (chunk.min === null || chunk.max === null) return stats;
-    const min = statisticCell(chunk.min, kind, field.type);
-    // Parquet leaves NaN out of a double's bounds; the language orders NaN above everything, so
-    // the only safe maximum is NaN itself.
-    const max = kind === "double" ? "NaN" : statisticCell(chunk.max, kind, field.type);
-    return min === undefined || max === undefined ? stats : { ...stats, min, max };
+    return field && kind ? blockStatistics(field, kind, rows, chunk.nulls, chunk.min, chunk.max) : undefined;
   });
 }
 
@@ -77,19 +72,33 @@ function exact(metadata: readonly PartMetadata[], c: number): boolean {
   return metadata.every((meta) => TEXT_EXACT_KINDS.has(meta.kinds[c]!) || meta.rowGroups.every((group) => group.columns[c]!.nulls === group.columns[c]!.values));
 }
 
-/** Byte runs covering the chunks of `columns`, adjacent ones joined. */
-function runs(chunks: readonly ChunkMeta[], columns: readonly number[]): { offset: number; end: number; columns: number[] }[] {
-  const sorted = [...columns].sort((a, b) => chunks[a]!.offset - chunks[b]!.offset);
-  const out: { offset: number; end: number; columns: number[] }[] = [];
-  for (const c of sorted) {
-    const chunk = chunks[c]!;
+interface Span {
+  offset: number;
+  end: number;
+}
+
+/** Byte runs covering `spans` (each tagged with what it holds), near ones joined. */
+function runs<T extends Span>(spans: readonly T[]): { offset: number; end: number; spans: T[] }[] {
+  const sorted = [...spans].sort((a, b) => a.offset - b.offset);
+  const out: { offset: number; end: number; spans: T[] }[] = [];
+  for (const span of sorted) {
     const last = out.at(-1);
-    if (last && chunk.offset - last.end <= COALESCE_GAP) {
-      last.end = Math.max(last.end, chunk.offset + chunk.compressed);
-      last.columns.push(c);
-    } else out.push({ offset: chunk.offset, end: chunk.offset + chunk.compressed, columns: [c] });
+    if (last && span.offset - last.end <= COALESCE_GAP) {
+      last.end = Math.max(last.end, span.end);
+      last.spans.push(span);
+    } else out.push({ offset: span.offset, end: span.end, spans: [span] });
   }
   return out;
+}
+
+/** Where the pages of a chunk sit in its part: the dictionary page (if any), then data page `page`s. */
+function pageSpans(chunk: ChunkMeta, column: number, pages: readonly number[]): (Span & { column: number; page: number })[] {
+  const spans = pages.map((page) => {
+    const offset = chunk.offset + chunk.pageOffsets[page]!;
+    return { offset, end: offset + chunk.pageSizes[page]!, column, page };
+  });
+  if (chunk.dictionary) spans.push({ offset: chunk.offset, end: chunk.offset + chunk.pageOffsets[0]!, column, page: -1 });
+  return spans;
 }
 
 export interface TwinScan {
@@ -127,43 +136,68 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
         rows: async function* (columns) {
           const width = schema.fields.length;
           const cells: (Cell[] | undefined)[] = new Array<Cell[] | undefined>(width);
-          const fetch = async (wanted: readonly number[], only: Uint8Array | null = null) => {
+          const chunks = group.columns;
+          const readRun = (run: { offset: number; end: number }) => read(part.key, run.offset, run.end - run.offset);
+          /** Whole chunks of `wanted`. */
+          const fetchChunks = async (wanted: readonly number[]) => {
+            const spans = wanted.map((column) => ({ offset: chunks[column]!.offset, end: chunks[column]!.offset + chunks[column]!.compressed, column }));
             await Promise.all(
-              runs(group.columns, wanted).map(async (run) => {
-                const bytes = await read(part.key, run.offset, run.end - run.offset);
-                for (const c of run.columns) {
-                  const chunk = group.columns[c]!;
-                  const at = chunk.offset - run.offset;
-                  cells[c] = readChunk(bytes.subarray(at, at + chunk.compressed), group.rows, meta.kinds[c]!, schema.fields[c]!.type, only);
+              runs(spans).map(async (run) => {
+                const bytes = await readRun(run);
+                for (const { offset, end, column } of run.spans) {
+                  cells[column] = readChunk(bytes.subarray(offset - run.offset, end - run.offset), group.rows, meta.kinds[column]!, schema.fields[column]!.type);
                 }
               }),
             );
+          };
+          /** The pages of `wanted` holding rows of `ranges` (others read as null); text only of `only`'s rows. */
+          const fetchPages = async (wanted: readonly number[], ranges: readonly RowRange[], only: Uint8Array | null) => {
+            const some = new Map<number, { dictionary: Uint8Array | null; pages: { bytes: Uint8Array; firstRow: number }[] }>();
+            for (const column of wanted) some.set(column, { dictionary: null, pages: [] });
+            const spans = wanted.flatMap((column) => pageSpans(chunks[column]!, column, pagesHolding(chunks[column]!, group.rows, ranges)));
+            await Promise.all(
+              runs(spans).map(async (run) => {
+                const bytes = await readRun(run);
+                for (const { offset, end, column, page } of run.spans) {
+                  const slice = bytes.subarray(offset - run.offset, end - run.offset);
+                  const pages = some.get(column)!;
+                  if (page < 0) pages.dictionary = slice;
+                  else pages.pages.push({ bytes: slice, firstRow: chunks[column]!.pageFirstRows[page]! });
+                }
+              }),
+            );
+            for (const [column, pages] of some) cells[column] = readPages(pages satisfies SomePages, group.rows, meta.kinds[column]!, schema.fields[column]!.type, only);
           };
           const rowAt = (r: number, wanted: readonly number[]): Cell[] => {
             const row: Cell[] = new Array<Cell>(width).fill(null);
             for (const c of wanted) row[c] = cells[c]![r] ?? null;
             return row;
           };
-          // The `where` columns first: the other columns of a row group without a match are never
-          // fetched, and rows are built only for the matches.
+          // The `where` columns first, only their pages that may hold a match: the other columns
+          // are fetched only for the matches, only the pages holding them.
           const filter = columns.filter((c) => filterColumns.has(c));
           if (query.where === null || filter.length === 0) {
-            await fetch(columns);
+            await fetchChunks(columns);
             yield { rows: Array.from({ length: group.rows }, (_, r) => rowAt(r, columns)) };
             return;
           }
-          await fetch(filter);
+          const candidates = candidateRanges(query.where, group.rows, chunks, schema.fields, meta.kinds, filter);
+          if (candidates.length === 0) return;
+          await fetchPages(filter, candidates, null);
           const hits: number[] = [];
           const probe: Cell[] = new Array<Cell>(width).fill(null);
           const filterCells = filter.map((c) => [c, cells[c]!] as const);
-          for (let r = 0; r < group.rows; r++) {
-            for (const [c, column] of filterCells) probe[c] = column[r] ?? null;
-            if (query.matches(probe)) hits.push(r);
+          for (const { from, to } of candidates) {
+            for (let r = from; r < to; r++) {
+              for (const [c, column] of filterCells) probe[c] = column[r] ?? null;
+              if (query.matches(probe)) hits.push(r);
+            }
           }
           if (hits.length === 0) return;
           const only = new Uint8Array(group.rows);
           for (const r of hits) only[r] = 1;
-          await fetch(columns.filter((c) => !filterColumns.has(c)), only);
+          const rest = columns.filter((c) => !filterColumns.has(c));
+          if (rest.length > 0) await fetchPages(rest, rowRanges(hits), only);
           yield { rows: hits.map((r) => rowAt(r, columns)), positions: hits.map((r) => groupFirst + r) };
         },
       });

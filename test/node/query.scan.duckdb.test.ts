@@ -1,7 +1,7 @@
 // The query scan (src/query/scan.ts) on both of its sources against DuckDB: seeded random tables
 // of every field type (nulls, ties, non-ASCII text, NaN, big integers, dates before 1970),
-// encoded as Parquet parts with small row groups and read through the twin source (pruning
-// included), and as CSV segments read through the segment source; random queries from the
+// encoded as Parquet parts with small row groups of smaller pages and read through the twin
+// source (row group and page pruning included), and as CSV segments read through the segment source; random queries from the
 // grammar. `matched`, the window's rows and their order, the unordered export and the sorted
 // export's passes must all be DuckDB's answer. The routes over R2 are tested in workerd
 // (test/query.rows.test.ts); this is the breadth.
@@ -54,7 +54,7 @@ function concat(pieces: readonly Uint8Array[]): Uint8Array {
 }
 
 /** The table as the twin stores it: parts (one per "segment") of row groups, each with its metadata after it. */
-function storeTwin(name: string, rows: readonly string[][], cuts: readonly number[], rowGroupRows: number): Stored {
+function storeTwin(name: string, rows: readonly string[][], cuts: readonly number[], rowGroupRows: number, pageRows: number): Stored {
   const kinds: ColumnKind[] = encodePart(SCHEMA, rows).metadata.kinds;
   const objects = new Map<string, Uint8Array>();
   const parts: TwinPart[] = [];
@@ -62,7 +62,7 @@ function storeTwin(name: string, rows: readonly string[][], cuts: readonly numbe
   const bounds = [0, ...cuts, rows.length];
   for (let p = 0; p + 1 < bounds.length; p++) {
     const slice = rows.slice(bounds[p], bounds[p + 1]);
-    const part = encodePart(SCHEMA, slice, kinds, { rowGroupRows });
+    const part = encodePart(SCHEMA, slice, kinds, { rowGroupRows, pageRows });
     const data = concat(part.bytes);
     const meta = new TextEncoder().encode(encodePartMetadata(part.metadata));
     // Unique, as the service's part keys are: a part's metadata is kept by key (twin-source.ts).
@@ -123,7 +123,8 @@ describe("the query scan answers as DuckDB does, from Parquet and from CSV segme
       const missing = new Set(SCHEMA.missingValues);
       const typed = castRows(SCHEMA, missing, rows, SCHEMA.fields.map((_, i) => i));
       const cuts = [Math.floor(ROWS / 3), Math.floor(ROWS / 3) + 7];
-      const twin = storeTwin(`table-${seed}`, rows, cuts, 16);
+      // Pages of a few rows, so the page bounds rule out row ranges inside a row group too.
+      const twin = storeTwin(`table-${seed}`, rows, cuts, 16, 3 + (seed % 3));
       const read = async (key: string, offset: number, length: number) => twin.objects.get(key)!.slice(offset, offset + length);
       let pruned = 0;
       let viaTwin = 0;

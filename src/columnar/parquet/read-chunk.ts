@@ -138,6 +138,66 @@ export function decodeHybrid(bytes: Uint8Array, at: number, end: number, width: 
   }
 }
 
+/** What decoding a chunk's pages carries from one page to the next. */
+interface PageState {
+  readonly kind: ColumnKind;
+  readonly type: FieldType;
+  readonly wanted: Uint8Array | null;
+  readonly cells: Cell[];
+  dictionary: Cell[] | null;
+  levels: Uint32Array;
+}
+
+/**
+ * Decodes the page whose header starts at `at` of `bytes`: a dictionary page becomes the state's
+ * dictionary, a data page's cells go to state.cells from `row` on. Returns where the page ends and
+ * the rows it held (0 for a dictionary page).
+ */
+function decodePage(bytes: Uint8Array, at: number, state: PageState, row: number): { end: number; rows: number } {
+  const header = readPageHeader(bytes, at);
+  const start = at + header.headerBytes;
+  const end = start + header.compressed;
+  if (header.type !== PAGE_DICTIONARY && header.type !== PAGE_DATA) return { end, rows: 0 };
+  const page = snappyDecompress(bytes.subarray(start, end));
+  const { kind, type, wanted, cells } = state;
+  if (header.type === PAGE_DICTIONARY) {
+    state.dictionary = plainValues(page, 0, header.values, kind, type);
+    return { end, rows: 0 };
+  }
+  const count = header.values;
+  if (row + count > cells.length) throw new Error(`parquet reader: page of ${count} rows from row ${row} is past the chunk's ${cells.length}`);
+  if (state.levels.length < count) state.levels = new Uint32Array(count);
+  const levels = state.levels;
+  const levelBytes = new DataView(page.buffer, page.byteOffset, page.byteLength).getUint32(0, true);
+  decodeHybrid(page, 4, 4 + levelBytes, 1, count, levels);
+  let present = 0;
+  for (let i = 0; i < count; i++) present += levels[i]!;
+  const valuesAt = 4 + levelBytes;
+  let values: Cell[];
+  if (header.encoding === ENCODING.RLE_DICTIONARY) {
+    const dictionary = state.dictionary;
+    if (dictionary === null) throw new Error("parquet reader: dictionary indices without a dictionary page");
+    const indices = new Uint32Array(present);
+    if (present > 0) decodeHybrid(page, valuesAt + 1, page.length, page[valuesAt]!, present, indices);
+    values = new Array<Cell>(present);
+    for (let i = 0; i < present; i++) values[i] = dictionary[indices[i]!] ?? null;
+  } else if (header.encoding === ENCODING.PLAIN) {
+    let want: Uint8Array | null = null;
+    if (wanted !== null && kind === "string") {
+      want = new Uint8Array(present);
+      for (let i = 0, v = 0; i < count; i++) if (levels[i] === 1) want[v++] = wanted[row + i]!;
+    }
+    values = plainValues(page, valuesAt, present, kind, type, want);
+  } else throw new Error(`parquet reader: encoding ${header.encoding} is not one the encoder writes`);
+  let v = 0;
+  for (let i = 0; i < count; i++) if (levels[i] === 1) cells[row + i] = values[v++]!;
+  return { end, rows: count };
+}
+
+function pageState(rows: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null): PageState {
+  return { kind, type, wanted, cells: new Array<Cell>(rows).fill(null), dictionary: null, levels: new Uint32Array(1024) };
+}
+
 /**
  * The cells of one column chunk (its bytes from its first page to its end), `rows` of them.
  * `type` is the field's Table Schema type (for text kinds); `kind` the chunk's Parquet kind.
@@ -145,51 +205,36 @@ export function decodeHybrid(bytes: Uint8Array, at: number, end: number, width: 
  * answer null.
  */
 export function readChunk(bytes: Uint8Array, rows: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null = null): Cell[] {
-  const cells: Cell[] = new Array<Cell>(rows).fill(null);
-  let dictionary: Cell[] | null = null;
+  const state = pageState(rows, kind, type, wanted);
   let at = 0;
   let row = 0;
-  const levels = new Uint32Array(65536);
-  let scratch = levels;
   while (row < rows && at < bytes.length) {
-    const header = readPageHeader(bytes, at);
-    const start = at + header.headerBytes;
-    at = start + header.compressed;
-    const page = snappyDecompress(bytes.subarray(start, start + header.compressed));
-    if (header.type === PAGE_DICTIONARY) {
-      dictionary = plainValues(page, 0, header.values, kind, type);
-      continue;
-    }
-    if (header.type !== PAGE_DATA) continue;
-    const count = header.values;
-    if (scratch.length < count) scratch = new Uint32Array(count);
-    const levelBytes = new DataView(page.buffer, page.byteOffset, page.byteLength).getUint32(0, true);
-    decodeHybrid(page, 4, 4 + levelBytes, 1, count, scratch);
-    let present = 0;
-    for (let i = 0; i < count; i++) present += scratch[i]!;
-    const valuesAt = 4 + levelBytes;
-    let values: Cell[];
-    if (header.encoding === ENCODING.RLE_DICTIONARY) {
-      if (dictionary === null) throw new Error("parquet reader: dictionary indices without a dictionary page");
-      const indices = new Uint32Array(present);
-      if (present > 0) decodeHybrid(page, valuesAt + 1, page.length, page[valuesAt]!, present, indices);
-      values = new Array<Cell>(present);
-      for (let i = 0; i < present; i++) values[i] = dictionary[indices[i]!] ?? null;
-    } else if (header.encoding === ENCODING.PLAIN) {
-      let want: Uint8Array | null = null;
-      if (wanted !== null && kind === "string") {
-        want = new Uint8Array(present);
-        for (let i = 0, v = 0; i < count; i++) if (scratch[i] === 1) want[v++] = wanted[row + i]!;
-      }
-      values = plainValues(page, valuesAt, present, kind, type, want);
-    }
-    else throw new Error(`parquet reader: encoding ${header.encoding} is not one the encoder writes`);
-    let v = 0;
-    for (let i = 0; i < count; i++) if (scratch[i] === 1) cells[row + i] = values[v++]!;
-    row += count;
+    const page = decodePage(bytes, at, state, row);
+    at = page.end;
+    row += page.rows;
   }
   if (row !== rows) throw new Error(`parquet reader: chunk holds ${row} rows, expected ${rows}`);
-  return cells;
+  return state.cells;
+}
+
+/** Some pages of a column chunk, read apart: its dictionary page (when it has one) and data pages with the row each starts at. */
+export interface SomePages {
+  dictionary: Uint8Array | null;
+  pages: readonly { bytes: Uint8Array; firstRow: number }[];
+}
+
+/**
+ * The cells of a chunk of `rows` rows of which only `some` pages were read (located by the offset
+ * index, docs/columnar.md): rows of the other pages answer null. As readChunk otherwise.
+ */
+export function readPages(some: SomePages, rows: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null = null): Cell[] {
+  const state = pageState(rows, kind, type, wanted);
+  if (some.dictionary !== null) decodePage(some.dictionary, 0, state, 0);
+  for (const page of some.pages) {
+    const read = decodePage(page.bytes, 0, state, page.firstRow);
+    if (read.end !== page.bytes.length || read.rows === 0) throw new Error(`parquet reader: the page at row ${page.firstRow} is not one data page`);
+  }
+  return state.cells;
 }
 
 /** A chunk statistic (Parquet's binary min or max) as a cell of its kind; undefined when it cannot bound cells. */
