@@ -138,13 +138,56 @@ export function decodeHybrid(bytes: Uint8Array, at: number, end: number, width: 
   }
 }
 
+/** Bytes of one PLAIN value of a fixed-width kind. */
+const FIXED_WIDTH: Partial<Record<ColumnKind, number>> = { int64: 8, double: 8, date: 4, decimal: 16, time: 8, "timestamp-utc": 8, "timestamp-local": 8 };
+
+/**
+ * A dictionary page's entries, each decoded when a wanted row first uses it: a query that
+ * matches a few rows of a page decodes a few entries, not a dictionary of 65,536 texts.
+ */
+class Dictionary {
+  private readonly entries: (Cell | undefined)[];
+  /** Where each entry starts in the page (text: at its length prefix). */
+  private readonly starts: Uint32Array;
+  private readonly page: Uint8Array;
+  private readonly kind: ColumnKind;
+  private readonly type: FieldType;
+
+  constructor(page: Uint8Array, count: number, kind: ColumnKind, type: FieldType) {
+    this.page = page;
+    this.kind = kind;
+    this.type = type;
+    this.entries = new Array<Cell | undefined>(count);
+    this.starts = new Uint32Array(count);
+    const width = FIXED_WIDTH[kind];
+    if (width !== undefined) {
+      for (let i = 0; i < count; i++) this.starts[i] = width * i;
+      return;
+    }
+    const view = new DataView(page.buffer, page.byteOffset, page.byteLength);
+    for (let i = 0, at = 0; i < count; i++) {
+      this.starts[i] = at;
+      at += 4 + view.getUint32(at, true);
+    }
+  }
+
+  get(index: number): Cell {
+    const known = this.entries[index];
+    if (known !== undefined) return known;
+    if (index >= this.starts.length) throw new Error(`parquet reader: dictionary index ${index} past its ${this.starts.length} entries`);
+    const cell = plainValues(this.page, this.starts[index]!, 1, this.kind, this.type)[0]!;
+    this.entries[index] = cell;
+    return cell;
+  }
+}
+
 /** What decoding a chunk's pages carries from one page to the next. */
 interface PageState {
   readonly kind: ColumnKind;
   readonly type: FieldType;
   readonly wanted: Uint8Array | null;
   readonly cells: Cell[];
-  dictionary: Cell[] | null;
+  dictionary: Dictionary | null;
   levels: Uint32Array;
 }
 
@@ -161,7 +204,7 @@ function decodePage(bytes: Uint8Array, at: number, state: PageState, row: number
   const page = snappyDecompress(bytes.subarray(start, end));
   const { kind, type, wanted, cells } = state;
   if (header.type === PAGE_DICTIONARY) {
-    state.dictionary = plainValues(page, 0, header.values, kind, type);
+    state.dictionary = new Dictionary(page, header.values, kind, type);
     return { end, rows: 0 };
   }
   const count = header.values;
@@ -173,24 +216,26 @@ function decodePage(bytes: Uint8Array, at: number, state: PageState, row: number
   let present = 0;
   for (let i = 0; i < count; i++) present += levels[i]!;
   const valuesAt = 4 + levelBytes;
-  let values: Cell[];
   if (header.encoding === ENCODING.RLE_DICTIONARY) {
     const dictionary = state.dictionary;
     if (dictionary === null) throw new Error("parquet reader: dictionary indices without a dictionary page");
     const indices = new Uint32Array(present);
     if (present > 0) decodeHybrid(page, valuesAt + 1, page.length, page[valuesAt]!, present, indices);
-    values = new Array<Cell>(present);
-    for (let i = 0; i < present; i++) values[i] = dictionary[indices[i]!] ?? null;
+    for (let i = 0, v = 0; i < count; i++) {
+      if (levels[i] !== 1) continue;
+      const index = indices[v++]!;
+      if (wanted === null || wanted[row + i] === 1) cells[row + i] = dictionary.get(index);
+    }
   } else if (header.encoding === ENCODING.PLAIN) {
     let want: Uint8Array | null = null;
     if (wanted !== null && kind === "string") {
       want = new Uint8Array(present);
       for (let i = 0, v = 0; i < count; i++) if (levels[i] === 1) want[v++] = wanted[row + i]!;
     }
-    values = plainValues(page, valuesAt, present, kind, type, want);
+    const values = plainValues(page, valuesAt, present, kind, type, want);
+    let v = 0;
+    for (let i = 0; i < count; i++) if (levels[i] === 1) cells[row + i] = values[v++]!;
   } else throw new Error(`parquet reader: encoding ${header.encoding} is not one the encoder writes`);
-  let v = 0;
-  for (let i = 0; i < count; i++) if (levels[i] === 1) cells[row + i] = values[v++]!;
   return { end, rows: count };
 }
 
@@ -201,8 +246,8 @@ function pageState(rows: number, kind: ColumnKind, type: FieldType, wanted: Uint
 /**
  * The cells of one column chunk (its bytes from its first page to its end), `rows` of them.
  * `type` is the field's Table Schema type (for text kinds); `kind` the chunk's Parquet kind.
- * With `wanted` (1 per row to read), text values of other rows are skipped, not decoded: they
- * answer null.
+ * With `wanted` (1 per row to read), other rows' text and dictionary-encoded values are skipped,
+ * not decoded: they answer null.
  */
 export function readChunk(bytes: Uint8Array, rows: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null = null): Cell[] {
   const state = pageState(rows, kind, type, wanted);
