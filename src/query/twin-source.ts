@@ -6,7 +6,7 @@
 import type { Cell } from "../schema/cast.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
 import { decodePartMetadata, type ChunkMeta, type PartMetadata } from "../columnar/parquet/index.ts";
-import { readChunk, readPages, TEXT_EXACT_KINDS, type SomePages } from "../columnar/parquet/read-chunk.ts";
+import { INSTANT_KINDS, readChunk, readPages, TEXT_EXACT_KINDS, type SomePages } from "../columnar/parquet/read-chunk.ts";
 import { blockMayMatch, type ColumnStatistics } from "./language/pruning.ts";
 import { blockStatistics, candidateRanges, pagesHolding, rowRanges, type RowRange } from "./page-selection.ts";
 import { whereColumns, type CompiledQuery } from "./language/query.ts";
@@ -72,6 +72,14 @@ function exact(metadata: readonly PartMetadata[], c: number): boolean {
   return metadata.every((meta) => TEXT_EXACT_KINDS.has(meta.kinds[c]!) || meta.rowGroups.every((group) => group.columns[c]!.nulls === group.columns[c]!.values));
 }
 
+/** Whether column `c` is exact, or its instants were all written in the form they read back as. */
+function asWritten(metadata: readonly PartMetadata[], c: number): boolean {
+  return (
+    exact(metadata, c) ||
+    metadata.every((meta) => INSTANT_KINDS.has(meta.kinds[c]!) && meta.rowGroups.every((group) => group.columns[c]!.instantDigits !== null || group.columns[c]!.nulls === group.columns[c]!.values))
+  );
+}
+
 interface Span {
   offset: number;
   end: number;
@@ -118,8 +126,10 @@ export interface TwinScan {
 export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], schema: TableSchema, query: CompiledQuery, allowFill = false): Promise<TwinScan | null> {
   const metadata = await partMetadata(read, parts);
   const compared = whereColumns(query.where, new Set(query.order.map((term) => term.column)));
-  const fill = query.needed.filter((c) => !exact(metadata, c));
-  if (fill.some((c) => compared.has(c)) || (fill.length > 0 && !allowFill)) return null;
+  const fill = query.needed.filter((c) => !asWritten(metadata, c));
+  // Datetimes and times compared in `where` or `order` are read from the CSV segments, as
+  // docs/queries.md "Cost" says; the twin gives back only answered ones, where written as it renders them.
+  if ([...compared].some((c) => !exact(metadata, c)) || (fill.length > 0 && !allowFill)) return null;
   const pieces: ScanPiece[] = [];
   const filterColumns = whereColumns(query.where);
   let firstRow = 0;
@@ -145,7 +155,8 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
               runs(spans).map(async (run) => {
                 const bytes = await readRun(run);
                 for (const { offset, end, column } of run.spans) {
-                  cells[column] = readChunk(bytes.subarray(offset - run.offset, end - run.offset), group.rows, meta.kinds[column]!, schema.fields[column]!.type);
+                  const chunk = chunks[column]!;
+                  cells[column] = readChunk(bytes.subarray(offset - run.offset, end - run.offset), group.rows, meta.kinds[column]!, schema.fields[column]!.type, null, chunk.instantDigits);
                 }
               }),
             );
@@ -166,7 +177,7 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
                 }
               }),
             );
-            for (const [column, pages] of some) cells[column] = readPages(pages satisfies SomePages, group.rows, meta.kinds[column]!, schema.fields[column]!.type, only);
+            for (const [column, pages] of some) cells[column] = readPages(pages satisfies SomePages, group.rows, meta.kinds[column]!, schema.fields[column]!.type, only, chunks[column]!.instantDigits);
           };
           const rowAt = (r: number, wanted: readonly number[]): Cell[] => {
             const row: Cell[] = new Array<Cell>(width).fill(null);

@@ -5,7 +5,7 @@ import { snappyUncompress } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import { encodePart, snappyCompress } from "../../src/columnar/parquet/index.ts";
 import { isoDate } from "../../src/schema/calendar.ts";
-import { readChunk, statisticCell, TEXT_EXACT_KINDS } from "../../src/columnar/parquet/read-chunk.ts";
+import { readChunk, readPages, statisticCell, TEXT_EXACT_KINDS } from "../../src/columnar/parquet/read-chunk.ts";
 import { snappyDecompress } from "../../src/columnar/parquet/snappy-decompress.ts";
 import { typedRow, type Cell } from "../../src/schema/cast.ts";
 import type { TableSchema } from "../../src/schema/table-schema.ts";
@@ -82,6 +82,46 @@ describe("the Parquet chunk reader", () => {
       first += group.rows;
     }
     expect(first).toBe(n);
+  });
+
+  it("reads datetimes and times back as written where every cell of the chunk is in the form it renders", () => {
+    const schema: TableSchema = {
+      fields: [
+        { name: "utc", type: "datetime" },
+        { name: "local", type: "datetime" },
+        { name: "clock", type: "time" },
+        { name: "spaced", type: "datetime" },
+        { name: "offset", type: "datetime" },
+        { name: "digits", type: "datetime" },
+        { name: "leap", type: "datetime" },
+        { name: "nanos", type: "time" },
+      ],
+      missingValues: [""],
+    };
+    const rows = [
+      ["0001-01-01T00:00:00.000Z", "1600-06-30T01:02:03.50", "00:00:00.125", "2024-01-01 10:00:00Z", "2024-01-01T10:00:00+02:00", "2024-01-01T10:00:00.5Z", "2016-12-31T23:59:60Z", "10:00:00.123456789"],
+      ["1969-12-31T23:59:59.999Z", "2024-02-29T12:00:00.00", "23:59:59.999", "2024-01-01T10:00:00Z", "2024-01-01T10:00:00Z", "2024-01-01T10:00:00.25Z", "2016-12-31T23:59:59Z", "10:00:00"],
+      ["", "", "", "", "", "", "", ""],
+      ["9999-12-31T23:59:59.100Z", "9999-12-31T23:59:59.99", "12:30:00.500", "2024-01-01T10:00:00Z", "2024-01-01T10:00:00Z", "2024-01-01T10:00:00.250Z", "2017-01-01T00:00:00Z", "10:00:00"],
+      ["2262-04-11T23:47:16.854Z", "1970-01-01T00:00:00.00", "08:00:00.000", "2024-01-01T10:00:00Z", "2024-01-01T10:00:00Z", "2024-01-01T10:00:00.250Z", "2017-01-01T00:00:00Z", "10:00:00"],
+    ];
+    const part = encodePart(schema, rows, undefined, { pageRows: 2 });
+    const group = part.metadata.rowGroups[0]!;
+    expect(part.metadata.kinds.slice(0, 3)).toEqual(["timestamp-utc", "timestamp-local", "time"]);
+    expect(group.columns.map((chunk) => chunk.instantDigits)).toEqual([3, 2, 3, null, null, null, null, null]);
+    const bytes = concat(part.bytes);
+    for (const c of [0, 1, 2]) {
+      const chunk = group.columns[c]!;
+      const expected = rows.map((row) => row[c] || null);
+      const whole = bytes.subarray(chunk.offset, chunk.offset + chunk.compressed);
+      expect(readChunk(whole, rows.length, part.metadata.kinds[c]!, schema.fields[c]!.type, null, chunk.instantDigits)).toEqual(expected);
+      // The last page alone: its rows as written, the others null.
+      const last = chunk.pageOffsets.length - 1;
+      const page = { bytes: bytes.subarray(chunk.offset + chunk.pageOffsets[last]!, chunk.offset + chunk.pageOffsets[last]! + chunk.pageSizes[last]!), firstRow: chunk.pageFirstRows[last]! };
+      const dictionary = chunk.dictionary ? bytes.subarray(chunk.offset, chunk.offset + chunk.pageOffsets[0]!) : null;
+      const some = readPages({ dictionary, pages: [page] }, rows.length, part.metadata.kinds[c]!, schema.fields[c]!.type, null, chunk.instantDigits);
+      expect(some).toEqual(expected.map((cell, r) => (r >= page.firstRow ? cell : null)));
+    }
   });
 
   it("writes days as ISO dates from year 0001 to 9999", () => {

@@ -142,9 +142,9 @@ describe("the query scan answers as DuckDB does, from Parquet and from CSV segme
         const limit = 1 + Math.floor(random() * 15);
 
         const fromTwin = await twinPieces(read, twin.parts, SCHEMA, query);
-        // The twin answers unless a needed column is a kind it cannot give back as written (a time here).
+        // The twin answers unless a time is compared, or answered where some cell of it is not written as the twin renders it.
         const needsTime = query.needed.some((c) => SCHEMA.fields[c]!.type === "time");
-        expect(fromTwin === null, context).toBe(needsTime);
+        if (!needsTime) expect(fromTwin, context).not.toBeNull();
         const sources: [string, ScanPiece[]][] = [["csv", segmentPieces(rows, cuts, query)]];
         if (fromTwin !== null) {
           sources.push(["parquet", fromTwin.pieces]);

@@ -177,6 +177,26 @@ export function readTime(text: string): number {
   return clock.zoned ? TIME_ZONED : clock.micros;
 }
 
+/**
+ * The fraction digits of a time (`at` 0) or datetime (`at` 11, `zoned` as readDatetime found it)
+ * cell that readClock accepted, when the cell is already in the form its instant reads back as
+ * (instant-text.ts): `T` between date and time, `Z` as the only zone, no leap second, at most
+ * six fraction digits. -1 for any other spelling.
+ */
+export function instantDigits(text: string, at: number, zoned: boolean): number {
+  if (at > 0 && text.charCodeAt(at - 1) !== 84) return -1;
+  if (text.charCodeAt(at + 6) === 54) return -1;
+  let i = at + 8;
+  let digits = 0;
+  if (text.charCodeAt(i) === 46) {
+    digits = digitsEnd(text, i + 1) - i - 1;
+    if (digits > 6) return -1;
+    i += 1 + digits;
+  }
+  if (zoned) return text.charCodeAt(i) === 90 && i + 1 === text.length ? digits : -1;
+  return i === text.length ? digits : -1;
+}
+
 export const DATETIME_INVALID = -1;
 export const DATETIME_LOCAL = 0;
 export const DATETIME_ZONED = 1;

@@ -332,6 +332,7 @@ export class ColumnChunk {
       pageSizes: this.pageSizes,
       pageFirstRows: this.pageFirstRows,
       pageIndex: { nulls: this.pageNulls, mins: this.pageMins, maxs: this.pageMaxs },
+      instantDigits: null,
     };
     this.restart();
     return { bytes, meta };
@@ -377,4 +378,6 @@ export interface TypedColumn extends PageBounds {
   need: ColumnKind | undefined;
   /** The chunk's statistics (its pages' bounds merged), then forgotten for the next row group. */
   takeStatistics(): Bounds | null;
+  /** ChunkMeta.instantDigits of the chunk, then forgotten for the next row group. */
+  takeDigits(): number | null;
 }

@@ -4,13 +4,15 @@
 // https://github.com/apache/parquet-format/blob/master/src/main/thrift/parquet.thrift (ColumnOrder) says.
 import type { Field } from "../../schema/table-schema.ts";
 import { ByteBuffer } from "./byte-buffer.ts";
-import { DATETIME_INVALID, DATETIME_ZONED, decimalBytes, INTEGER_DECIMAL, INTEGER_OK, int64, readDate, readDatetime, readInteger, readNumber, readTime, setInt64, setInt64Big } from "./cell-values.ts";
+import { DATETIME_INVALID, DATETIME_ZONED, decimalBytes, INTEGER_DECIMAL, INTEGER_OK, instantDigits, int64, readDate, readDatetime, readInteger, readNumber, readTime, setInt64, setInt64Big } from "./cell-values.ts";
 import { type Bounds, ColumnChunk, type TypedColumn } from "./column-chunk.ts";
 import type { ColumnKind } from "./column-kinds.ts";
 import { type Canonical, canonicalText } from "./field-text.ts";
 import type { ValueSink } from "./value-sink.ts";
 
 const SAFE_HI = 1 << 21;
+/** No time or timestamp value in the chunk yet. */
+const NO_DIGITS_YET = -2;
 
 /** INT64 columns: integers, times of day and timestamps, each value as two 32-bit halves. */
 export class Int64Column implements TypedColumn {
@@ -29,6 +31,8 @@ export class Int64Column implements TypedColumn {
   private pageMinHi = 0;
   private pageMaxLo = 0;
   private pageMaxHi = 0;
+  /** A time or timestamp chunk's fraction digits while every value is written as it reads back (instant-text.ts); -1 once one is not. */
+  private digits = NO_DIGITS_YET;
   private readonly canonical: Canonical | null;
   private readonly sink: ValueSink | null;
 
@@ -71,12 +75,14 @@ export class Int64Column implements TypedColumn {
       const micros = readTime(text);
       if (micros < 0) return "string";
       setInt64(micros);
+      this.noteDigits(instantDigits(text, 0, false));
     } else {
       const status = readDatetime(text);
       if (status === DATETIME_INVALID) return "string";
       const used = status === DATETIME_ZONED ? "timestamp-utc" : "timestamp-local";
       if (kind === "timestamp") this.kind = used;
       else if (kind !== used) return "string";
+      this.noteDigits(instantDigits(text, 11, status === DATETIME_ZONED));
     }
     const lo = int64.lo;
     const hi = int64.hi;
@@ -92,6 +98,16 @@ export class Int64Column implements TypedColumn {
     }
     chunk.placed(8);
     return undefined;
+  }
+
+  private noteDigits(digits: number): void {
+    if (digits !== this.digits) this.digits = this.digits === NO_DIGITS_YET ? digits : -1;
+  }
+
+  takeDigits(): number | null {
+    const digits = this.digits;
+    this.digits = NO_DIGITS_YET;
+    return digits >= 0 ? digits : null;
   }
 
   private note(lo: number, hi: number): void {
@@ -279,6 +295,10 @@ export class NumberColumn implements TypedColumn {
     return min > max ? null : this.bounds(min, max);
   }
 
+  takeDigits(): null {
+    return null;
+  }
+
   takeStatistics(): Bounds | null {
     const stats = this.min > this.max ? null : this.bounds(this.min, this.max);
     this.min = Infinity;
@@ -356,6 +376,10 @@ export class DecimalColumn implements TypedColumn {
 
   /** Never called: a DECIMAL chunk has no dictionary. */
   entryBounds(): Bounds | null {
+    return null;
+  }
+
+  takeDigits(): null {
     return null;
   }
 

@@ -27,6 +27,11 @@ export interface ChunkMeta {
   pageFirstRows: number[];
   /** Per data page: nulls and min/max (null: no value, or none that bounds it); null for a part written before pages had them. */
   pageIndex: PageIndexMeta | null;
+  /**
+   * A time or timestamp chunk whose every value was written in the form it reads back as
+   * (instant-text.ts): that form's fraction digits. Null otherwise, and for other kinds.
+   */
+  instantDigits: number | null;
 }
 
 export interface PageIndexMeta {
@@ -67,13 +72,13 @@ function unbase64(text: unknown): Uint8Array | null {
 }
 
 type PageIndexTuple = [number[], (string | null)[], (string | null)[]];
-type ChunkTuple = [number, number, number, number, number, 0 | 1, number[], string | null, string | null, number[], number[], number[], PageIndexTuple | null];
+type ChunkTuple = [number, number, number, number, number, 0 | 1, number[], string | null, string | null, number[], number[], number[], PageIndexTuple | null, number | null];
 
 /** The JSON stored beside a part: `{"v":2,"kinds":[…],"rows":N,"bytes":N,"groups":[[rows,[chunk…]]…]}`. */
 export function encodePartMetadata(meta: PartMetadata): string {
   const groups = meta.rowGroups.map((group) => [
     group.rows,
-    group.columns.map((c): ChunkTuple => [c.offset, c.compressed, c.uncompressed, c.values, c.nulls, c.dictionary ? 1 : 0, c.encodings, base64(c.min), base64(c.max), c.pageOffsets, c.pageSizes, c.pageFirstRows, c.pageIndex && [c.pageIndex.nulls, c.pageIndex.mins.map(base64), c.pageIndex.maxs.map(base64)]]),
+    group.columns.map((c): ChunkTuple => [c.offset, c.compressed, c.uncompressed, c.values, c.nulls, c.dictionary ? 1 : 0, c.encodings, base64(c.min), base64(c.max), c.pageOffsets, c.pageSizes, c.pageFirstRows, c.pageIndex && [c.pageIndex.nulls, c.pageIndex.mins.map(base64), c.pageIndex.maxs.map(base64)], c.instantDigits]),
   ]);
   return JSON.stringify({ v: PART_METADATA_VERSION, kinds: meta.kinds, rows: meta.rows, bytes: meta.byteLength, groups });
 }
@@ -85,6 +90,12 @@ function numbers(value: unknown): number[] {
 
 function integer(value: unknown): number {
   if (!Number.isSafeInteger(value)) throw new Error("part metadata: expected an integer");
+  return value as number;
+}
+
+function digits(value: unknown): number | null {
+  if (value === undefined || value === null) return null;
+  if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > 6) throw new Error("part metadata: bad fraction digits");
   return value as number;
 }
 
@@ -108,7 +119,8 @@ export function decodePartMetadata(text: string): PartMetadata {
   const rowGroups = doc.groups.map((group: unknown): RowGroupMeta => {
     if (!Array.isArray(group) || !Array.isArray(group[1]) || group[1].length !== width) throw new Error("part metadata: bad row group");
     const columns = (group[1] as unknown[]).map((tuple): ChunkMeta => {
-      if (!Array.isArray(tuple) || tuple.length !== (doc.v === 1 ? 12 : 13)) throw new Error("part metadata: bad column chunk");
+      // Version 2 chunks written before instantDigits have 13 entries.
+      if (!Array.isArray(tuple) || (doc.v === 1 ? tuple.length !== 12 : tuple.length !== 13 && tuple.length !== 14)) throw new Error("part metadata: bad column chunk");
       const t = tuple as unknown[];
       return {
         offset: integer(t[0]),
@@ -124,6 +136,7 @@ export function decodePartMetadata(text: string): PartMetadata {
         pageSizes: numbers(t[10]),
         pageFirstRows: numbers(t[11]),
         pageIndex: pageIndex(t[12], (t[9] as number[]).length),
+        instantDigits: digits(t[13]),
       };
     });
     return { rows: integer(group[0]), columns };

@@ -116,6 +116,7 @@ export class PartWriter {
     const columns: ChunkMeta[] = [];
     for (const [i, column] of this.columns.entries()) {
       const { bytes, meta } = column.chunk.finish(() => column.takeStatistics());
+      meta.instantDigits = column.takeDigits();
       this.sinks?.[i]!.nulls(meta.nulls);
       meta.offset = this.offset;
       this.offset += meta.compressed;

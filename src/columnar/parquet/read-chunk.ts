@@ -1,8 +1,9 @@
 // Reads a column chunk our encoder wrote (column-chunk.ts) back into cells as castCell gives them
 // (src/schema/cast.ts), for the query scan: DataPage v1, definition levels in the RLE/bit-packing
 // hybrid, values PLAIN or RLE_DICTIONARY over a PLAIN dictionary page, every page Snappy.
-// Only the kinds whose values give back exactly the cell castCell gives are read here (TEXT_EXACT_KINDS):
-// a timestamp or time keeps its instant but not the text it was written as.
+// The kinds whose values give back exactly the cell castCell gives are read here (TEXT_EXACT_KINDS),
+// and a timestamp or time chunk whose every cell was written in the form its instant reads back
+// as (ChunkMeta.instantDigits, instant-text.ts); another one keeps its instant, not its text.
 // https://github.com/apache/parquet-format/blob/master/Encodings.md
 import type { Cell } from "../../schema/cast.ts";
 import type { FieldType } from "../../schema/table-schema.ts";
@@ -11,6 +12,7 @@ import { ENCODING } from "./page-header.ts";
 import { PAGE_DATA, PAGE_DICTIONARY, readPageHeader } from "./page-reader.ts";
 import { snappyDecompress } from "./snappy-decompress.ts";
 import { isoDate } from "../../schema/calendar.ts";
+import { instantText } from "./instant-text.ts";
 
 /** Kinds whose stored values are the cells castCell gives, to the character. */
 export const TEXT_EXACT_KINDS: ReadonlySet<ColumnKind> = new Set(["int64", "decimal", "double", "boolean", "date", "string"]);
@@ -63,8 +65,14 @@ function decimalAt(bytes: Uint8Array, at: number): Cell {
   return integerCell(BigInt.asIntN(128, value));
 }
 
-/** `count` PLAIN values of `kind` from `bytes` at `at`, as cells; with `want`, text only of the values it names (others null). */
-function plainValues(bytes: Uint8Array, at: number, count: number, kind: ColumnKind, type: FieldType, want: Uint8Array | null = null): Cell[] {
+/** Kinds read back as written only where the chunk's instantDigits says so. */
+export const INSTANT_KINDS: ReadonlySet<ColumnKind> = new Set(["time", "timestamp-utc", "timestamp-local"]);
+
+/**
+ * `count` PLAIN values of `kind` from `bytes` at `at`, as cells; with `want`, text only of the
+ * values it names (others null). `digits`: an instant kind's fraction digits (instant-text.ts).
+ */
+function plainValues(bytes: Uint8Array, at: number, count: number, kind: ColumnKind, type: FieldType, want: Uint8Array | null = null, digits: number | null = null): Cell[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out: Cell[] = new Array<Cell>(count);
   switch (kind) {
@@ -92,6 +100,12 @@ function plainValues(bytes: Uint8Array, at: number, count: number, kind: ColumnK
       }
       return out;
     }
+    case "time":
+    case "timestamp-utc":
+    case "timestamp-local":
+      if (digits === null) throw new Error(`parquet reader: a ${kind} chunk not written as it reads back`);
+      for (let i = 0; i < count; i++) out[i] = instantText(view.getUint32(at + 8 * i, true), view.getInt32(at + 8 * i + 4, true), kind, digits);
+      return out;
     default:
       throw new Error(`parquet reader: kind ${kind} is not read back as cells`);
   }
@@ -152,11 +166,13 @@ class Dictionary {
   private readonly page: Uint8Array;
   private readonly kind: ColumnKind;
   private readonly type: FieldType;
+  private readonly digits: number | null;
 
-  constructor(page: Uint8Array, count: number, kind: ColumnKind, type: FieldType) {
+  constructor(page: Uint8Array, count: number, kind: ColumnKind, type: FieldType, digits: number | null) {
     this.page = page;
     this.kind = kind;
     this.type = type;
+    this.digits = digits;
     this.entries = new Array<Cell | undefined>(count);
     this.starts = new Uint32Array(count);
     const width = FIXED_WIDTH[kind];
@@ -175,7 +191,7 @@ class Dictionary {
     const known = this.entries[index];
     if (known !== undefined) return known;
     if (index >= this.starts.length) throw new Error(`parquet reader: dictionary index ${index} past its ${this.starts.length} entries`);
-    const cell = plainValues(this.page, this.starts[index]!, 1, this.kind, this.type)[0]!;
+    const cell = plainValues(this.page, this.starts[index]!, 1, this.kind, this.type, null, this.digits)[0]!;
     this.entries[index] = cell;
     return cell;
   }
@@ -186,6 +202,7 @@ interface PageState {
   readonly kind: ColumnKind;
   readonly type: FieldType;
   readonly wanted: Uint8Array | null;
+  readonly digits: number | null;
   readonly cells: Cell[];
   dictionary: Dictionary | null;
   levels: Uint32Array;
@@ -204,7 +221,7 @@ function decodePage(bytes: Uint8Array, at: number, state: PageState, row: number
   const page = snappyDecompress(bytes.subarray(start, end));
   const { kind, type, wanted, cells } = state;
   if (header.type === PAGE_DICTIONARY) {
-    state.dictionary = new Dictionary(page, header.values, kind, type);
+    state.dictionary = new Dictionary(page, header.values, kind, type, state.digits);
     return { end, rows: 0 };
   }
   const count = header.values;
@@ -232,25 +249,25 @@ function decodePage(bytes: Uint8Array, at: number, state: PageState, row: number
       want = new Uint8Array(present);
       for (let i = 0, v = 0; i < count; i++) if (levels[i] === 1) want[v++] = wanted[row + i]!;
     }
-    const values = plainValues(page, valuesAt, present, kind, type, want);
+    const values = plainValues(page, valuesAt, present, kind, type, want, state.digits);
     let v = 0;
     for (let i = 0; i < count; i++) if (levels[i] === 1) cells[row + i] = values[v++]!;
   } else throw new Error(`parquet reader: encoding ${header.encoding} is not one the encoder writes`);
   return { end, rows: count };
 }
 
-function pageState(rows: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null): PageState {
-  return { kind, type, wanted, cells: new Array<Cell>(rows).fill(null), dictionary: null, levels: new Uint32Array(1024) };
+function pageState(rows: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null, digits: number | null): PageState {
+  return { kind, type, wanted, digits, cells: new Array<Cell>(rows).fill(null), dictionary: null, levels: new Uint32Array(1024) };
 }
 
 /**
  * The cells of one column chunk (its bytes from its first page to its end), `rows` of them.
  * `type` is the field's Table Schema type (for text kinds); `kind` the chunk's Parquet kind.
  * With `wanted` (1 per row to read), other rows' text and dictionary-encoded values are skipped,
- * not decoded: they answer null.
+ * not decoded: they answer null. `digits`: the chunk's instantDigits, for a time or timestamp.
  */
-export function readChunk(bytes: Uint8Array, rows: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null = null): Cell[] {
-  const state = pageState(rows, kind, type, wanted);
+export function readChunk(bytes: Uint8Array, rows: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null = null, digits: number | null = null): Cell[] {
+  const state = pageState(rows, kind, type, wanted, digits);
   let at = 0;
   let row = 0;
   while (row < rows && at < bytes.length) {
@@ -272,8 +289,8 @@ export interface SomePages {
  * The cells of a chunk of `rows` rows of which only `some` pages were read (located by the offset
  * index, docs/columnar.md): rows of the other pages answer null. As readChunk otherwise.
  */
-export function readPages(some: SomePages, rows: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null = null): Cell[] {
-  const state = pageState(rows, kind, type, wanted);
+export function readPages(some: SomePages, rows: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null = null, digits: number | null = null): Cell[] {
+  const state = pageState(rows, kind, type, wanted, digits);
   if (some.dictionary !== null) decodePage(some.dictionary, 0, state, 0);
   for (const page of some.pages) {
     const read = decodePage(page.bytes, 0, state, page.firstRow);

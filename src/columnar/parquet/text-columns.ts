@@ -72,6 +72,10 @@ export class BooleanColumn implements TypedColumn {
     return null;
   }
 
+  takeDigits(): null {
+    return null;
+  }
+
   takeStatistics(): Bounds | null {
     const stats = booleanBounds(this.trues, this.falses);
     this.sink?.booleans(this.trues, this.falses);
@@ -176,6 +180,10 @@ export class StringColumn implements TypedColumn {
       else if (compareText(key, max) > 0) max = key;
     }
     return textStatistics(min, max);
+  }
+
+  takeDigits(): null {
+    return null;
   }
 
   takeStatistics(): Bounds | null {
