@@ -5,8 +5,8 @@
 // holding candidate rows, then those holding matches), adjacent byte ranges in one R2 read.
 import type { Cell } from "../schema/cast.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
-import { decodePartMetadata, type ChunkMeta, type PartMetadata } from "../columnar/parquet/index.ts";
-import { INSTANT_KINDS, readChunk, readPages, TEXT_EXACT_KINDS, type SomePages } from "../columnar/parquet/read-chunk.ts";
+import { decodePartMetadata, PAGE_ROWS, type ChunkMeta, type PartMetadata } from "../columnar/parquet/index.ts";
+import { INSTANT_KINDS, readChunk, readPages, TEXT_EXACT_KINDS, type RowCells, type SomePages } from "../columnar/parquet/read-chunk.ts";
 import { blockMayMatch, type ColumnStatistics } from "./language/pruning.ts";
 import { blockStatistics, candidateRanges, pagesHolding, rowRanges, type RowRange } from "./page-selection.ts";
 import { whereColumns, type CompiledQuery } from "./language/query.ts";
@@ -145,7 +145,7 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
         cost: (columns) => columns.reduce((sum, c) => sum + group.columns[c]!.uncompressed, 0),
         rows: async function* (columns) {
           const width = schema.fields.length;
-          const cells: (Cell[] | undefined)[] = new Array<Cell[] | undefined>(width);
+          const cells: (RowCells | undefined)[] = new Array<RowCells | undefined>(width);
           const chunks = group.columns;
           const readRun = (run: { offset: number; end: number }) => read(part.key, run.offset, run.end - run.offset);
           /** Whole chunks of `wanted`. */
@@ -156,16 +156,23 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
                 const bytes = await readRun(run);
                 for (const { offset, end, column } of run.spans) {
                   const chunk = chunks[column]!;
-                  cells[column] = readChunk(bytes.subarray(offset - run.offset, end - run.offset), group.rows, meta.kinds[column]!, schema.fields[column]!.type, null, chunk.instantDigits);
+                  const whole = readChunk(bytes.subarray(offset - run.offset, end - run.offset), group.rows, meta.kinds[column]!, schema.fields[column]!.type, null, chunk.instantDigits);
+                  cells[column] = { from: 0, to: group.rows, cells: whole };
                 }
               }),
             );
           };
-          /** The pages of `wanted` holding rows of `ranges` (others read as null); text only of `only`'s rows. */
-          const fetchPages = async (wanted: readonly number[], ranges: readonly RowRange[], only: Uint8Array | null) => {
-            const some = new Map<number, { dictionary: Uint8Array | null; pages: { bytes: Uint8Array; firstRow: number }[] }>();
-            for (const column of wanted) some.set(column, { dictionary: null, pages: [] });
-            const spans = wanted.flatMap((column) => pageSpans(chunks[column]!, column, pagesHolding(chunks[column]!, group.rows, ranges)));
+          /** The bytes of the pages of `wanted` holding rows of `ranges`, with each column's dictionary page, and the rows they span. */
+          const loadPages = async (wanted: readonly number[], ranges: readonly RowRange[]) => {
+            const some = new Map<number, { dictionary: Uint8Array | null; pages: { bytes: Uint8Array; firstRow: number }[]; from: number; to: number }>();
+            const spans = wanted.flatMap((column) => {
+              const chunk = chunks[column]!;
+              const pages = pagesHolding(chunk, group.rows, ranges);
+              const from = pages.length > 0 ? chunk.pageFirstRows[pages[0]!]! : 0;
+              const to = pages.length > 0 ? (chunk.pageFirstRows[pages.at(-1)! + 1] ?? group.rows) : 0;
+              some.set(column, { dictionary: null, pages: [], from, to });
+              return pageSpans(chunk, column, pages);
+            });
             await Promise.all(
               runs(spans).map(async (run) => {
                 const bytes = await readRun(run);
@@ -177,15 +184,20 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
                 }
               }),
             );
-            for (const [column, pages] of some) cells[column] = readPages(pages satisfies SomePages, group.rows, meta.kinds[column]!, schema.fields[column]!.type, only, chunks[column]!.instantDigits);
+            return some;
           };
+          /** Cells of the loaded pages' rows; text only of `only`'s rows. */
+          const decodePages = (some: ReadonlyMap<number, SomePages & RowRange>, only: Uint8Array | null) => {
+            for (const [column, pages] of some) cells[column] = readPages(pages, pages.from, pages.to, meta.kinds[column]!, schema.fields[column]!.type, only, chunks[column]!.instantDigits);
+          };
+          const cellAt = (column: RowCells, r: number): Cell => column.cells[r - column.from] ?? null;
           const rowAt = (r: number, wanted: readonly number[]): Cell[] => {
             const row: Cell[] = new Array<Cell>(width).fill(null);
-            for (const c of wanted) row[c] = cells[c]![r] ?? null;
+            for (const c of wanted) row[c] = cellAt(cells[c]!, r);
             return row;
           };
-          // The `where` columns first, only their pages that may hold a match: the other columns
-          // are fetched only for the matches, only the pages holding them.
+          // The `where` columns first, only their pages that may hold a match: the other columns'
+          // pages are fetched only where they hold matches (or candidates, below).
           const filter = columns.filter((c) => filterColumns.has(c));
           if (query.where === null || filter.length === 0) {
             await fetchChunks(columns);
@@ -194,21 +206,31 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
           }
           const candidates = candidateRanges(query.where, group.rows, chunks, schema.fields, meta.kinds, filter);
           if (candidates.length === 0) return;
-          await fetchPages(filter, candidates, null);
+          // Candidates within about a page, the `where` columns' page bounds having ruled out the
+          // rest of the row group: the other columns' pages holding them come in the same round
+          // as the filter's, so a selective query waits for one round of R2 reads, not two.
+          const rest = columns.filter((c) => !filterColumns.has(c));
+          const candidateRows = candidates.reduce((sum, range) => sum + range.to - range.from, 0);
+          const early = rest.length > 0 && candidateRows <= PAGE_ROWS && candidateRows < group.rows ? loadPages(rest, candidates) : null;
+          // Awaited below on every path; this keeps a failure from being unhandled meanwhile.
+          early?.catch(() => undefined);
+          decodePages(await loadPages(filter, candidates), null);
           const hits: number[] = [];
           const probe: Cell[] = new Array<Cell>(width).fill(null);
           const filterCells = filter.map((c) => [c, cells[c]!] as const);
           for (const { from, to } of candidates) {
             for (let r = from; r < to; r++) {
-              for (const [c, column] of filterCells) probe[c] = column[r] ?? null;
+              for (const [c, column] of filterCells) probe[c] = cellAt(column, r);
               if (query.matches(probe)) hits.push(r);
             }
           }
-          if (hits.length === 0) return;
+          if (hits.length === 0) {
+            await early;
+            return;
+          }
           const only = new Uint8Array(group.rows);
           for (const r of hits) only[r] = 1;
-          const rest = columns.filter((c) => !filterColumns.has(c));
-          if (rest.length > 0) await fetchPages(rest, rowRanges(hits), only);
+          if (rest.length > 0) decodePages(await (early ?? loadPages(rest, rowRanges(hits))), only);
           yield { rows: hits.map((r) => rowAt(r, columns)), positions: hits.map((r) => groupFirst + r) };
         },
       });

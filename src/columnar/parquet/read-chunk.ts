@@ -69,8 +69,8 @@ function decimalAt(bytes: Uint8Array, at: number): Cell {
 export const INSTANT_KINDS: ReadonlySet<ColumnKind> = new Set(["time", "timestamp-utc", "timestamp-local"]);
 
 /**
- * `count` PLAIN values of `kind` from `bytes` at `at`, as cells; with `want`, text only of the
- * values it names (others null). `digits`: an instant kind's fraction digits (instant-text.ts).
+ * `count` PLAIN values of `kind` from `bytes` at `at`, as cells; with `want`, text (and instants'
+ * text) only of the values it names (others null). `digits`: an instant kind's fraction digits (instant-text.ts).
  */
 function plainValues(bytes: Uint8Array, at: number, count: number, kind: ColumnKind, type: FieldType, want: Uint8Array | null = null, digits: number | null = null): Cell[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -104,7 +104,7 @@ function plainValues(bytes: Uint8Array, at: number, count: number, kind: ColumnK
     case "timestamp-utc":
     case "timestamp-local":
       if (digits === null) throw new Error(`parquet reader: a ${kind} chunk not written as it reads back`);
-      for (let i = 0; i < count; i++) out[i] = instantText(view.getUint32(at + 8 * i, true), view.getInt32(at + 8 * i + 4, true), kind, digits);
+      for (let i = 0; i < count; i++) out[i] = want !== null && want[i] === 0 ? null : instantText(view.getUint32(at + 8 * i, true), view.getInt32(at + 8 * i + 4, true), kind, digits);
       return out;
     default:
       throw new Error(`parquet reader: kind ${kind} is not read back as cells`);
@@ -203,7 +203,9 @@ interface PageState {
   readonly type: FieldType;
   readonly wanted: Uint8Array | null;
   readonly digits: number | null;
+  /** Cells of rows `base` on (a chunk's row r is cells[r - base]). */
   readonly cells: Cell[];
+  readonly base: number;
   dictionary: Dictionary | null;
   levels: Uint32Array;
 }
@@ -225,7 +227,8 @@ function decodePage(bytes: Uint8Array, at: number, state: PageState, row: number
     return { end, rows: 0 };
   }
   const count = header.values;
-  if (row + count > cells.length) throw new Error(`parquet reader: page of ${count} rows from row ${row} is past the chunk's ${cells.length}`);
+  const at0 = row - state.base;
+  if (at0 < 0 || at0 + count > cells.length) throw new Error(`parquet reader: page of ${count} rows from row ${row} is outside the rows being read`);
   if (state.levels.length < count) state.levels = new Uint32Array(count);
   const levels = state.levels;
   const levelBytes = new DataView(page.buffer, page.byteOffset, page.byteLength).getUint32(0, true);
@@ -239,25 +242,29 @@ function decodePage(bytes: Uint8Array, at: number, state: PageState, row: number
     const indices = new Uint32Array(present);
     if (present > 0) decodeHybrid(page, valuesAt + 1, page.length, page[valuesAt]!, present, indices);
     for (let i = 0, v = 0; i < count; i++) {
-      if (levels[i] !== 1) continue;
-      const index = indices[v++]!;
-      if (wanted === null || wanted[row + i] === 1) cells[row + i] = dictionary.get(index);
+      if (levels[i] !== 1) cells[at0 + i] = null;
+      else {
+        const index = indices[v++]!;
+        cells[at0 + i] = wanted === null || wanted[row + i] === 1 ? dictionary.get(index) : null;
+      }
     }
   } else if (header.encoding === ENCODING.PLAIN) {
     let want: Uint8Array | null = null;
-    if (wanted !== null && kind === "string") {
+    if (wanted !== null && (kind === "string" || INSTANT_KINDS.has(kind))) {
       want = new Uint8Array(present);
       for (let i = 0, v = 0; i < count; i++) if (levels[i] === 1) want[v++] = wanted[row + i]!;
     }
     const values = plainValues(page, valuesAt, present, kind, type, want, state.digits);
     let v = 0;
-    for (let i = 0; i < count; i++) if (levels[i] === 1) cells[row + i] = values[v++]!;
+    for (let i = 0; i < count; i++) cells[at0 + i] = levels[i] === 1 ? values[v++]! : null;
   } else throw new Error(`parquet reader: encoding ${header.encoding} is not one the encoder writes`);
   return { end, rows: count };
 }
 
-function pageState(rows: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null, digits: number | null): PageState {
-  return { kind, type, wanted, digits, cells: new Array<Cell>(rows).fill(null), dictionary: null, levels: new Uint32Array(1024) };
+/** State for decoding rows `base` to `base + rows`. */
+function pageState(base: number, rows: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null, digits: number | null): PageState {
+  // Not filled: every row of a decoded page is written.
+  return { kind, type, wanted, digits, cells: new Array<Cell>(rows), base, dictionary: null, levels: new Uint32Array(1024) };
 }
 
 /**
@@ -267,7 +274,7 @@ function pageState(rows: number, kind: ColumnKind, type: FieldType, wanted: Uint
  * not decoded: they answer null. `digits`: the chunk's instantDigits, for a time or timestamp.
  */
 export function readChunk(bytes: Uint8Array, rows: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null = null, digits: number | null = null): Cell[] {
-  const state = pageState(rows, kind, type, wanted, digits);
+  const state = pageState(0, rows, kind, type, wanted, digits);
   let at = 0;
   let row = 0;
   while (row < rows && at < bytes.length) {
@@ -285,18 +292,26 @@ export interface SomePages {
   pages: readonly { bytes: Uint8Array; firstRow: number }[];
 }
 
+/** Cells of the rows `from` up to `to` of a chunk: row r is cells[r - from]. */
+export interface RowCells {
+  from: number;
+  to: number;
+  cells: Cell[];
+}
+
 /**
- * The cells of a chunk of `rows` rows of which only `some` pages were read (located by the offset
- * index, docs/columnar.md): rows of the other pages answer null. As readChunk otherwise.
+ * The cells of the rows `from` to `to` of a chunk, whose pages holding them are `some` (located
+ * by the offset index, docs/columnar.md): rows between them of pages not read are left out
+ * (undefined, not null). With `wanted` (by the chunk's row), as readChunk.
  */
-export function readPages(some: SomePages, rows: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null = null, digits: number | null = null): Cell[] {
-  const state = pageState(rows, kind, type, wanted, digits);
-  if (some.dictionary !== null) decodePage(some.dictionary, 0, state, 0);
+export function readPages(some: SomePages, from: number, to: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null = null, digits: number | null = null): RowCells {
+  const state = pageState(from, to - from, kind, type, wanted, digits);
+  if (some.dictionary !== null) decodePage(some.dictionary, 0, state, from);
   for (const page of some.pages) {
     const read = decodePage(page.bytes, 0, state, page.firstRow);
     if (read.end !== page.bytes.length || read.rows === 0) throw new Error(`parquet reader: the page at row ${page.firstRow} is not one data page`);
   }
-  return state.cells;
+  return { from, to, cells: state.cells };
 }
 
 /** A chunk statistic (Parquet's binary min or max) as a cell of its kind; undefined when it cannot bound cells. */
