@@ -1,6 +1,7 @@
-// One column chunk of a row group being built: definition levels, values in pages of about
-// PAGE_BYTES, a dictionary while it pays, Snappy on every page. The typed columns (numeric-columns.ts,
-// text-columns.ts) read cells into values; this class owns pages, dictionary and layout.
+// One column chunk of a row group being built: definition levels, values in pages of at most
+// PAGE_ROWS rows or about PAGE_BYTES, each page's bounds, a dictionary while it pays, Snappy on
+// every page. The typed columns (int64-column.ts, numeric-columns.ts, text-columns.ts) read cells
+// into values; this class owns pages, dictionary and layout.
 // https://github.com/apache/parquet-format/blob/master/README.md#data-pages
 import { ByteBuffer } from "./byte-buffer.ts";
 import { dataPageHeader, dictionaryPageHeader, ENCODING } from "./page-header.ts";
@@ -51,8 +52,8 @@ export interface PageBounds {
 
 /**
  * Pages, dictionary and layout of one column chunk. One class for every kind, so the hot path's
- * loads stay monomorphic: a typed column (numeric-columns.ts, text-columns.ts) asks slot() where
- * to write a value, writes it PLAIN, then calls placed().
+ * loads stay monomorphic: a typed column (int64-column.ts, numeric-columns.ts, text-columns.ts)
+ * asks slot() where to write a value, writes it PLAIN, then calls placed().
  */
 export class ColumnChunk {
   private levels = new Uint8Array(256);

@@ -2,7 +2,8 @@
 import type { Field } from "../../schema/table-schema.ts";
 import type { TypedColumn } from "./column-chunk.ts";
 import type { ColumnKind } from "./column-kinds.ts";
-import { DecimalColumn, Int64Column, NumberColumn } from "./numeric-columns.ts";
+import { Int64Column } from "./int64-column.ts";
+import { DecimalColumn, NumberColumn } from "./numeric-columns.ts";
 import { BooleanColumn, StringColumn } from "./text-columns.ts";
 import type { ValueSink } from "./value-sink.ts";
 
