@@ -5,7 +5,7 @@
 // ones the file stores: doubles, integers, days (dates), microseconds (times, timestamps); a
 // BigInt past ±2^53; text for BYTE_ARRAY columns (a numeric field widened to text included).
 export interface ValueSink {
-  /** `count` missing cells. */
+  /** The row group's `count` missing cells: told once per row group, after all its values. */
   nulls(count: number): void;
   number(value: number, count: number): void;
   big(value: bigint, count: number): void;

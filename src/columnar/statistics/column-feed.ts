@@ -4,37 +4,59 @@
 // microseconds for a datetime or time), a BigInt past that, or text; a dictionary-encoded value
 // once per row group with its count. A column the encoder had to keep as text although its field
 // is numeric (a datetime column mixing zones, a time with an offset, an integer past 38 digits)
-// reports its text, read here as castCell would type it.
+// reports its text, read here as castCell would type it. Finite numbers told one at a time wait
+// in a batch, sorted once and counted a run of equal values at a time, until the batch is full
+// or the row group ends (the sink's `nulls`, told once per row group after its values).
 import { isSpecialNumber } from "../../schema/lexical.ts";
 import type { TableSchema } from "../../schema/table-schema.ts";
 import { BooleanColumn } from "./boolean-column.ts";
 import { NumericColumn } from "./numeric-column.ts";
+import { sortDoubles } from "./radix-sort.ts";
 import { StringColumn } from "./string-column.ts";
 import type { ColumnSummary, TableSummary } from "./table-summary.ts";
 
 const MICROS_PER_DAY = 86_400_000_000;
+/** Numbers a feed holds before counting them: 64 KiB per numeric column. */
+const BATCH = 8192;
 
 /** One column's feed: what the encoder calls for each value it wrote. */
 export class ColumnFeed {
   private readonly column: ColumnSummary;
+  /** Finite doubles (−0 read as 0) not yet counted: only for a numeric column. */
+  private readonly batch: Float64Array | null;
+  private batched = 0;
 
   constructor(column: ColumnSummary) {
     this.column = column;
+    this.batch = column instanceof NumericColumn ? new Float64Array(BATCH) : null;
   }
 
-  /** `count` missing cells. */
+  /** `count` missing cells: told at the end of each row group, which settles the batch. */
   nulls(count: number): void {
+    this.settle();
     this.column.nulls += count;
+  }
+
+  /** Counts the batch's numbers, in order. */
+  settle(): void {
+    if (this.batched === 0) return;
+    const values = this.batch!.subarray(0, this.batched);
+    sortDoubles(values);
+    (this.column as NumericColumn).observeSorted(values, values.length);
+    this.batched = 0;
   }
 
   /** A value read as a number, `count` times. */
   number(value: number, count: number): void {
     const column = this.column;
     if (column instanceof NumericColumn) {
-      if (column.type === "integer" && !Number.isSafeInteger(value) && Number.isFinite(value)) column.observeBig(BigInt(value), count);
+      if (column.type === "integer" && !Number.isSafeInteger(value) && Number.isFinite(value)) return column.observeBig(BigInt(value), count);
       // A leap second (23:59:60) is midnight, as temporal.ts reads a time.
-      else if (column.type === "time") column.observeNumber(((value % MICROS_PER_DAY) + MICROS_PER_DAY) % MICROS_PER_DAY, count);
-      else column.observeNumber(value, count);
+      const read = column.type === "time" ? ((value % MICROS_PER_DAY) + MICROS_PER_DAY) % MICROS_PER_DAY : value;
+      if (count === 1 && read - read === 0) {
+        this.batch![this.batched++] = read + 0;
+        if (this.batched === BATCH) this.settle();
+      } else column.observeNumber(read, count);
     } else this.text(String(value), count);
   }
 

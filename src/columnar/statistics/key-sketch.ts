@@ -3,11 +3,12 @@
 // count and, for numbers, a KLL sketch for ranks. Both halves merge, so an append's summary
 // merges into its parent's and gives what one pass over all rows would (docs/statistics.md).
 import type { ByteReader, ByteWriter } from "./bytes.ts";
-import { isBoxed, numberOfKey } from "./hash.ts";
+import { isBoxed, KEY, keyOfNumber, numberOfKey } from "./hash.ts";
 import { HLL_REGISTERS, HyperLogLog } from "./hyperloglog.ts";
 import { KeyTable } from "./key-table.ts";
 import { KllSketch } from "./kll.ts";
 import { EXACT_DISTINCT_LIMIT } from "./limits.ts";
+import { sortDoubles } from "./radix-sort.ts";
 
 const EXACT = 0;
 const SKETCHED = 1;
@@ -41,6 +42,34 @@ export class KeySketch {
     }
   }
 
+  /**
+   * Counts values[0, n), doubles in order (−0 read as 0), once each: a table probe or a
+   * HyperLogLog register per run of equal values, and the run's items into KLL at once.
+   */
+  addSorted(values: Float64Array, n: number): void {
+    let i = 0;
+    for (let table = this.table; i < n && table !== null; table = this.table) {
+      const value = values[i]!;
+      let end = i + 1;
+      while (end < n && values[end] === value) end++;
+      keyOfNumber(value);
+      table.add(KEY[0]!, KEY[1]!, end - i);
+      if (table.size > EXACT_DISTINCT_LIMIT) this.sketch();
+      i = end;
+    }
+    if (i === n) return;
+    const hll = this.hll!;
+    let last = NaN;
+    for (let at = i; at < n; at++) {
+      const value = values[at]!;
+      if (value === last) continue;
+      last = value;
+      keyOfNumber(value);
+      hll.add(KEY[0]!, KEY[1]!);
+    }
+    this.kll?.addSorted(values, i, n);
+  }
+
   /** Counts a big integer `count` times: its boxed key, and the double it ranks as. */
   addBig(high: number, low: number, value: number, count = 1): void {
     if (this.table !== null) {
@@ -60,12 +89,23 @@ export class KeySketch {
   /** Leaves exact counting: every key into HyperLogLog, every value with its count into KLL. */
   private sketch(): void {
     const table = this.table!;
-    this.hll = new HyperLogLog();
-    if (this.withValues) this.kll = new KllSketch();
-    table.forEach((slot) => {
-      this.hll!.add(table.high(slot), table.low(slot));
-      if (this.kll) this.kll.addWeighted(this.valueOf(table.high(slot), table.low(slot)), table.count(slot));
-    });
+    const hll = (this.hll = new HyperLogLog());
+    table.forEach((slot) => hll.add(table.high(slot), table.low(slot)));
+    if (this.withValues) {
+      // The values counted once go into KLL as one sorted run, so its compactions sort nothing.
+      const kll = (this.kll = new KllSketch());
+      const once = new Float64Array(table.size);
+      let n = 0;
+      table.forEach((slot) => {
+        const value = this.valueOf(table.high(slot), table.low(slot));
+        const count = table.count(slot);
+        if (count === 1) once[n++] = value;
+        else kll.addWeighted(value, count);
+      });
+      const run = once.subarray(0, n);
+      sortDoubles(run);
+      kll.addSorted(run, 0, n);
+    }
     this.table = null;
     this.big = new Map();
   }

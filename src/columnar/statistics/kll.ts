@@ -3,7 +3,8 @@
 // counts are read from it. Level h holds items of weight 2^h. Compaction is lazy, as in Apache
 // DataSketches: only when the sketch holds more than its total capacity is the lowest level at
 // or over its own capacity sorted, and every other item, from a random start, moved up. Levels
-// above the first stay sorted where they can, so a compaction's output merges in linear time.
+// stay sorted where they can (a compaction's output merges in linear time, a sorted batch merges
+// into level 0), so a level is sorted only when items came into it out of order.
 import type { ByteReader, ByteWriter } from "./bytes.ts";
 import { KLL_K } from "./limits.ts";
 
@@ -14,8 +15,8 @@ export class KllSketch {
   /** levels[h] holds items of weight 2^h; sizes[h] of its slots are used. */
   levels: Float64Array[] = [new Float64Array(KLL_K)];
   sizes: number[] = [0];
-  /** Whether a level's items are in order (level 0 never is: it takes items as they come). */
-  private sorted: boolean[] = [false];
+  /** Whether a level's items are in order. */
+  private sorted: boolean[] = [true];
   /** A second buffer per level for merging into, swapped with the level's own: no allocation. */
   private spares: Float64Array[] = [new Float64Array(0)];
   private capacities: number[] = [KLL_K];
@@ -32,9 +33,42 @@ export class KllSketch {
   add(value: number): void {
     const size = this.sizes[0]!;
     if (size === this.levels[0]!.length) this.levels[0] = grown(this.levels[0]!, size + 1);
-    this.levels[0]![size] = value;
+    const items = this.levels[0]!;
+    if (size > 0 && items[size - 1]! > value) this.sorted[0] = false;
+    items[size] = value;
     this.sizes[0] = size + 1;
     if (++this.retained >= this.totalCapacity) this.compress();
+  }
+
+  /**
+   * Adds items[from, to), which are in order, each with weight 1: merged into level 0 in linear
+   * time while that level is in order, so the compactions they cause sort nothing.
+   */
+  addSorted(items: Float64Array, from: number, to: number): void {
+    const count = to - from;
+    if (count <= 0) return;
+    const old = this.levels[0]!;
+    const size = this.sizes[0]!;
+    if (size === 0 || !this.sorted[0] || old[size - 1]! <= items[from]!) {
+      const level = size + count <= old.length ? old : grown(old, size + count);
+      level.set(items.subarray(from, to), size);
+      this.levels[0] = level;
+      if (size === 0) this.sorted[0] = true;
+    } else {
+      let merged = this.spares[0]!;
+      if (merged.length < size + count) merged = new Float64Array(Math.max(old.length, (size + count) * 2));
+      let a = 0;
+      let b = from;
+      let out = 0;
+      while (a < size && b < to) merged[out++] = old[a]! <= items[b]! ? old[a++]! : items[b++]!;
+      while (a < size) merged[out++] = old[a++]!;
+      while (b < to) merged[out++] = items[b++]!;
+      this.levels[0] = merged;
+      this.spares[0] = old;
+    }
+    this.sizes[0] = size + count;
+    this.retained += count;
+    this.compress();
   }
 
   /** Adds `value` with weight `count`: one item per set bit of the count, at that bit's level. */
@@ -61,7 +95,7 @@ export class KllSketch {
     this.levels[level]![size] = value;
     this.sizes[level] = size + 1;
     this.retained++;
-    if (level > 0 && size > 0 && this.levels[level]![size - 1]! > value) this.sorted[level] = false;
+    if (size > 0 && this.levels[level]![size - 1]! > value) this.sorted[level] = false;
   }
 
   /** Halves the lowest full level into the one above until the sketch is within capacity. */
@@ -71,7 +105,7 @@ export class KllSketch {
       while (this.sizes[level]! < this.capacities[level]!) level++;
       const size = this.sizes[level]!;
       const items = this.levels[level]!.subarray(0, size);
-      if (level === 0 || !this.sorted[level]) items.sort();
+      if (!this.sorted[level]) items.sort();
       // An odd item out stays at this level; the rest pair up and one of each pair moves up.
       const keep = size % 2;
       this.random ^= this.random << 13;
@@ -79,7 +113,7 @@ export class KllSketch {
       this.random ^= this.random << 5;
       const start = keep + ((this.random >>> 0) & 1);
       this.sizes[level] = keep;
-      this.sorted[level] = level > 0;
+      this.sorted[level] = true;
       this.retained -= size - keep;
       this.mergeUp(level + 1, items, start);
     }

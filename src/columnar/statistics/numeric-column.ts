@@ -55,6 +55,27 @@ export class NumericColumn {
     this.values.add(KEY[0]!, KEY[1]!, count);
   }
 
+  /**
+   * Counts values[0, n), finite doubles in order with −0 read as 0 (as observeNumber reads
+   * them), once each: a batch the encoder's feed sorted, so runs of equal values are counted at once.
+   */
+  observeSorted(values: Float64Array, n: number): void {
+    if (n === 0) return;
+    if (values[0]! < this.low) this.low = values[0]!;
+    if (values[n - 1]! > this.high) this.high = values[n - 1]!;
+    if (this.type === "integer" || this.type === "number") {
+      const moments = this.moments;
+      for (let i = 0; i < n; ) {
+        const value = values[i]!;
+        let end = i + 1;
+        while (end < n && values[end] === value) end++;
+        moments.addWeighted(value, end - i);
+        i = end;
+      }
+    }
+    this.values.addSorted(values, n);
+  }
+
   /** Counts an integer past ±(2^53 − 1) `count` times: exact extremes, keyed by its digits. */
   observeBig(big: bigint, count: number): void {
     const value = Number(big);

@@ -1,0 +1,160 @@
+// Statistics counted in sorted batches (docs/statistics.md, "Cost"): the radix sort orders every
+// double as TypedArray.prototype.sort does, KLL fed sorted runs keeps its rank bound, and a part
+// whose numeric columns pass the exact limit, fed by the encoder batch by batch, keeps every
+// documented bound against the truth counted here from the cells, alone and merged with another.
+import { describe, expect, it } from "vitest";
+import { PartWriter, startKinds } from "../../src/columnar/parquet/index.ts";
+import { columnFeeds } from "../../src/columnar/statistics/column-feed.ts";
+import { statisticsDocument, type ColumnStatistics } from "../../src/columnar/statistics/document.ts";
+import { KllSketch } from "../../src/columnar/statistics/kll.ts";
+import { sortDoubles } from "../../src/columnar/statistics/radix-sort.ts";
+import { createSummaries, decodeSummary, encodeSummary, mergeSummaries, type TableSummary } from "../../src/columnar/statistics/table-summary.ts";
+import type { TableSchema } from "../../src/schema/table-schema.ts";
+import { mulberry32, randomInt, type Random } from "../helpers/random.ts";
+
+type Entry = ColumnStatistics & Record<string, unknown>;
+type Bins = { from: unknown; count: number }[];
+
+const SPECIALS = [0, -0, Infinity, -Infinity, Number.MIN_VALUE, -Number.MIN_VALUE, Number.MAX_VALUE, -Number.MAX_VALUE, 1, -1, 2 ** 53, -(2 ** 53)];
+
+function randomDouble(random: Random): number {
+  const kind = random();
+  if (kind < 0.2) return randomInt(random, -50, 50);
+  if (kind < 0.3) return SPECIALS[randomInt(random, 0, SPECIALS.length - 1)]!;
+  if (kind < 0.6) return (random() - 0.5) * 1e6;
+  return (random() - 0.5) * 10 ** randomInt(random, -300, 300);
+}
+
+/** A double as a number field writes it (Table Schema: INF and -INF). */
+const numberText = (value: number) => (value === Infinity ? "INF" : value === -Infinity ? "-INF" : String(value));
+
+const numberOf = (text: string) => (text === "INF" ? Infinity : text === "-INF" ? -Infinity : Number(text));
+
+/** Rows at or below `value` among `sorted`, and below it. */
+function ranks(sorted: Float64Array, value: number): { below: number; atOrBelow: number } {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (sorted[mid]! < value) low = mid + 1;
+    else high = mid;
+  }
+  let end = low;
+  while (end < sorted.length && sorted[end] === value) end++;
+  return { below: low, atOrBelow: end };
+}
+
+describe("statistics in sorted batches", () => {
+  it("sortDoubles orders as TypedArray.prototype.sort, −0 and 0 alike", () => {
+    const random = mulberry32(7);
+    const cases: Float64Array[] = [new Float64Array(0), Float64Array.of(3), Float64Array.from({ length: 5000 }, (_, i) => i), Float64Array.from({ length: 5000 }, (_, i) => -i / 3)];
+    for (let t = 0; t < 200; t++) cases.push(Float64Array.from({ length: randomInt(random, 0, 9000) }, () => randomDouble(random)));
+    for (const values of cases) {
+      const expected = values.slice().sort();
+      sortDoubles(values);
+      // −0 and 0 are one value to the statistics (the feed reads −0 as 0 before sorting).
+      expect(Array.from(values, (v) => v + 0)).toEqual(Array.from(expected, (v) => v + 0));
+    }
+  });
+
+  it("KLL fed sorted runs, single items and weighted ones keeps ranks within 0.5 %", () => {
+    const random = mulberry32(11);
+    const sketch = new KllSketch();
+    const all: number[] = [];
+    while (all.length < 1_000_000) {
+      const kind = random();
+      if (kind < 0.7) {
+        const run = Float64Array.from({ length: randomInt(random, 1, 9000) }, () => Math.round(random() * 1e5) / 10);
+        sortDoubles(run);
+        sketch.addSorted(run, 0, run.length);
+        all.push(...run);
+      } else if (kind < 0.9) {
+        const value = random() * 1e4;
+        sketch.add(value);
+        all.push(value);
+      } else {
+        const value = random() * 1e4;
+        const count = randomInt(random, 2, 40);
+        sketch.addWeighted(value, count);
+        for (let i = 0; i < count; i++) all.push(value);
+      }
+    }
+    const truth = Float64Array.from(all).sort();
+    const { values, weights } = sketch.weighted();
+    expect(weights.reduce((sum, w) => sum + w, 0)).toBe(truth.length);
+    let rank = 0;
+    for (let i = 0; i < values.length; i++) {
+      rank += weights[i]!;
+      const { below, atOrBelow } = ranks(truth, values[i]!);
+      // The sketch's rank of values[i] lies within 0.5 % of its true rank range.
+      expect(rank).toBeGreaterThanOrEqual(below - 0.005 * truth.length);
+      expect(rank).toBeLessThanOrEqual(atOrBelow + 0.005 * truth.length);
+    }
+  });
+
+  it("past the exact limit, the encoder's batches keep distinct, median and histogram within their bounds, alone and merged", () => {
+    const random = mulberry32(29);
+    const schema: TableSchema = {
+      fields: [
+        { name: "key", type: "integer" },
+        { name: "price", type: "number" },
+        { name: "signed", type: "number" },
+        { name: "few", type: "integer" },
+      ],
+      missingValues: [""],
+    };
+    const table = (from: number, rows: number) =>
+      Array.from({ length: rows }, (_, i) => [
+        String(from + i),
+        random() < 0.02 ? "" : (random() * 5000).toFixed(2),
+        // Within ±1e300, so the ten bins' edges stay finite.
+        numberText(Math.max(-1e300, Math.min(1e300, randomDouble(random)))),
+        String(randomInt(random, 0, 99)),
+      ]);
+    const summarise = (rows: string[][]): TableSummary => {
+      const summary = createSummaries(schema);
+      const writer = new PartWriter(schema, startKinds(schema), { sinks: columnFeeds(summary, schema) });
+      for (let at = 0; at < rows.length; at += 5000) writer.addRows(rows.slice(at, at + 5000));
+      const result = writer.finish();
+      if (!result.ok) throw new Error(`kinds widened to ${result.kinds.join(",")}`);
+      summary.rows = result.metadata.rows;
+      return decodeSummary(encodeSummary(summary));
+    };
+    const first = table(0, 240_000);
+    const second = table(240_000, 60_000);
+    const check = (rows: string[][], summary: TableSummary) => {
+      const document = statisticsDocument(schema, summary);
+      schema.fields.forEach((field, c) => {
+        const ours = document.columns[c] as Entry;
+        const cells = rows.map((row) => row[c]!).filter((cell) => cell !== "");
+        const values = Float64Array.from(cells, numberOf).sort();
+        const where = field.name;
+        expect(ours.nulls, `${where}.nulls`).toBe(rows.length - cells.length);
+        expect(numberOf(String(ours.min)), `${where}.min`).toBe(values[0]! + 0);
+        expect(numberOf(String(ours.max)), `${where}.max`).toBe(values[values.length - 1]!);
+        const distinct = new Set(Array.from(values, (v) => v + 0)).size;
+        if (ours.distinct_approximate) expect(Math.abs(ours.distinct - distinct), `${where}.distinct`).toBeLessThanOrEqual(0.02 * distinct);
+        else expect(ours.distinct, `${where}.distinct`).toBe(distinct);
+        const finite = values.filter((v) => Number.isFinite(v));
+        const mean = finite.reduce((sum, v) => sum + v, 0) / finite.length;
+        if (where !== "signed") expect(Math.abs(Number(ours.mean) - mean), `${where}.mean`).toBeLessThanOrEqual(1e-9 * Math.abs(mean));
+        const median = Number(ours.median);
+        const { below, atOrBelow } = ranks(values, median);
+        expect(below, `${where}.median`).toBeLessThanOrEqual(values.length / 2 + 0.005 * rows.length);
+        expect(atOrBelow, `${where}.median`).toBeGreaterThanOrEqual(values.length / 2 - 0.005 * rows.length);
+        const bins = ours.histogram as Bins;
+        const edges = bins.map((bin, b) => (b === 0 ? -Infinity : Number(bin.from)));
+        bins.forEach((bin, b) => {
+          const upper = b + 1 < edges.length ? edges[b + 1]! : Infinity;
+          const truth = ranks(values, upper).below - ranks(values, edges[b]!).below + (upper === Infinity ? values.length - ranks(values, Infinity).below : 0);
+          expect(Math.abs(bin.count - truth), `${where}.histogram[${b}]`).toBeLessThanOrEqual(0.005 * rows.length);
+        });
+      });
+      return document;
+    };
+    const alone = check(first, summarise(first));
+    expect((alone.columns[0] as Entry).distinct_approximate).toBe(true);
+    expect((alone.columns[3] as Entry).distinct_approximate).toBeUndefined();
+    check([...first, ...second], mergeSummaries(summarise(first), summarise(second)));
+  });
+});
