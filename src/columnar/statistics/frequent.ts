@@ -32,7 +32,9 @@ export class FrequentValues {
     const slot = table.slotOf(high, low);
     if (table.count(slot) === 0) {
       table.tags![slot] = this.texts.length;
-      this.texts.push(text.length > TOP_VALUE_MAX_LENGTH ? cut(text) : text);
+      // Before the first purge a new value is rare past the first few thousand, so it is kept as
+      // its own copy; after, the purge copies the survivors (a value that goes costs no copy).
+      this.texts.push(text.length > TOP_VALUE_MAX_LENGTH ? detached(cut(text)) : this.offset === 0 ? detached(text) : text);
     }
     table.counts[slot * 2 + 1]! += count;
   }
@@ -61,7 +63,7 @@ export class FrequentValues {
       this.texts = [];
       old.forEach((slot) => {
         const count = old.count(slot) - floor;
-        if (count > 0) this.count(old.high(slot), old.low(slot), texts[old.tags![slot]!]!, count);
+        if (count > 0) this.count(old.high(slot), old.low(slot), detached(texts[old.tags![slot]!]!), count);
       });
       this.spare = old;
       this.offset += floor;
@@ -114,6 +116,16 @@ export class FrequentValues {
     }
     return frequent;
   }
+}
+
+/**
+ * A copy of `text` sharing no memory with the string it came from: a cell's text is a slice of the
+ * whole chunk it was decoded from, which a kept slice would keep alive for the part. Prefixing
+ * makes a new string and slicing it flattens that into one of its own (V8 does so for a slice of a
+ * concatenation); short strings are copies already.
+ */
+function detached(text: string): string {
+  return text.length < 13 ? text : ` ${text}`.slice(1);
 }
 
 /** The first TOP_VALUE_MAX_LENGTH code units, never half a surrogate pair, then `…`. */
