@@ -22,13 +22,12 @@ const BATCH = 8192;
 /** One column's feed: what the encoder calls for each value it wrote. */
 export class ColumnFeed {
   private readonly column: ColumnSummary;
-  /** Finite doubles (−0 read as 0) not yet counted: only for a numeric column. */
-  private readonly batch: Float64Array | null;
+  /** Finite doubles (−0 read as 0) not yet counted, made at a numeric column's first one told alone. */
+  private batch: Float64Array | null = null;
   private batched = 0;
 
   constructor(column: ColumnSummary) {
     this.column = column;
-    this.batch = column instanceof NumericColumn ? new Float64Array(BATCH) : null;
   }
 
   /** `count` missing cells: told at the end of each row group, which settles the batch. */
@@ -54,7 +53,8 @@ export class ColumnFeed {
       // A leap second (23:59:60) is midnight, as temporal.ts reads a time.
       const read = column.type === "time" ? ((value % MICROS_PER_DAY) + MICROS_PER_DAY) % MICROS_PER_DAY : value;
       if (count === 1 && read - read === 0) {
-        this.batch![this.batched++] = read + 0;
+        this.batch ??= new Float64Array(BATCH);
+        this.batch[this.batched++] = read + 0;
         if (this.batched === BATCH) this.settle();
       } else column.observeNumber(read, count);
     } else this.text(String(value), count);
