@@ -52,6 +52,19 @@ describe("statistics corners", () => {
     expect(counts(entry)).toEqual([2, 0, 0, 0, 0, 0, 0, 0, 0, 3]);
   });
 
+  it("a column spanning nearly the whole double range has ten finite, rising bins", () => {
+    const max = Number.MAX_VALUE;
+    const entry = describeColumn("number", [-max, -1, 0, 1, max]);
+    const bins = entry.histogram as { from: number; to: number; count: number }[];
+    expect(bins).toHaveLength(10);
+    for (const [i, bin] of bins.entries()) {
+      expect(Number.isFinite(bin.from) && Number.isFinite(bin.to)).toBe(true);
+      expect(bin.to).toBeGreaterThan(bin.from);
+      if (i > 0) expect(bin.from).toBe(bins[i - 1]!.to);
+    }
+    expect(bins.map((bin) => bin.count)).toEqual([1, 0, 0, 0, 1, 2, 0, 0, 0, 1]);
+  });
+
   it("times with a zone are ordered and written in UTC", () => {
     const entry = describeColumn("time", ["23:30:00-01:00", "10:00:00+02:00", "12:00:00Z"]);
     expect(entry).toMatchObject({ distinct: 3, min: "00:30:00Z", max: "12:00:00Z" });

@@ -70,7 +70,10 @@ export function binEdges(low: number, high: number, whole: boolean): number[] {
   const width = high / HISTOGRAM_BINS - low / HISTOGRAM_BINS;
   const edges = [low];
   for (let i = 1; i < HISTOGRAM_BINS; i++) {
-    const edge = low + i * width;
+    // Across nearly the whole double range i * width passes the largest double while the edge
+    // itself does not: then the sum is taken at half scale.
+    const direct = low + i * width;
+    const edge = Number.isFinite(direct) ? direct : (low / 2 + i * (width / 2)) * 2;
     // Twelve significant digits print better and move the edge by far less than a bin's width.
     const short = Number(edge.toPrecision(12));
     edges.push(whole ? Math.floor(edge) : Math.abs(short - edge) <= width * 1e-9 ? short : edge);
