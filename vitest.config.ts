@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { startDohResponder } from "./test/node/helpers/doh-responder.ts";
 import { startWebhookReceiver } from "./test/node/helpers/webhook-receiver.ts";
 
 // Three projects: `workers` runs inside workerd with the real local D1 and R2 that wrangler.toml
@@ -20,6 +21,9 @@ export default defineConfig({
                 // through the real local queue, as `npm start` allows (docs/changes.md "Webhook safety").
                 WEBHOOKS_ALLOW_LOCALHOST: "true",
                 TEST_WEBHOOK_RECEIVER: (await startWebhookReceiver()).origin,
+                // A webhook host's addresses are looked up before each delivery; here a local
+                // DNS-over-HTTPS server answers from a zone the tests set (test/node/helpers/doh-responder.ts).
+                ...(await startDohResponder().then(({ origin }) => ({ DOH_URL: `${origin}/dns-query`, TEST_DOH_RESPONDER: origin }))),
                 TEST_MIGRATIONS: await readD1Migrations("./migrations"),
                 KEY_ENCRYPTION_KEY: "dGVzdC1vbmx5LWtleS1lbmNyeXB0aW9uLWtleS0zMmI=",
                 // Lower than production so size-limit tests stay fast; see test/ingest.limits.test.ts.

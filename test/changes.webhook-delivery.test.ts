@@ -2,7 +2,7 @@
 // secret rotation, failures and their record, disabling and enabling again, and the crash
 // points (between a commit and the drain, between a delivery and its record), each delivery
 // verified with the standardwebhooks package.
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
@@ -12,22 +12,14 @@ import { LONGEST_RETRY_SECONDS, retryDelaySeconds } from "../src/changes/webhook
 import { PURGE_CRON } from "../src/edge/purge-outbox.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { appendRows, collectionPart, createDataset, send, write } from "./helpers/http.ts";
+import { consume, createWebhook, deliveries, detachedDelivery, received, type Received } from "./helpers/webhooks.ts";
 
 const RECEIVER = env.TEST_WEBHOOK_RECEIVER;
 const DAY_MS = 24 * 3600 * 1000;
 
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-  at: number;
-}
 interface Body {
   type: string;
   data: { cursor: string; type: string; id: string; version: string | null; team: string | null };
-}
-
-async function received(name: string): Promise<Received[]> {
-  return (await (await fetch(`${RECEIVER}/received/${name}`)).json()) as Received[];
 }
 
 async function receivedAtLeast(name: string, count: number, timeoutMs = 20_000): Promise<Received[]> {
@@ -45,18 +37,6 @@ function unique(list: Received[]): Received[] {
   return list.filter((r) => !seen.has(r.headers["webhook-id"]!) && seen.add(r.headers["webhook-id"]!) !== undefined);
 }
 
-async function createWebhook(key: TestKey, body: Record<string, unknown>) {
-  const response = await send("POST", "/v1/webhooks", { key, body: new TextEncoder().encode(JSON.stringify(body)), headers: { "Content-Type": "application/json" } });
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as { id: string; secret: string };
-}
-
-async function deliveries(key: TestKey, id: string) {
-  const response = await send("GET", `/v1/webhooks/${id}/deliveries`, { key });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { results: Array<{ cursor: string; type: string; status: string; attempts: number; response_code: number | null; response_body: string | null; error: string | null; next_retry: string | null }> }).results;
-}
-
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -65,32 +45,6 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
     if (Date.now() > deadline) throw new Error(`not reached in ${timeoutMs} ms: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/**
- * A webhook the drain leaves alone (its position is past every event) with one pending delivery
- * of an event of its team, so only this test's own consumer calls attempt it.
- */
-async function detachedDelivery(key: TestKey, path: string): Promise<{ webhook: { id: string; secret: string }; seq: number }> {
-  const webhook = await createWebhook(key, { url: `${RECEIVER}/${path}` });
-  await env.DB.prepare("UPDATE webhooks SET drained_seq = 1000000000000 WHERE id = ?").bind(webhook.id).run();
-  const event = await env.DB.prepare(
-    "INSERT INTO change_events (type, public_type, dataset_id, team_id, version_id, occurred) VALUES ('dataset.created', NULL, ?, ?, ?, ?) RETURNING seq",
-  )
-    .bind(crypto.randomUUID(), key.team, crypto.randomUUID(), new Date().toISOString())
-    .first<{ seq: number }>();
-  const now = Date.now();
-  await env.DB.prepare("INSERT INTO webhook_deliveries (webhook_id, seq, state, attempts, next_attempt, updated) VALUES (?, ?, 'pending', 0, ?, ?)")
-    .bind(webhook.id, event!.seq, now, now)
-    .run();
-  return { webhook, seq: event!.seq };
-}
-
-async function consume(messages: Array<{ webhookId: string; seq: number }>, options: Parameters<typeof consumeWebhookBatch>[2] = {}) {
-  const batch = createMessageBatch("pubset-webhooks", messages.map((body, i) => ({ id: `m${i}-${body.seq}`, timestamp: new Date(), attempts: 1, body })));
-  const ctx = createExecutionContext();
-  await consumeWebhookBatch(batch, env, options);
-  return getQueueResult(batch, ctx);
 }
 
 describe("who receives what", { timeout: 60_000 }, () => {
@@ -185,7 +139,7 @@ describe("failures", { timeout: 60_000 }, () => {
   it("a 500 is recorded with the first 256 bytes of its answer and retried later with the same webhook-id", async () => {
     const key = await createKey("hf-team", "failing");
     const name = `fail-${crypto.randomUUID()}`;
-    const { webhook, seq } = await detachedDelivery(key, `fail/${name}`);
+    const { webhook, seq } = await detachedDelivery(key, `${RECEIVER}/fail/${name}`);
     const before = Date.now();
     const first = await consume([{ webhookId: webhook.id, seq }]);
     expect(first.explicitAcks).toEqual([]);
@@ -214,7 +168,7 @@ describe("failures", { timeout: 60_000 }, () => {
   it("redirects are not followed, and a URL refused at delivery time is a failed attempt", async () => {
     const key = await createKey("hx-team", "redirected");
     const name = `redirect-${crypto.randomUUID()}`;
-    const { webhook, seq } = await detachedDelivery(key, `redirect/${name}`);
+    const { webhook, seq } = await detachedDelivery(key, `${RECEIVER}/redirect/${name}`);
     await consume([{ webhookId: webhook.id, seq }]);
     expect((await deliveries(key, webhook.id))[0]).toMatchObject({ status: "pending", response_code: 302, error: "redirect not followed" });
     expect(await received(name)).toHaveLength(1);
@@ -237,8 +191,8 @@ describe("failures", { timeout: 60_000 }, () => {
     const key = await createKey("hs-team", "slow");
     const slowName = `slow-${crypto.randomUUID()}`;
     const okName = `ok-${crypto.randomUUID()}`;
-    const slow = await detachedDelivery(key, `slow/${slowName}`);
-    const ok = await detachedDelivery(key, `ok/${okName}`);
+    const slow = await detachedDelivery(key, `${RECEIVER}/slow/${slowName}`);
+    const ok = await detachedDelivery(key, `${RECEIVER}/ok/${okName}`);
     const started = Date.now();
     const result = await consume([{ webhookId: slow.webhook.id, seq: slow.seq }, { webhookId: ok.webhook.id, seq: ok.seq }]);
     const [fast] = await received(okName);
@@ -324,7 +278,7 @@ describe("crashes", { timeout: 60_000 }, () => {
   it("between a delivery and its record: delivered again, with the same webhook-id", async () => {
     const key = await createKey("hk-team", "killed");
     const name = `killed-${crypto.randomUUID()}`;
-    const { webhook, seq } = await detachedDelivery(key, `ok/${name}`);
+    const { webhook, seq } = await detachedDelivery(key, `${RECEIVER}/ok/${name}`);
     // The receiver gets it, then the worker dies before recording the answer.
     const dies: typeof fetch = async (input, init) => {
       await fetch(input, init);

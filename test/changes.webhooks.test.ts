@@ -85,9 +85,9 @@ describe("webhook URLs", () => {
   });
 
   it("takes an https URL with a public host name, and http://127.0.0.1 only where local development allows it", () => {
-    expect(checkWebhookUrl("https://hooks.example.com/in?x=1", false)).toEqual({ ok: true, url: "https://hooks.example.com/in?x=1" });
+    expect(checkWebhookUrl("https://hooks.example.com/in?x=1", false)).toEqual({ ok: true, url: "https://hooks.example.com/in?x=1", name: "hooks.example.com" });
     expect(checkWebhookUrl("http://127.0.0.1:9999/in", false)).toEqual({ ok: false, reason: "not_https" });
-    expect(checkWebhookUrl("http://127.0.0.1:9999/in", true)).toEqual({ ok: true, url: "http://127.0.0.1:9999/in" });
+    expect(checkWebhookUrl("http://127.0.0.1:9999/in", true)).toEqual({ ok: true, url: "http://127.0.0.1:9999/in", name: null });
     expect(checkWebhookUrl("http://localhost:9999/in", true)).toEqual({ ok: false, reason: "not_https" });
     expect(checkWebhookUrl("https://127.0.0.2/in", true)).toEqual({ ok: false, reason: "ip_literal" });
   });

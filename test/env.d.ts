@@ -6,6 +6,8 @@ declare namespace Cloudflare {
     TEST_LOW_RATE_LIMIT_QUOTA: string;
     /** The webhook receiver on 127.0.0.1 (test/node/helpers/webhook-receiver.ts). */
     TEST_WEBHOOK_RECEIVER: string;
+    /** The DNS-over-HTTPS server DOH_URL points at, whose zone a test sets (test/node/helpers/doh-responder.ts). */
+    TEST_DOH_RESPONDER: string;
     UNMIGRATED_DB: D1Database;
   }
 }

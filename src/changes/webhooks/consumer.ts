@@ -4,10 +4,13 @@
 // attempt is recorded, then retried by the queue after a growing delay, until its endpoint has
 // failed for 3 days and is disabled. The attempt is recorded after it is made, so a consumer
 // that dies in between leaves the message unacknowledged: sent again, with the same webhook-id.
+// Before each attempt the URL is checked again and its host's addresses looked up (DOH_URL).
 import { z } from "zod";
 import { openSecret } from "../../auth/key-secrets.ts";
 import { eventForWebhook } from "../../model/change-events.ts";
-import { checkWebhookUrl, localhostAllowed, URL_REFUSALS } from "./url.ts";
+import { localhostAllowed } from "./url.ts";
+import { checkDestination } from "./destination.ts";
+import { DEFAULT_DOH_URL, dohResolver, oncePerName, type Resolver } from "./resolver.ts";
 import { deliveryBody, FAILING_LIMIT_MS, retryDelaySeconds, sendAttempt, webhookMessageId } from "./deliver.ts";
 import { readDelivery, recordAttempt, withholdDelivery, type WebhookRow } from "./store.ts";
 import { webhookSecretContext } from "./secrets.ts";
@@ -18,6 +21,8 @@ export interface ConsumerBindings {
   DB: D1Database;
   KEY_ENCRYPTION_KEY: string;
   WEBHOOKS_ALLOW_LOCALHOST?: string;
+  /** The DNS-over-HTTPS server (RFC 8484) that tells a webhook host's addresses. */
+  DOH_URL?: string;
 }
 
 export interface ConsumerOptions {
@@ -37,7 +42,7 @@ async function signingSecrets(env: ConsumerBindings, webhook: WebhookRow, now: n
   return secrets;
 }
 
-async function deliverOne(message: Message<unknown>, env: ConsumerBindings, options: ConsumerOptions): Promise<void> {
+async function deliverOne(message: Message<unknown>, env: ConsumerBindings, options: ConsumerOptions, resolver: Resolver): Promise<void> {
   const parsed = DeliveryMessageSchema.safeParse(message.body);
   if (!parsed.success) {
     console.error(JSON.stringify({ event: "webhook_message_malformed", id: message.id }));
@@ -61,10 +66,10 @@ async function deliverOne(message: Message<unknown>, env: ConsumerBindings, opti
     message.ack();
     return;
   }
-  const check = checkWebhookUrl(webhook.url, localhostAllowed(env.WEBHOOKS_ALLOW_LOCALHOST));
-  const outcome = check.ok
-    ? await sendAttempt(check.url, await signingSecrets(env, webhook, now), webhookMessageId(webhookId, seq), deliveryBody(seen), Math.floor(now / 1000), options.fetcher)
-    : { ok: false, status: null, body: null, error: `url refused: ${URL_REFUSALS[check.reason]}` };
+  const destination = await checkDestination(webhook.url, localhostAllowed(env.WEBHOOKS_ALLOW_LOCALHOST), resolver);
+  const outcome = destination.ok
+    ? await sendAttempt(destination.url, await signingSecrets(env, webhook, now), webhookMessageId(webhookId, seq), deliveryBody(seen), Math.floor(now / 1000), options.fetcher)
+    : { ok: false, status: null, body: null, error: destination.error };
   const attempts = delivery.attempts + 1;
   const failingFor = now - (webhook.failingSince ?? now);
   const disable = !outcome.ok && failingFor >= FAILING_LIMIT_MS ? `failing since ${new Date(webhook.failingSince ?? now).toISOString()}: ${outcome.error ?? `answered ${outcome.status}`}` : null;
@@ -75,9 +80,10 @@ async function deliverOne(message: Message<unknown>, env: ConsumerBindings, opti
 }
 
 export async function consumeWebhookBatch(batch: MessageBatch<unknown>, env: ConsumerBindings, options: ConsumerOptions = {}): Promise<void> {
+  const resolver = oncePerName(dohResolver(env.DOH_URL || DEFAULT_DOH_URL));
   await Promise.all(
     batch.messages.map((message) =>
-      deliverOne(message, env, options).catch((error: unknown) => {
+      deliverOne(message, env, options, resolver).catch((error: unknown) => {
         console.error(JSON.stringify({ event: "webhook_delivery_failed", id: message.id, error: String(error) }));
         message.retry({ delaySeconds: 60 });
       }),

@@ -77,7 +77,7 @@ const CREATE_BODY_DOCUMENT = {
   required: ["url"],
   additionalProperties: false,
   properties: {
-    url: { type: "string" as const, maxLength: MAX_WEBHOOK_URL_LENGTH, description: "An https URL with a public host name." },
+    url: { type: "string" as const, maxLength: MAX_WEBHOOK_URL_LENGTH, description: "An https URL with a public host name. Before each delivery the name's A and AAAA records are looked up (DNS over HTTPS): the attempt is made only if every address is public, and fails otherwise." },
     events: { type: "array" as const, items: { type: "string" as const, enum: [...EVENT_TYPES] }, description: "The event types to receive; absent or empty: all of them." },
     datasets: {
       type: "array" as const,

@@ -16,7 +16,7 @@ export const WebhookParamsSchema = z.object({ id: WebhookIdSchema });
 
 export const CreateWebhookSchema = z
   .strictObject({
-    url: z.string().min(1).max(MAX_WEBHOOK_URL_LENGTH).openapi({ description: "An https URL with a public host name." }),
+    url: z.string().min(1).max(MAX_WEBHOOK_URL_LENGTH).openapi({ description: "An https URL with a public host name. Before each delivery the name's A and AAAA records are looked up (DNS over HTTPS): the attempt is made only if every address is public, and fails otherwise." }),
     events: z
       .array(z.enum(EVENT_TYPES))
       .max(EVENT_TYPES.length)

@@ -1,7 +1,8 @@
 // Which URLs a webhook may deliver to (docs/changes.md "Webhook safety"): https to a host name
 // that is neither an IP literal nor a private, loopback or link-local name, without credentials.
-// Checked when the webhook is created and again before every delivery. Local development may
-// allow http://127.0.0.1 (WEBHOOKS_ALLOW_LOCALHOST, which `npm start` sets). Pure.
+// Checked when the webhook is created and again before every delivery, when the name's addresses
+// are checked too (destination.ts). Local development may allow http://127.0.0.1
+// (WEBHOOKS_ALLOW_LOCALHOST, which `npm start` sets). Pure.
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
@@ -14,7 +15,8 @@ export type UrlRefusal =
   | "private_name"
   | "fragment";
 
-export type UrlCheck = { ok: true; url: string } | { ok: false; reason: UrlRefusal };
+/** `name` is the host name to look up; null for the local allowance, which names an address. */
+export type UrlCheck = { ok: true; url: string; name: string | null } | { ok: false; reason: UrlRefusal };
 
 /** One sentence per refusal, for the problem's detail and a delivery's recorded error. */
 export const URL_REFUSALS: Record<UrlRefusal, string> = {
@@ -52,11 +54,11 @@ export function checkWebhookUrl(input: string, allowLocalhost: boolean): UrlChec
   }
   if (url.username !== "" || url.password !== "") return { ok: false, reason: "credentials" };
   if (url.hash !== "" || input.includes("#")) return { ok: false, reason: "fragment" };
-  if (allowLocalhost && url.hostname === "127.0.0.1" && (url.protocol === "http:" || url.protocol === "https:")) return { ok: true, url: url.href };
+  if (allowLocalhost && url.hostname === "127.0.0.1" && (url.protocol === "http:" || url.protocol === "https:")) return { ok: true, url: url.href, name: null };
   if (url.protocol !== "https:") return { ok: false, reason: "not_https" };
   if (isIpLiteral(url.hostname)) return { ok: false, reason: "ip_literal" };
   if (isPrivateName(url.hostname)) return { ok: false, reason: "private_name" };
-  return { ok: true, url: url.href };
+  return { ok: true, url: url.href, name: url.hostname };
 }
 
 /** WEBHOOKS_ALLOW_LOCALHOST as set in wrangler.toml, by `npm start` or by the tests. */

@@ -1,0 +1,62 @@
+// The webhook tests' shared steps: create a webhook, read its deliveries, and a delivery that only
+// the test's own consumer calls attempt (test/changes.webhook-delivery.test.ts, test/changes.webhook-dns.test.ts).
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { consumeWebhookBatch, type ConsumerBindings } from "../../src/changes/webhooks/consumer.ts";
+import { send } from "./http.ts";
+import type { TestKey } from "./keys.ts";
+
+export interface Received {
+  headers: Record<string, string>;
+  body: string;
+  at: number;
+}
+
+/** What the receiver at `name` (test/node/helpers/webhook-receiver.ts) got, oldest first. */
+export async function received(name: string): Promise<Received[]> {
+  return (await (await fetch(`${env.TEST_WEBHOOK_RECEIVER}/received/${name}`)).json()) as Received[];
+}
+
+export async function createWebhook(key: TestKey, body: Record<string, unknown>) {
+  const response = await send("POST", "/v1/webhooks", { key, body: new TextEncoder().encode(JSON.stringify(body)), headers: { "Content-Type": "application/json" } });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return (await response.json()) as { id: string; secret: string };
+}
+
+export async function deliveries(key: TestKey, id: string) {
+  const response = await send("GET", `/v1/webhooks/${id}/deliveries`, { key });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { results: Array<{ cursor: string; type: string; status: string; attempts: number; response_code: number | null; response_body: string | null; error: string | null; next_retry: string | null }> }).results;
+}
+
+/**
+ * A webhook to `url` that the drain leaves alone (its position is past every event) with one
+ * pending delivery of an event of its team, so only the test's own consumer calls attempt it.
+ */
+export async function detachedDelivery(key: TestKey, url: string): Promise<{ webhook: { id: string; secret: string }; seq: number }> {
+  const webhook = await createWebhook(key, { url });
+  await env.DB.prepare("UPDATE webhooks SET drained_seq = 1000000000000 WHERE id = ?").bind(webhook.id).run();
+  const event = await env.DB.prepare(
+    "INSERT INTO change_events (type, public_type, dataset_id, team_id, version_id, occurred) VALUES ('dataset.created', NULL, ?, ?, ?, ?) RETURNING seq",
+  )
+    .bind(crypto.randomUUID(), key.team, crypto.randomUUID(), new Date().toISOString())
+    .first<{ seq: number }>();
+  const now = Date.now();
+  await env.DB.prepare("INSERT INTO webhook_deliveries (webhook_id, seq, state, attempts, next_attempt, updated) VALUES (?, ?, 'pending', 0, ?, ?)")
+    .bind(webhook.id, event!.seq, now, now)
+    .run();
+  return { webhook, seq: event!.seq };
+}
+
+/** One consumer call on these messages, as the queue would make it; what it acknowledged and retried. */
+export async function consume(
+  messages: Array<{ webhookId: string; seq: number }>,
+  options: Parameters<typeof consumeWebhookBatch>[2] = {},
+  bindings: ConsumerBindings = env,
+) {
+  const batch = createMessageBatch("pubset-webhooks", messages.map((body, i) => ({ id: `m${i}-${body.seq}`, timestamp: new Date(), attempts: 1, body })));
+  const ctx = createExecutionContext();
+  await consumeWebhookBatch(batch, bindings, options);
+  return getQueueResult(batch, ctx);
+}
