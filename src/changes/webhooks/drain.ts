@@ -65,12 +65,30 @@ export async function sweepOverdue(env: DrainBindings, now: number = Date.now())
   return overdue.length;
 }
 
-/** The drain after a commit's answer: a failure only delays delivery until the next run. */
+/** This isolate's drain after commits, while one runs, and whether a commit has asked for another round. */
+let draining: Promise<void> | null = null;
+let again = false;
+
+/**
+ * The drain after a commit's answer: one at a time in an isolate. A commit answered while a drain
+ * runs asks for one more round instead of a drain of its own, so the burst of answers of an
+ * append group costs two drains, not one each, all reading and claiming the same events. Each
+ * round reads every event committed before it began. A failure only delays delivery until the
+ * next run (the every-minute drain, or the next commit's).
+ */
 export function drainAfterCommit(env: DrainBindings, defer: (work: Promise<void>) => void): void {
-  defer(
-    drainOutbox(env).then(
-      () => undefined,
-      (error: unknown) => console.error(JSON.stringify({ event: "webhook_drain_failed", error: String(error) })),
-    ),
-  );
+  if (draining) {
+    again = true;
+    return;
+  }
+  const run = async () => {
+    do {
+      again = false;
+      await drainOutbox(env).catch((error: unknown) => console.error(JSON.stringify({ event: "webhook_drain_failed", error: String(error) })));
+    } while (again);
+  };
+  draining = run().finally(() => {
+    draining = null;
+  });
+  defer(draining);
 }

@@ -1,0 +1,37 @@
+// docs/storage-protocol.md "Webhook delivery": the drain after commits runs one at a time in an
+// isolate. The answers of an append group arrive together; each asks for a drain, and they cost
+// two runs, not one each, with every event still queued. Its own file, so no other test's drain
+// is running in this isolate when it starts.
+import { env } from "cloudflare:workers";
+import { expect, it } from "vitest";
+import { drainAfterCommit } from "../src/changes/webhooks/drain.ts";
+import { countingD1 } from "./helpers/d1-wrappers.ts";
+import { createKey } from "./helpers/keys.ts";
+import { createWebhook, received } from "./helpers/webhooks.ts";
+
+const BURST = 20;
+
+it("a burst of commits' drains runs twice, not once per commit, and queues every event", { timeout: 60_000 }, async () => {
+  const key = await createKey("hb-team", "burst");
+  const name = `burst-${crypto.randomUUID()}`;
+  await createWebhook(key, { url: `${env.TEST_WEBHOOK_RECEIVER}/ok/${name}` });
+  const counting = countingD1(env.DB);
+  const deferred: Array<Promise<void>> = [];
+  // An append group's commit: its events in one batch, then its answers, each asking for a drain.
+  const insert = env.DB.prepare("INSERT INTO change_events (type, public_type, dataset_id, team_id, version_id, occurred) VALUES ('dataset.deleted', NULL, ?, ?, NULL, ?)");
+  await env.DB.batch(Array.from({ length: BURST }, () => insert.bind(crypto.randomUUID(), key.team, new Date().toISOString())));
+  for (let n = 0; n < BURST; n++) drainAfterCommit({ DB: counting.db, WEBHOOKS: env.WEBHOOKS }, (work) => deferred.push(work));
+  expect(deferred).toHaveLength(1);
+  await Promise.all(deferred);
+  const runs = counting.queries.filter((q) => q.sql.startsWith("SELECT * FROM webhooks WHERE enabled = 1")).length;
+  expect(runs).toBe(2);
+
+  // A commit after the burst's drain has finished starts a drain of its own.
+  drainAfterCommit({ DB: counting.db, WEBHOOKS: env.WEBHOOKS }, (work) => deferred.push(work));
+  expect(deferred).toHaveLength(2);
+  await deferred[1];
+
+  const deadline = Date.now() + 20_000;
+  while ((await received(name)).length < BURST && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(new Set((await received(name)).map((r) => r.headers["webhook-id"])).size).toBe(BURST);
+});
