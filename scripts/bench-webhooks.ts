@@ -5,9 +5,12 @@
 // append for BENCH_WEBHOOKS_SECONDS (default 60); and an outage: the receiver answers 500 for BENCH_OUTAGE_SECONDS (default 60) while a
 // writer appends every second, then recovers: how long until every event of the outage is
 // delivered, and how many arrived more than once (with the same webhook-id).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// BENCH_WEBHOOKS_BATCH=N sets the consumer's max_batch_size in the bench's copy of wrangler.toml,
+// a what-if for the deployed max_concurrency that the local queue lacks.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { PubsetClient, type SigningKey } from "../src/client/index.ts";
@@ -88,6 +91,16 @@ async function main(): Promise<number> {
     const stateDir = join(work, "state");
     const key: SigningKey = await prepareState(stateDir);
     const build = await buildWorker(join(work, "app"));
+    const batch = process.env.BENCH_WEBHOOKS_BATCH;
+    if (batch) {
+      // A what-if, never the figure of record: a local queue hands its consumer one batch at a
+      // time (no max_concurrency), so a larger batch stands in for the deployed concurrency.
+      const config = join(build.dir, "wrangler.toml");
+      const toml = readFileSync(config, "utf8");
+      const changed = toml.replace(/(queue = "pubset-webhooks"\nmax_batch_size = )\d+/, `$1${Number(batch)}`);
+      if (changed === toml) throw new Error("BENCH_WEBHOOKS_BATCH: no max_batch_size for pubset-webhooks in wrangler.toml");
+      writeFileSync(config, changed);
+    }
     const port = Number(process.env.BENCH_PORT ?? "0") || (await freePort());
     const inspector = Number(process.env.BENCH_INSPECTOR_PORT ?? "0") || undefined;
     const receiverPort = Number(process.env.BENCH_RECEIVER_PORT ?? "0") || (await freePort());
@@ -111,6 +124,10 @@ async function main(): Promise<number> {
     });
 
     process.stderr.write(`bench webhooks: ${WRITERS} writers for ${seconds} s…\n`);
+    // The receiver shares this process with the writers: its event-loop delay shows whether a
+    // late delivery waited here rather than in the worker.
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
     const answered = new Map<string, number>();
     const deadline = performance.now() + seconds * 1000;
     await Promise.all(
@@ -121,6 +138,7 @@ async function main(): Promise<number> {
         }
       }),
     );
+    lag.disable();
     await until(() => [...answered.keys()].every((v) => receiver.firstArrival.has(v)), 120_000);
     const latencies = [...answered].flatMap(([version, at]) => {
       const arrived = receiver.firstArrival.get(version);
@@ -148,13 +166,14 @@ async function main(): Promise<number> {
     const report = [
       "### Webhooks",
       "",
-      `Measured ${new Date().toISOString().slice(0, 10)} on ${machineLine()}; \`npm run bench:webhooks\` (BENCH_WEBHOOKS_SECONDS=${seconds}, BENCH_OUTAGE_SECONDS=${outageSeconds}).`,
+      `Measured ${new Date().toISOString().slice(0, 10)} on ${machineLine()}; \`npm run bench:webhooks\` (BENCH_WEBHOOKS_SECONDS=${seconds}, BENCH_OUTAGE_SECONDS=${outageSeconds}${batch ? `, BENCH_WEBHOOKS_BATCH=${batch}: a what-if` : ""}).`,
       "",
       "| figure | measured |",
       "|---|---|",
       `| one writer, an append every 1.5 s: from the answer to its delivery, p50 / p95 | ${ms(percentile(aloneLatencies, 50))} / **${ms(percentile(aloneLatencies, 95))}** (${alone.size} appends, ${alone.size - aloneLatencies.length} not delivered) |`,
       `| appends by ${WRITERS} writers in ${seconds} s, each delivered | ${answered.size} (not delivered within 2 min: ${missing}) |`,
       `| from an append's answer to its delivery, p50 / p95 | ${ms(percentile(latencies, 50))} / **${ms(percentile(latencies, 95))}** (goal p95 ≤ 2 s) |`,
+      `| this process's event-loop delay while the writers ran (the receiver's), p99 / max | ${Math.round(lag.percentile(99) / 1e6)} ms / ${Math.round(lag.max / 1e6)} ms |`,
       `| events appended during a ${outageSeconds} s outage (500s) | ${duringOutage.length}; ${receiver.refused} attempts refused |`,
       `| from the receiver's recovery until every one was delivered | ${caughtUp ? `**${recoverySeconds.toFixed(1)} s**` : `not within 20 min (${recoverySeconds.toFixed(0)} s)`} |`,
       `| deliveries that arrived more than once (same webhook-id), whole run | ${receiver.duplicates()} (${duplicatesBefore} before the outage ended) |`,
