@@ -4,7 +4,7 @@
 // the keyboard, and neither the cards nor their tables push the page sideways.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../node/helpers/server.ts";
+import { e2eServer, type E2eServer } from "../node/helpers/shared-server.ts";
 import { describeInChromium, launchChromium, type Chromium } from "./helpers/chromium.ts";
 import { pagePerTest } from "./helpers/page-per-test.ts";
 import { publish, type Published } from "./helpers/publish.ts";
@@ -28,12 +28,12 @@ function surveyCsv(rows: number): string {
 }
 
 describeInChromium("column summaries in Chromium", () => {
-  let server: RunningServer;
+  let server: E2eServer & { stop(): Promise<void> };
   let browser: Chromium;
   let survey: Published;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchChromium()]);
+    [server, browser] = await Promise.all([e2eServer(), launchChromium()]);
     survey = await publish(server, { name: "Swiss lake survey", visibility: "public" }, surveyCsv(120), "survey.csv");
     // The twin (and with it the statistics) is built by the after-commit queue, a moment after the write.
     const statistics = `${server.url}/v1/dataset/${survey.id}/${survey.version}/statistics`;

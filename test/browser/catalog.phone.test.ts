@@ -3,7 +3,7 @@
 // at word boundaries; command boxes keeping their commands inside the box; a title with no
 // invisible characters.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../node/helpers/server.ts";
+import { e2eServer, type E2eServer } from "../node/helpers/shared-server.ts";
 import { describeInChromium, launchChromium, type Chromium } from "./helpers/chromium.ts";
 import { pagePerTest } from "./helpers/page-per-test.ts";
 import { publish, type Published } from "./helpers/publish.ts";
@@ -12,13 +12,13 @@ const PHONE = { width: 390, height: 844 };
 const CSV = "station,reading\nNorth,12.5\nSouth,9.25\n";
 
 describeInChromium("the catalog on a phone and a desktop", () => {
-  let server: RunningServer;
+  let server: E2eServer & { stop(): Promise<void> };
   let browser: Chromium;
   let spdx: Published;
   let byUrl: Published;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchChromium()]);
+    [server, browser] = await Promise.all([e2eServer(), launchChromium()]);
     spdx = await publish(server, { name: "Licensed readings", visibility: "public", properties: { license: "cc-by-4.0" } }, CSV, "readings.csv");
     byUrl = await publish(server, { name: "Readings under terms", visibility: "public", properties: { license: "https://example.org/terms" } }, CSV, "terms.csv");
   });

@@ -11,18 +11,19 @@ import { verifyWebhook } from "../../src/client/index.ts";
 import { runInProcess, type CliRun } from "./cli.helpers.ts";
 import { readDoc, section } from "./helpers/markdown.ts";
 import { PROJECT_ROOT } from "./helpers/run-script.ts";
-import { e2eServer, type E2eServer } from "./helpers/shared-server.ts";
+import { e2eServer, type SharedServer } from "./helpers/shared-server.ts";
 import { startWebhookReceiver } from "./helpers/webhook-receiver.ts";
 
 // Inside the checkout, so the receiver's `import "standardwebhooks"` resolves as in a project that installed it.
 const dir = mkdtempSync(join(PROJECT_ROOT, ".cli-changes-"));
-let server: E2eServer & { stop(): Promise<void> };
+let server: SharedServer & { stop(): Promise<void> };
 let env: NodeJS.ProcessEnv;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   server = await e2eServer();
-  env = { PUBSET_URL: server.url, PUBSET_CONFIG: join(dir, "no-config.json"), PUBSET_KEY_ID: server.demoKey.key_id, PUBSET_SECRET: server.demoKey.secret };
+  // A team of its own: the feed and the webhooks below show every event of the key's team.
+  env = { PUBSET_URL: server.url, PUBSET_CONFIG: join(dir, "no-config.json"), PUBSET_KEY_ID: server.soloKey.key_id, PUBSET_SECRET: server.soloKey.secret };
 });
 afterAll(async () => {
   for (const child of children) child.kill("SIGKILL");
