@@ -10,6 +10,11 @@ import { startWebhookReceiver } from "./test/node/helpers/webhook-receiver.ts";
 // both against `npm start`.
 export default defineConfig({
   test: {
+    // Two test files at a time, whatever the project: vitest's default on a 2-core machine is
+    // one (cores - 1), which left a core idle while the end-to-end files wait on wrangler dev.
+    // Every workers file has its own workerd and storage; the node and browser files share one
+    // `npm start`, each file with data of its own (docs/performance.md "Test suite").
+    maxWorkers: 2,
     projects: [
       {
         plugins: [

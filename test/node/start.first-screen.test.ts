@@ -28,7 +28,8 @@ async function firstScreen(name: string): Promise<string[]> {
   let exited = false;
   child.on("exit", () => (exited = true));
   try {
-    const deadline = Date.now() + 90_000;
+    // A hang guard, as in helpers/server.ts: other test files may run beside this one.
+    const deadline = Date.now() + 150_000;
     for (;;) {
       const text = readFileSync(screen, "utf8");
       if (text.includes("npm run keys -- create")) return text.trimEnd().split("\n");
@@ -64,4 +65,4 @@ it("a first start fits on a screen and ends with the demo key and what to run ne
   expect(later.length, later.join("\n")).toBeLessThanOrEqual(first.length);
   expect(later.join("\n")).toMatch(/^D1 is up to date \(.*\); wrangler's output: \S+$/m);
   expect(later.slice(-20).join("\n")).toContain(`key_id  ${key.key_id}`);
-});
+}, 330_000);

@@ -33,6 +33,7 @@ export interface RunningServer {
 export interface StartOptions {
   /** Reuse a state directory (kept on stop); default: a fresh temp dir, removed on stop. */
   stateDir?: string;
+  /** A hang guard: wrangler dev starts in ~10 s idle, past a minute with other files beside it. */
   readyTimeoutMs?: number;
   /** Serve with these rate limits (quota per period of 10 or 60 s) instead of wrangler.toml's. */
   rateLimits?: { signed: { limit: number; period: 10 | 60 }; anonymous: { limit: number; period: 10 | 60 } };
@@ -151,7 +152,6 @@ async function startServerOnce(options: StartOptions): Promise<RunningServer> {
   };
 
   const demoKeyFile = join(stateDir, "demo-key.json");
-  // A hang guard, not a speed check: on a loaded 2-core machine wrangler dev has taken more than 60 s to answer.
   const deadline = Date.now() + (options.readyTimeoutMs ?? 150_000);
   for (;;) {
     if (exited) {
