@@ -10,11 +10,12 @@ import { startWebhookReceiver } from "./test/node/helpers/webhook-receiver.ts";
 // both against `npm start`.
 export default defineConfig({
   test: {
-    // Two test files at a time, whatever the project: vitest's default on a 2-core machine is
-    // one (cores - 1), which left a core idle while the end-to-end files wait on wrangler dev.
+    // Three test files at a time, whatever the project: vitest's default on a 2-core machine is
+    // one (cores - 1), which left the cores idle while the end-to-end files wait on wrangler dev
+    // and their servers; three beat two there (docs/performance.md "Test suite").
     // Every workers file has its own workerd and storage; the node and browser files share one
     // `npm start`, each file with data of its own (docs/performance.md "Test suite").
-    maxWorkers: 2,
+    maxWorkers: 3,
     projects: [
       {
         plugins: [
