@@ -34,6 +34,11 @@ interface Measured {
   r2Bytes: number;
   d1: number;
   matched: number;
+  /** Milliseconds: the Worker's own time until its answer starts, and the part of it waited on R2 reads. */
+  workerMs: number;
+  r2WaitMs: number;
+  r2Reads: number;
+  d1WaitMs: number;
 }
 
 async function ready(origin: string, path: string, timeoutMs: number): Promise<void> {
@@ -61,7 +66,16 @@ async function query(origin: string, path: string, key: SigningKey | null): Prom
   if (response.status !== 200) throw new Error(`${path}: ${response.status} ${text}`);
   const body = JSON.parse(text) as { matched: number; partial: boolean };
   if (body.partial) throw new Error(`${path}: partial answer (scan budget met)`);
-  return { seconds, r2Bytes: counted(response, "X-Bench-R2", "bytes"), d1: counted(response, "X-Bench-D1", "queries"), matched: body.matched };
+  return {
+    seconds,
+    r2Bytes: counted(response, "X-Bench-R2", "bytes"),
+    d1: counted(response, "X-Bench-D1", "queries"),
+    matched: body.matched,
+    workerMs: counted(response, "X-Bench-Time", "worker"),
+    r2WaitMs: counted(response, "X-Bench-R2", "wait"),
+    r2Reads: counted(response, "X-Bench-R2", "reads"),
+    d1WaitMs: counted(response, "X-Bench-D1", "wait"),
+  };
 }
 
 async function timed(origin: string, path: string, key: SigningKey): Promise<Measured> {
@@ -72,7 +86,13 @@ async function timed(origin: string, path: string, key: SigningKey): Promise<Mea
 async function interleaved(origin: string, paths: readonly string[], key: SigningKey): Promise<Measured[]> {
   const runs: Measured[][] = paths.map(() => []);
   for (let i = 0; i < RUNS; i++) for (const [p, path] of paths.entries()) runs[p]!.push(await query(origin, path, key));
-  return runs.map((each) => ({ ...each[0]!, seconds: median(each.map((run) => run.seconds)) }));
+  return runs.map((each) => ({
+    ...each[0]!,
+    seconds: median(each.map((run) => run.seconds)),
+    workerMs: median(each.map((run) => run.workerMs)),
+    r2WaitMs: median(each.map((run) => run.r2WaitMs)),
+    d1WaitMs: median(each.map((run) => run.d1WaitMs)),
+  }));
 }
 
 /** A signed GET that answers JSON without `matched`: its time only. */
@@ -150,6 +170,7 @@ async function main(): Promise<number> {
     const repeat = await query(server.origin, `${base}/rows?where=${encodeURIComponent(`(id>=${middle}) and id<${middle + 100}.0`)}&limit=100`, null);
 
     const csvMB = csv.bytes / MB;
+    const split = (m: Measured) => `${(m.seconds * 1000).toFixed(0)} / ${m.workerMs} / ${m.d1WaitMs} / ${m.r2WaitMs} (${m.r2Reads})`;
     const share = (bytes: number) => `${((100 * bytes) / parquet.length).toFixed(1)} %`;
     const report = [
       `### Queries on a ${mebibytes} MiB version, in workerd`,
@@ -163,6 +184,7 @@ async function main(): Promise<number> {
       `| full scan: \`${scanWhere}\` (${scan.matched} rows) | ${(scan.seconds * 1000).toFixed(0)} ms, ${(scan.r2Bytes / MB).toFixed(2)} MB from R2 = ${share(scan.r2Bytes)} of the Parquet | |`,
       `| a plain window of 100 rows from the middle (no question): the floor of a request here | ${(floor.seconds * 1000).toFixed(0)} ms, ${(floor.r2Bytes / MB).toFixed(2)} MB from R2 | |`,
       `| the version's record (\`GET /v1/dataset/{id}/{version}\`, no R2): what any signed request costs here | ${(record * 1000).toFixed(0)} ms | |`,
+      `| where a request's time goes (median ms): wall at the client / in the Worker until its answer starts / of that, waiting on D1 / on R2 reads (reads) | selective ${split(selective)}; full scan ${split(scan)}; plain window ${split(floor)} | |`,
       `| selective / full scan, time | **${(selective.seconds / scan.seconds).toFixed(3)}×** | ≤ 0.1× |`,
       `| full-scan throughput | **${(csvMB / scan.seconds).toFixed(1)} MB of CSV/s** | |`,
       `| full scan from the CSV segments: \`${csvWhere}\` (${csvScan.matched} rows) | ${(csvScan.seconds * 1000).toFixed(0)} ms = **${(csvMB / csvScan.seconds).toFixed(1)} MB of CSV/s**, ${(csvScan.r2Bytes / MB).toFixed(2)} MB from R2 | |`,

@@ -1,8 +1,8 @@
 // Worker entry for `npm run bench` only (scripts/bench/worker-build.ts bundles this file, not
 // src/index.ts): the deployed worker unchanged, plus the /__bench/* baselines of
 // src/bench/routes.ts, so the deployed bundle carries none of them.
-import { countedDatabase, type D1Count } from "./bench/d1-count.ts";
-import { countedBucket, type R2Count } from "./bench/r2-count.ts";
+import { countedDatabase, d1Count } from "./bench/d1-count.ts";
+import { countedBucket, r2Count } from "./bench/r2-count.ts";
 import { BENCH_PATH, benchRoutes } from "./bench/routes.ts";
 import worker from "./index.ts";
 
@@ -13,15 +13,18 @@ const bench = benchRoutes();
 
 /**
  * The deployed worker with its D1 round trips counted and reported in `X-Bench-D1`, and its R2
- * reads until the answer starts in `X-Bench-R2` (a streamed body may read more after).
+ * reads until the answer starts in `X-Bench-R2` (a streamed body may read more after), with the
+ * milliseconds waited on them (and on D1 in `X-Bench-D1`); `X-Bench-Time` is the Worker's time until its answer starts.
  */
 async function countedFetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-  const count: D1Count = { queries: 0, writes: 0 };
-  const r2: R2Count = { reads: 0, bytes: 0 };
+  const count = d1Count();
+  const r2 = r2Count();
+  const started = performance.now();
   const response = await worker.fetch(request, { ...env, DB: countedDatabase(env.DB, count), CONTENT: countedBucket(env.CONTENT, r2) }, ctx);
   const counted = new Response(response.body, { status: response.status, statusText: response.statusText, headers: response.headers, encodeBody: response.headers.has("Content-Encoding") ? "manual" : "automatic" });
-  counted.headers.set("X-Bench-D1", `queries=${count.queries}; writes=${count.writes}`);
-  counted.headers.set("X-Bench-R2", `reads=${r2.reads}; bytes=${r2.bytes}`);
+  counted.headers.set("X-Bench-D1", `queries=${count.queries}; writes=${count.writes}; wait=${Math.round(count.waitMs)}`);
+  counted.headers.set("X-Bench-R2", `reads=${r2.reads}; bytes=${r2.bytes}; wait=${Math.round(r2.waitMs)}`);
+  counted.headers.set("X-Bench-Time", `worker=${Math.round(performance.now() - started)}`);
   return counted;
 }
 

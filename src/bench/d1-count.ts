@@ -4,6 +4,22 @@
 export interface D1Count {
   queries: number;
   writes: number;
+  /** Milliseconds during which at least one round trip was in flight (workerd's clock, which moves only at I/O). */
+  waitMs: number;
+  inFlight: number;
+  waitStarted: number;
+}
+
+export function d1Count(): D1Count {
+  return { queries: 0, writes: 0, waitMs: 0, inFlight: 0, waitStarted: 0 };
+}
+
+/** `round` (one round trip) with its wait added to `count.waitMs`. */
+function waited<T>(count: D1Count, round: () => Promise<T>): Promise<T> {
+  if (count.inFlight++ === 0) count.waitStarted = performance.now();
+  return round().finally(() => {
+    if (--count.inFlight === 0) count.waitMs += performance.now() - count.waitStarted;
+  });
 }
 
 const WRITE = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i;
@@ -20,10 +36,10 @@ function countedStatement(statement: D1PreparedStatement, sql: string, count: D1
   };
   const wrapped = {
     bind: (...values: unknown[]) => countedStatement(statement.bind(...values), sql, count, inner),
-    first: (column?: string) => (hit(), column === undefined ? statement.first() : statement.first(column)),
-    all: () => (hit(), statement.all()),
-    run: () => (hit(), statement.run()),
-    raw: (options?: { columnNames?: boolean }) => (hit(), options?.columnNames ? statement.raw({ columnNames: true }) : statement.raw()),
+    first: (column?: string) => (hit(), waited(count, () => (column === undefined ? statement.first() : statement.first(column)))),
+    all: () => (hit(), waited(count, () => statement.all())),
+    run: () => (hit(), waited(count, () => statement.run())),
+    raw: (options?: { columnNames?: boolean }) => (hit(), waited(count, () => (options?.columnNames ? statement.raw({ columnNames: true }) : statement.raw()))),
   };
   inner.set(wrapped, { statement, sql });
   // The wrapper implements every method of the abstract class D1PreparedStatement.
@@ -39,7 +55,7 @@ export function countedSession(session: D1DatabaseSession, count: D1Count): D1Da
     batch: <T = unknown>(statements: D1PreparedStatement[]) => {
       count.queries++;
       if (statements.some((s) => WRITE.test(inner.get(s)?.sql ?? "INSERT"))) count.writes++;
-      return session.batch<T>(statements.map((s) => inner.get(s)?.statement ?? s));
+      return waited(count, () => session.batch<T>(statements.map((s) => inner.get(s)?.statement ?? s)));
     },
     getBookmark: () => session.getBookmark(),
   };
