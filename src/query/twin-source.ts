@@ -24,6 +24,13 @@ export interface TwinPart {
 
 /** Chunks closer than this are fetched in one range read, the gap read and dropped. */
 const COALESCE_GAP = 64 * 1024;
+/**
+ * A Worker keeps at most six connections open at once, R2 reads included (Cloudflare's Workers
+ * limits, "Simultaneous open connections"): a seventh read waits for one of them, a second round
+ * trip. So runs beyond six are joined where the gap between them is smallest, up to this gap.
+ */
+export const PARALLEL_READS = 6;
+const JOIN_GAP = 512 * 1024;
 /** Part metadata read at once. */
 const METADATA_READS = 6;
 /**
@@ -95,6 +102,13 @@ function runs<T extends Span>(spans: readonly T[]): { offset: number; end: numbe
       last.end = Math.max(last.end, span.end);
       last.spans.push(span);
     } else out.push({ offset: span.offset, end: span.end, spans: [span] });
+  }
+  while (out.length > PARALLEL_READS) {
+    let best = 0;
+    for (let i = 1; i < out.length - 1; i++) if (out[i + 1]!.offset - out[i]!.end < out[best + 1]!.offset - out[best]!.end) best = i;
+    const [left, right] = [out[best]!, out[best + 1]!];
+    if (right.offset - left.end > JOIN_GAP) break;
+    out.splice(best, 2, { offset: left.offset, end: Math.max(left.end, right.end), spans: [...left.spans, ...right.spans] });
   }
   return out;
 }
@@ -211,10 +225,10 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
           // as the filter's, so a selective query waits for one round of R2 reads, not two.
           const rest = columns.filter((c) => !filterColumns.has(c));
           const candidateRows = candidates.reduce((sum, range) => sum + range.to - range.from, 0);
-          const early = rest.length > 0 && candidateRows <= PAGE_ROWS && candidateRows < group.rows ? loadPages(rest, candidates) : null;
-          // Awaited below on every path; this keeps a failure from being unhandled meanwhile.
-          early?.catch(() => undefined);
-          decodePages(await loadPages(filter, candidates), null);
+          // Both in one call, so their pages share the runs of range reads (and the cap on them).
+          const early = rest.length > 0 && candidateRows <= PAGE_ROWS && candidateRows < group.rows ? await loadPages([...filter, ...rest], candidates) : null;
+          const of = (loaded: ReadonlyMap<number, SomePages & RowRange>, wanted: readonly number[]) => new Map(wanted.map((c) => [c, loaded.get(c)!] as const));
+          decodePages(early ? of(early, filter) : await loadPages(filter, candidates), null);
           const hits: number[] = [];
           const probe: Cell[] = new Array<Cell>(width).fill(null);
           const filterCells = filter.map((c) => [c, cells[c]!] as const);
@@ -224,13 +238,10 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
               if (query.matches(probe)) hits.push(r);
             }
           }
-          if (hits.length === 0) {
-            await early;
-            return;
-          }
+          if (hits.length === 0) return;
           const only = new Uint8Array(group.rows);
           for (const r of hits) only[r] = 1;
-          if (rest.length > 0) decodePages(await (early ?? loadPages(rest, rowRanges(hits))), only);
+          if (rest.length > 0) decodePages(early ? of(early, rest) : await loadPages(rest, rowRanges(hits)), only);
           yield { rows: hits.map((r) => rowAt(r, columns)), positions: hits.map((r) => groupFirst + r) };
         },
       });
