@@ -1,7 +1,8 @@
 // Counts a request's R2 reads and the bytes they return for `npm run bench`: the bench entry
 // (src/bench-entry.ts) wraps the real binding and reports them in `X-Bench-R2`. A read's bytes
 // are its range's length, or the object's size when it is read whole. The time waited on reads is
-// workerd's clock, which moves only at I/O, so a wait also holds the CPU work just before it.
+// workerd's clock, which moves only at I/O, so a wait also holds the CPU work just before it; it
+// runs from the read until its body is in (a body read as a stream counts only until it starts).
 
 export interface R2Count {
   reads: number;
@@ -17,22 +18,37 @@ export function r2Count(): R2Count {
   return { reads: 0, bytes: 0, waitMs: 0, inFlight: 0, waitStarted: 0 };
 }
 
+function waited<T>(count: R2Count, io: () => Promise<T>): Promise<T> {
+  if (count.inFlight++ === 0) count.waitStarted = performance.now();
+  return io().finally(() => {
+    if (--count.inFlight === 0) count.waitMs += performance.now() - count.waitStarted;
+  });
+}
+
+/** `object` with the wait for its whole body (arrayBuffer, text, json, bytes) counted too; a streamed `body` is not. */
+function bodyWaited(object: R2ObjectBody, count: R2Count): R2ObjectBody {
+  return new Proxy(object, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (property === "arrayBuffer" || property === "text" || property === "json" || property === "bytes") return (...args: unknown[]) => waited(count, () => method(...args) as Promise<unknown>);
+      return method;
+    },
+  });
+}
+
 export function countedBucket(bucket: R2Bucket, count: R2Count): R2Bucket {
   return new Proxy(bucket, {
     get(target, property) {
       if (property === "get") {
         return async (key: string, options?: R2GetOptions) => {
-          if (count.inFlight++ === 0) count.waitStarted = performance.now();
-          let object: R2ObjectBody | R2Object | null;
-          try {
-            object = await target.get(key, options);
-          } finally {
-            if (--count.inFlight === 0) count.waitMs += performance.now() - count.waitStarted;
-          }
+          const object = await waited(count, () => target.get(key, options));
           count.reads++;
           if (object && "body" in object) {
             const range = object.range as { offset?: number; length?: number } | undefined;
             count.bytes += range?.length ?? object.size - (range?.offset ?? 0);
+            return bodyWaited(object, count);
           }
           return object;
         };
