@@ -12,7 +12,7 @@ import { LONGEST_RETRY_SECONDS, retryDelaySeconds } from "../src/changes/webhook
 import { PURGE_CRON } from "../src/edge/purge-outbox.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { appendRows, collectionPart, createDataset, send, write } from "./helpers/http.ts";
-import { consume, createWebhook, deliveries, detachedDelivery, received, type Received } from "./helpers/webhooks.ts";
+import { consume, createWebhook, deliveries, detachedDelivery, received, receivedAtLeast, unique } from "./helpers/webhooks.ts";
 
 const RECEIVER = env.TEST_WEBHOOK_RECEIVER;
 const DAY_MS = 24 * 3600 * 1000;
@@ -20,21 +20,6 @@ const DAY_MS = 24 * 3600 * 1000;
 interface Body {
   type: string;
   data: { cursor: string; type: string; id: string; version: string | null; team: string | null };
-}
-
-async function receivedAtLeast(name: string, count: number, timeoutMs = 20_000): Promise<Received[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const list = await received(name);
-    if (new Set(list.map((r) => r.headers["webhook-id"])).size >= count) return list;
-    if (Date.now() > deadline) throw new Error(`${name}: ${list.length} deliveries after ${timeoutMs} ms, expected ${count}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function unique(list: Received[]): Received[] {
-  const seen = new Set<string>();
-  return list.filter((r) => !seen.has(r.headers["webhook-id"]!) && seen.add(r.headers["webhook-id"]!) !== undefined);
 }
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {

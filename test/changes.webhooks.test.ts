@@ -7,49 +7,12 @@ import { Webhook } from "standardwebhooks";
 import { checkWebhookUrl } from "../src/changes/webhooks/url.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { appendRows, collectionPart, createDataset, expectProblem, send, write } from "./helpers/http.ts";
+import { createWebhook, received, receivedAtLeast, unique } from "./helpers/webhooks.ts";
 
 const RECEIVER = env.TEST_WEBHOOK_RECEIVER;
 
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-  at: number;
-}
-
-async function received(name: string): Promise<Received[]> {
-  return (await (await fetch(`${RECEIVER}/received/${name}`)).json()) as Received[];
-}
-
-/** Waits until `name` has received `count` deliveries with distinct ids (duplicates allowed: at least once). */
-async function receivedAtLeast(name: string, count: number, timeoutMs = 20_000): Promise<Received[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const list = await received(name);
-    if (new Set(list.map((r) => r.headers["webhook-id"])).size >= count) return list;
-    if (Date.now() > deadline) throw new Error(`${name}: ${list.length} deliveries after ${timeoutMs} ms, expected ${count}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 function json(body: Record<string, unknown>): { body: Uint8Array; headers: Record<string, string> } {
   return { body: new TextEncoder().encode(JSON.stringify(body)), headers: { "Content-Type": "application/json" } };
-}
-
-async function createWebhook(key: TestKey, body: Record<string, unknown>) {
-  const response = await send("POST", "/v1/webhooks", { key, ...json(body) });
-  const text = await response.text();
-  expect(response.status, text).toBe(201);
-  return JSON.parse(text) as { id: string; url: string; secret: string; events: string[]; datasets: string[]; created: string; enabled: boolean };
-}
-
-function unique(list: Received[]): Received[] {
-  const seen = new Set<string>();
-  return list.filter((r) => {
-    const id = r.headers["webhook-id"] ?? "";
-    if (seen.has(id)) return false;
-    seen.add(id);
-    return true;
-  });
 }
 
 let owner: TestKey;

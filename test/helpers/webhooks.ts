@@ -1,5 +1,5 @@
 // The webhook tests' shared steps: create a webhook, read its deliveries, and a delivery that only
-// the test's own consumer calls attempt (test/changes.webhook-delivery.test.ts, test/changes.webhook-dns.test.ts).
+// the test's own consumer calls attempt (test/changes.webhooks.test.ts, test/changes.webhook-delivery.test.ts, test/changes.webhook-dns.test.ts).
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
@@ -18,10 +18,32 @@ export async function received(name: string): Promise<Received[]> {
   return (await (await fetch(`${env.TEST_WEBHOOK_RECEIVER}/received/${name}`)).json()) as Received[];
 }
 
+/** Waits until `name` has received `count` deliveries with distinct ids (duplicates allowed: at least once). */
+export async function receivedAtLeast(name: string, count: number, timeoutMs = 20_000): Promise<Received[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const list = await received(name);
+    if (new Set(list.map((r) => r.headers["webhook-id"])).size >= count) return list;
+    if (Date.now() > deadline) throw new Error(`${name}: ${list.length} deliveries after ${timeoutMs} ms, expected ${count}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The first delivery of each webhook-id, in the order received. */
+export function unique(list: Received[]): Received[] {
+  const seen = new Set<string>();
+  return list.filter((r) => {
+    const id = r.headers["webhook-id"] ?? "";
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
 export async function createWebhook(key: TestKey, body: Record<string, unknown>) {
   const response = await send("POST", "/v1/webhooks", { key, body: new TextEncoder().encode(JSON.stringify(body)), headers: { "Content-Type": "application/json" } });
   expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as { id: string; secret: string };
+  return (await response.json()) as { id: string; url: string; secret: string; events: string[]; datasets: string[]; created: string; enabled: boolean };
 }
 
 export async function deliveries(key: TestKey, id: string) {
