@@ -1,17 +1,10 @@
 // The change feed's D1 access (docs/changes.md): the outbox rows a commit inserts in its own
 // batch, and the feed's reads in the team's and the public view. `seq` is the only position a
 // cursor holds (docs/storage-protocol.md "Change events", why it never skips).
-import type { EventType, EventTypes } from "../model/change-events.ts";
+import type { EventType, EventTypes, SeenEvent } from "../model/change-events.ts";
 
 /** One event as the feed shows it; `team` and `version` are null where the view hides them. */
-export interface ChangeEvent {
-  seq: number;
-  type: EventType;
-  datasetId: string;
-  version: string | null;
-  team: string | null;
-  occurred: string;
-}
+export type ChangeEvent = Omit<SeenEvent, "public">;
 
 export interface VersionEvent extends EventTypes {
   datasetId: string;

@@ -8,6 +8,7 @@
 // not set answers NXDOMAIN. GET /queries/NAME lists the queries for NAME, oldest first.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import dnsPacket from "dns-packet";
+import { listenOnLoopback } from "./webhook-receiver.ts";
 
 export interface ZoneEntry {
   A?: string[];
@@ -97,10 +98,5 @@ export async function startDohResponder(): Promise<{ origin: string; server: Ser
       response.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
-  // Never keeps the test process alive on its own.
-  server.unref();
-  return { origin: `http://127.0.0.1:${port}`, server };
+  return listenOnLoopback(server);
 }

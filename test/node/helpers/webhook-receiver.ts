@@ -55,10 +55,14 @@ export async function startWebhookReceiver(): Promise<{ origin: string; server: 
       }
     });
   });
+  return listenOnLoopback(server);
+}
+
+/** Listens on a free port of 127.0.0.1, never keeping the test process alive on its own. */
+export async function listenOnLoopback(server: Server): Promise<{ origin: string; server: Server }> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   const port = typeof address === "object" && address !== null ? address.port : 0;
-  // Never keeps the test process alive on its own.
   server.unref();
   return { origin: `http://127.0.0.1:${port}`, server };
 }
