@@ -92,19 +92,30 @@ export class KeySketch {
     const hll = (this.hll = new HyperLogLog());
     table.forEach((slot) => hll.add(table.high(slot), table.low(slot)));
     if (this.withValues) {
-      // The values counted once go into KLL as one sorted run, so its compactions sort nothing.
+      // A value counted c times is an item at each level h where c has bit h set (as KLL's
+      // addWeighted splits it); each level's items go in as one sorted run, so no compaction sorts.
       const kll = (this.kll = new KllSketch());
-      const once = new Float64Array(table.size);
-      let n = 0;
+      const runs: Float64Array[] = [new Float64Array(table.size)];
+      const lengths: number[] = [0];
       table.forEach((slot) => {
         const value = this.valueOf(table.high(slot), table.low(slot));
-        const count = table.count(slot);
-        if (count === 1) once[n++] = value;
-        else kll.addWeighted(value, count);
+        let rest = table.count(slot);
+        for (let level = 0; rest > 0; level++, rest = Math.floor(rest / 2)) {
+          if (rest % 2 === 0) continue;
+          while (runs.length <= level) {
+            runs.push(new Float64Array(64));
+            lengths.push(0);
+          }
+          const at = lengths[level]!++;
+          if (at === runs[level]!.length) runs[level] = grownRun(runs[level]!);
+          runs[level]![at] = value;
+        }
       });
-      const run = once.subarray(0, n);
-      sortDoubles(run);
-      kll.addSorted(run, 0, n);
+      runs.forEach((items, level) => {
+        const run = items.subarray(0, lengths[level]!);
+        sortDoubles(run);
+        kll.addSortedAt(level, run, 0, run.length);
+      });
     }
     this.table = null;
     this.big = new Map();
@@ -207,4 +218,10 @@ export class KeySketch {
     if (withValues) sketch.kll = KllSketch.decode(input);
     return sketch;
   }
+}
+
+function grownRun(items: Float64Array): Float64Array {
+  const next = new Float64Array(items.length * 2);
+  next.set(items);
+  return next;
 }

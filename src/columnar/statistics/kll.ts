@@ -45,17 +45,26 @@ export class KllSketch {
    * time while that level is in order, so the compactions they cause sort nothing.
    */
   addSorted(items: Float64Array, from: number, to: number): void {
+    this.addSortedAt(0, items, from, to);
+  }
+
+  /**
+   * Adds items[from, to), which are in order, each with weight 2^level: merged in linear time
+   * into a level in order, appended to one that is not.
+   */
+  addSortedAt(level: number, items: Float64Array, from: number, to: number): void {
     const count = to - from;
     if (count <= 0) return;
-    const old = this.levels[0]!;
-    const size = this.sizes[0]!;
-    if (size === 0 || !this.sorted[0] || old[size - 1]! <= items[from]!) {
-      const level = size + count <= old.length ? old : grown(old, size + count);
-      level.set(items.subarray(from, to), size);
-      this.levels[0] = level;
-      if (size === 0) this.sorted[0] = true;
+    this.reach(level);
+    const old = this.levels[level]!;
+    const size = this.sizes[level]!;
+    if (size === 0 || !this.sorted[level] || old[size - 1]! <= items[from]!) {
+      const target = size + count <= old.length ? old : grown(old, size + count);
+      target.set(items.subarray(from, to), size);
+      this.levels[level] = target;
+      if (size === 0) this.sorted[level] = true;
     } else {
-      let merged = this.spares[0]!;
+      let merged = this.spares[level]!;
       if (merged.length < size + count) merged = new Float64Array(Math.max(old.length, (size + count) * 2));
       let a = 0;
       let b = from;
@@ -63,10 +72,10 @@ export class KllSketch {
       while (a < size && b < to) merged[out++] = old[a]! <= items[b]! ? old[a++]! : items[b++]!;
       while (a < size) merged[out++] = old[a++]!;
       while (b < to) merged[out++] = items[b++]!;
-      this.levels[0] = merged;
-      this.spares[0] = old;
+      this.levels[level] = merged;
+      this.spares[level] = old;
     }
-    this.sizes[0] = size + count;
+    this.sizes[level] = size + count;
     this.retained += count;
     this.compress();
   }
@@ -80,16 +89,20 @@ export class KllSketch {
     this.compress();
   }
 
-  private push(level: number, value: number): void {
-    if (this.levels.length <= level) {
-      while (this.levels.length <= level) {
-        this.levels.push(new Float64Array(MIN_CAPACITY));
-        this.sizes.push(0);
-        this.sorted.push(true);
-        this.spares.push(new Float64Array(0));
-      }
-      this.setCapacities();
+  /** Makes levels up to `level` exist. */
+  private reach(level: number): void {
+    if (this.levels.length > level) return;
+    while (this.levels.length <= level) {
+      this.levels.push(new Float64Array(MIN_CAPACITY));
+      this.sizes.push(0);
+      this.sorted.push(true);
+      this.spares.push(new Float64Array(0));
     }
+    this.setCapacities();
+  }
+
+  private push(level: number, value: number): void {
+    this.reach(level);
     const size = this.sizes[level]!;
     if (size === this.levels[level]!.length) this.levels[level] = grown(this.levels[level]!, size + 1);
     this.levels[level]![size] = value;
@@ -142,9 +155,11 @@ export class KllSketch {
     this.retained += count;
   }
 
+  /** Adds every item of `other` at its level: a level in order merges in linear time, so its compactions sort nothing. */
   merge(other: KllSketch): void {
     other.levels.forEach((items, level) => {
-      for (let i = 0; i < other.sizes[level]!; i++) this.push(level, items[i]!);
+      if (other.sorted[level]) this.addSortedAt(level, items, 0, other.sizes[level]!);
+      else for (let i = 0; i < other.sizes[level]!; i++) this.push(level, items[i]!);
     });
     this.compress();
   }
