@@ -33,7 +33,10 @@ export class CsvRecordDecoder {
     this.started = options.midFile === true;
   }
 
-  /** Decodes `text` and returns the records it completed. */
+  /**
+   * Decodes `text` and returns the records it completed. The state, the field and the record are
+   * held in locals while the loop runs, and an unquoted field is cut at its delimiter in one scan.
+   */
   push(text: string): string[][] {
     const out: string[][] = [];
     const n = text.length;
@@ -42,73 +45,109 @@ export class CsvRecordDecoder {
       this.started = true;
       if (text.charCodeAt(0) === 0xfeff) i = 1;
     }
+    let state = this.state;
+    let field = this.field;
+    let record = this.record;
     while (i < n) {
       const c = text.charCodeAt(i);
-      switch (this.state) {
+      switch (state) {
         case START:
           if (c === 10) {
             this.blank++;
           } else if (c === 13) {
-            this.state = AFTER_CR;
+            state = AFTER_CR;
             this.blankCr = true;
           } else {
-            this.state = FIELD;
+            state = FIELD;
             continue;
           }
           i++;
           break;
-        case FIELD:
-          if (c === 34) this.state = QUOTED;
-          else if (c === 44 || c === 10 || c === 13) this.delimit(c, out);
-          else {
-            this.state = UNQUOTED;
-            continue;
+        case FIELD: {
+          if (c === 34) {
+            state = QUOTED;
+            i++;
+            break;
           }
-          i++;
+          // A quote inside an unquoted field is a literal character (docs/api.md#writes).
+          let j = i;
+          let d = c;
+          while (d !== 44 && d !== 10 && d !== 13) {
+            if (++j === n) break;
+            d = text.charCodeAt(j);
+          }
+          if (j === n) {
+            field = text.slice(i, j);
+            state = UNQUOTED;
+            i = n;
+            break;
+          }
+          record.push(j === i ? "" : text.slice(i, j));
+          i = j + 1;
+          if (d === 44) break;
+          this.records += this.blank + 1;
+          for (; this.blank > 0; this.blank--) out.push([""]);
+          out.push(record);
+          record = [];
+          state = d === 13 ? AFTER_CR : START;
           break;
+        }
         case UNQUOTED: {
           let j = i;
-          // A quote inside an unquoted field is a literal character (docs/api.md#writes).
           while (j < n) {
             const d = text.charCodeAt(j);
             if (d === 44 || d === 10 || d === 13) break;
             j++;
           }
-          this.field += text.slice(i, j);
+          field += text.slice(i, j);
           i = j;
           if (j === n) break;
-          this.delimit(text.charCodeAt(j), out);
+          state = this.delimitField(text.charCodeAt(j), field, record, out);
+          if (state !== FIELD) record = this.record;
+          field = "";
           i++;
           break;
         }
         case QUOTED: {
           const j = text.indexOf('"', i);
-          this.field += text.slice(i, j < 0 ? n : j);
+          field += text.slice(i, j < 0 ? n : j);
           if (j < 0) {
             i = n;
           } else {
-            this.state = QUOTE_SEEN;
+            state = QUOTE_SEEN;
             i = j + 1;
           }
           break;
         }
         case QUOTE_SEEN:
           if (c === 34) {
-            this.field += '"';
-            this.state = QUOTED;
-          } else if (c === 44 || c === 10 || c === 13) this.delimit(c, out);
-          else throw this.invalid("unbalanced quotes: characters after a closing quote");
+            field += '"';
+            state = QUOTED;
+          } else if (c === 44 || c === 10 || c === 13) {
+            state = this.delimitField(c, field, record, out);
+            if (state !== FIELD) record = this.record;
+            field = "";
+          } else {
+            this.record = record;
+            throw this.invalid("unbalanced quotes: characters after a closing quote");
+          }
           i++;
           break;
         case AFTER_CR:
-          if (c !== 10) throw this.invalid("a CR not followed by LF");
+          if (c !== 10) {
+            this.record = record;
+            throw this.invalid("a CR not followed by LF");
+          }
           if (this.blankCr) this.blank++;
           this.blankCr = false;
-          this.state = START;
+          state = START;
           i++;
           break;
       }
     }
+    this.state = state;
+    this.field = field;
+    this.record = record;
     return out;
   }
 
@@ -132,15 +171,13 @@ export class CsvRecordDecoder {
     return out;
   }
 
-  private delimit(c: number, out: string[][]): void {
-    this.record.push(this.field);
-    this.field = "";
-    if (c === 44) {
-      this.state = FIELD;
-      return;
-    }
+  /** Ends `field` of `record` at delimiter `c`; returns the state that follows (a completed record starts this.record afresh). */
+  private delimitField(c: number, field: string, record: string[], out: string[][]): number {
+    record.push(field);
+    if (c === 44) return FIELD;
+    this.record = record;
     this.complete(out);
-    this.state = c === 13 ? AFTER_CR : START;
+    return c === 13 ? AFTER_CR : START;
   }
 
   private complete(out: string[][]): void {
