@@ -92,30 +92,8 @@ export class KeySketch {
     const hll = (this.hll = new HyperLogLog());
     table.forEach((slot) => hll.add(table.high(slot), table.low(slot)));
     if (this.withValues) {
-      // A value counted c times is an item at each level h where c has bit h set (as KLL's
-      // addWeighted splits it); each level's items go in as one sorted run, so no compaction sorts.
-      const kll = (this.kll = new KllSketch());
-      const runs: Float64Array[] = [new Float64Array(table.size)];
-      const lengths: number[] = [0];
-      table.forEach((slot) => {
-        const value = this.valueOf(table.high(slot), table.low(slot));
-        let rest = table.count(slot);
-        for (let level = 0; rest > 0; level++, rest = Math.floor(rest / 2)) {
-          if (rest % 2 === 0) continue;
-          while (runs.length <= level) {
-            runs.push(new Float64Array(64));
-            lengths.push(0);
-          }
-          const at = lengths[level]!++;
-          if (at === runs[level]!.length) runs[level] = grownRun(runs[level]!);
-          runs[level]![at] = value;
-        }
-      });
-      runs.forEach((items, level) => {
-        const run = items.subarray(0, lengths[level]!);
-        sortDoubles(run);
-        kll.addSortedAt(level, run, 0, run.length);
-      });
+      this.kll = new KllSketch();
+      addTable(this.kll, table, (high, low) => this.valueOf(high, low));
     }
     this.table = null;
     this.big = new Map();
@@ -141,19 +119,14 @@ export class KeySketch {
       this.big = new Map();
       this.hll = new HyperLogLog(other.hll!.registers.slice());
       this.kll = other.kll ? other.kll.copy() : null;
-      mine.forEach((slot) => {
-        const [high, low] = [mine.high(slot), mine.low(slot)];
-        this.hll!.add(high, low);
-        if (this.kll) this.kll.addWeighted(isBoxed(high) ? big.get(`${high},${low}`)! : numberOfKey(high, low), mine.count(slot));
-      });
+      mine.forEach((slot) => this.hll!.add(mine.high(slot), mine.low(slot)));
+      if (this.kll) addTable(this.kll, mine, (high, low) => (isBoxed(high) ? big.get(`${high},${low}`)! : numberOfKey(high, low)));
       return;
     }
     if (other.table) {
       const theirs = other.table;
-      theirs.forEach((slot) => {
-        this.hll!.add(theirs.high(slot), theirs.low(slot));
-        if (this.kll) this.kll.addWeighted(other.valueOf(theirs.high(slot), theirs.low(slot)), theirs.count(slot));
-      });
+      theirs.forEach((slot) => this.hll!.add(theirs.high(slot), theirs.low(slot)));
+      if (this.kll) addTable(this.kll, theirs, (high, low) => other.valueOf(high, low));
       return;
     }
     this.hll!.merge(other.hll!);
@@ -218,6 +191,35 @@ export class KeySketch {
     if (withValues) sketch.kll = KllSketch.decode(input);
     return sketch;
   }
+}
+
+/**
+ * Adds every value of an exact table with its count to KLL: a value counted c times is an item
+ * at each level h where c has bit h set (as KLL's addWeighted splits it), and each level's items
+ * go in as one sorted run, so no compaction sorts (TypedArray sort costs several times a radix sort).
+ */
+function addTable(kll: KllSketch, table: KeyTable, valueOf: (high: number, low: number) => number): void {
+  const runs: Float64Array[] = [new Float64Array(table.size)];
+  const lengths: number[] = [0];
+  table.forEach((slot) => {
+    const value = valueOf(table.high(slot), table.low(slot));
+    let rest = table.count(slot);
+    for (let level = 0; rest > 0; level++, rest = Math.floor(rest / 2)) {
+      if (rest % 2 === 0) continue;
+      while (runs.length <= level) {
+        runs.push(new Float64Array(64));
+        lengths.push(0);
+      }
+      const at = lengths[level]!++;
+      if (at === runs[level]!.length) runs[level] = grownRun(runs[level]!);
+      runs[level]![at] = value;
+    }
+  });
+  runs.forEach((items, level) => {
+    const run = items.subarray(0, lengths[level]!);
+    sortDoubles(run);
+    kll.addSortedAt(level, run, 0, run.length);
+  });
 }
 
 function grownRun(items: Float64Array): Float64Array {

@@ -7,6 +7,7 @@
 // into level 0), so a level is sorted only when items came into it out of order.
 import type { ByteReader, ByteWriter } from "./bytes.ts";
 import { KLL_K } from "./limits.ts";
+import { sortDoubles } from "./radix-sort.ts";
 
 const SHRINK = 2 / 3;
 const MIN_CAPACITY = 8;
@@ -58,11 +59,16 @@ export class KllSketch {
     this.reach(level);
     const old = this.levels[level]!;
     const size = this.sizes[level]!;
-    if (size === 0 || !this.sorted[level] || old[size - 1]! <= items[from]!) {
+    // A level out of order is sorted first (it holds at most about its capacity), so a long run
+    // merges with it rather than being sorted again with it at the next compaction.
+    if (!this.sorted[level]) {
+      sortDoubles(old.subarray(0, size));
+      this.sorted[level] = true;
+    }
+    if (size === 0 || old[size - 1]! <= items[from]!) {
       const target = size + count <= old.length ? old : grown(old, size + count);
       target.set(items.subarray(from, to), size);
       this.levels[level] = target;
-      if (size === 0) this.sorted[level] = true;
     } else {
       let merged = this.spares[level]!;
       if (merged.length < size + count) merged = new Float64Array(Math.max(old.length, (size + count) * 2));
@@ -118,7 +124,7 @@ export class KllSketch {
       while (this.sizes[level]! < this.capacities[level]!) level++;
       const size = this.sizes[level]!;
       const items = this.levels[level]!.subarray(0, size);
-      if (!this.sorted[level]) items.sort();
+      if (!this.sorted[level]) sortDoubles(items);
       // An odd item out stays at this level; the rest pair up and one of each pair moves up.
       const keep = size % 2;
       this.random ^= this.random << 13;
