@@ -11,6 +11,7 @@ import { EXACT_DISTINCT_LIMIT } from "./limits.ts";
 import { sortDoubles } from "./radix-sort.ts";
 
 const EXACT = 0;
+const NO_RUN = new Float64Array(0);
 const SKETCHED = 1;
 
 export class KeySketch {
@@ -21,6 +22,16 @@ export class KeySketch {
   /** Only for a sketch with values, once past the exact limit. */
   kll: KllSketch | null = null;
   readonly withValues: boolean;
+  /**
+   * While exact, the distinct doubles addSorted was told, in order, with their counts: each sorted
+   * batch merges in in linear time instead of a table probe per value, and the run is folded into
+   * `table` only when something reads it (or sketched straight from it past the limit).
+   */
+  private runValues = NO_RUN;
+  private runCounts = NO_RUN;
+  private runSize = 0;
+  private spareValues = NO_RUN;
+  private spareCounts = NO_RUN;
 
   /** `withValues`: the keys are numbers (a double's bits, or a boxed big integer) to rank. */
   constructor(withValues: boolean) {
@@ -32,7 +43,7 @@ export class KeySketch {
     const table = this.table;
     if (table !== null) {
       table.add(high, low, count);
-      if (table.size > EXACT_DISTINCT_LIMIT) this.sketch();
+      if (table.size + this.runSize > EXACT_DISTINCT_LIMIT) this.checkLimit();
       return;
     }
     this.hll!.add(high, low);
@@ -43,31 +54,88 @@ export class KeySketch {
   }
 
   /**
-   * Counts values[0, n), doubles in order (−0 read as 0), once each: a table probe or a
-   * HyperLogLog register per run of equal values, and the run's items into KLL at once.
+   * Counts values[0, n), finite doubles in order (−0 read as 0), once each: while exact, merged
+   * into the sorted run; after, a HyperLogLog register per run of equal values and the batch into
+   * KLL at once.
    */
   addSorted(values: Float64Array, n: number): void {
-    let i = 0;
-    for (let table = this.table; i < n && table !== null; table = this.table) {
-      const value = values[i]!;
-      let end = i + 1;
-      while (end < n && values[end] === value) end++;
-      keyOfNumber(value);
-      table.add(KEY[0]!, KEY[1]!, end - i);
-      if (table.size > EXACT_DISTINCT_LIMIT) this.sketch();
-      i = end;
+    if (this.table !== null) {
+      this.mergeRun(values, n);
+      if (this.table.size + this.runSize > EXACT_DISTINCT_LIMIT) this.checkLimit();
+      return;
     }
-    if (i === n) return;
     const hll = this.hll!;
     let last = NaN;
-    for (let at = i; at < n; at++) {
+    for (let at = 0; at < n; at++) {
       const value = values[at]!;
       if (value === last) continue;
       last = value;
       keyOfNumber(value);
       hll.add(KEY[0]!, KEY[1]!);
     }
-    this.kll?.addSorted(values, i, n);
+    this.kll?.addSorted(values, 0, n);
+  }
+
+  /** The table and the run may hold more than EXACT_DISTINCT_LIMIT keys: counted together, then sketched if they do. */
+  private checkLimit(): void {
+    if (this.table!.size > 0 && this.runSize > 0) this.fold();
+    if (this.table!.size + this.runSize > EXACT_DISTINCT_LIMIT) this.sketch();
+  }
+
+  /** Merges the sorted batch values[0, n) into the run, a run of equal values as one entry. */
+  private mergeRun(values: Float64Array, n: number): void {
+    const size = this.runSize;
+    if (this.spareValues.length < size + n) {
+      const capacity = Math.max(size + n, this.spareValues.length * 2, 1024);
+      this.spareValues = new Float64Array(capacity);
+      this.spareCounts = new Float64Array(capacity);
+    }
+    const oldValues = this.runValues;
+    const oldCounts = this.runCounts;
+    const outValues = this.spareValues;
+    const outCounts = this.spareCounts;
+    let a = 0;
+    let b = 0;
+    let out = 0;
+    while (b < n) {
+      const value = values[b]!;
+      let end = b + 1;
+      while (end < n && values[end] === value) end++;
+      while (a < size && oldValues[a]! < value) {
+        outValues[out] = oldValues[a]!;
+        outCounts[out++] = oldCounts[a++]!;
+      }
+      outValues[out] = value;
+      outCounts[out++] = a < size && oldValues[a] === value ? oldCounts[a++]! + (end - b) : end - b;
+      b = end;
+    }
+    outValues.set(oldValues.subarray(a, size), out);
+    outCounts.set(oldCounts.subarray(a, size), out);
+    this.runSize = out + size - a;
+    this.runValues = outValues;
+    this.runCounts = outCounts;
+    this.spareValues = oldValues;
+    this.spareCounts = oldCounts;
+  }
+
+  /** Moves the run into the table (sized for it when empty), so the table holds every exact key. */
+  private fold(): void {
+    const n = this.runSize;
+    if (n === 0 || this.table === null) return;
+    if (this.table.size === 0) this.table = KeyTable.sized(false, n);
+    const table = this.table;
+    const values = this.runValues;
+    const counts = this.runCounts;
+    for (let i = 0; i < n; i++) {
+      keyOfNumber(values[i]!);
+      table.add(KEY[0]!, KEY[1]!, counts[i]!);
+    }
+    this.dropRun();
+  }
+
+  private dropRun(): void {
+    this.runSize = 0;
+    this.runValues = this.runCounts = this.spareValues = this.spareCounts = NO_RUN;
   }
 
   /** Counts a big integer `count` times: its boxed key, and the double it ranks as. */
@@ -91,15 +159,23 @@ export class KeySketch {
     const table = this.table!;
     const hll = (this.hll = new HyperLogLog());
     table.forEach((slot) => hll.add(table.high(slot), table.low(slot)));
+    for (let i = 0; i < this.runSize; i++) {
+      keyOfNumber(this.runValues[i]!);
+      hll.add(KEY[0]!, KEY[1]!);
+    }
     if (this.withValues) {
       this.kll = new KllSketch();
       addTable(this.kll, table, (high, low) => this.valueOf(high, low));
+      addRun(this.kll, this.runValues, this.runCounts, this.runSize);
     }
+    this.dropRun();
     this.table = null;
     this.big = new Map();
   }
 
   merge(other: KeySketch): void {
+    this.fold();
+    other.fold();
     if (this.table && other.table) {
       // Add the smaller table into (a copy of) the larger: a parent absorbs an append cheaply
       // whichever side it is on.
@@ -137,12 +213,21 @@ export class KeySketch {
     return this.table === null;
   }
 
+  /** Whether the exact keys are all in the run (the table empty): read from it then, without folding. */
+  private get onlyRun(): boolean {
+    return this.runSize > 0 && this.table !== null && this.table.size === 0;
+  }
+
   distinct(): number {
+    if (this.onlyRun) return this.runSize;
+    this.fold();
     return this.table ? this.table.size : this.hll!.estimate();
   }
 
   /** The values with their weights, sorted; exact counts while exact, KLL's weights after. */
   weighted(): { values: Float64Array; weights: Float64Array } {
+    if (this.onlyRun) return { values: this.runValues.slice(0, this.runSize), weights: this.runCounts.slice(0, this.runSize) };
+    this.fold();
     if (!this.table) return this.kll!.weighted();
     const table = this.table;
     const slots = table.occupied();
@@ -152,6 +237,19 @@ export class KeySketch {
   }
 
   encode(out: ByteWriter): void {
+    if (this.onlyRun) {
+      // Doubles only (a big integer is never in the run): the same entries as the table's, in value order.
+      out.u8(EXACT);
+      out.varuint(this.runSize);
+      for (let i = 0; i < this.runSize; i++) {
+        keyOfNumber(this.runValues[i]!);
+        out.u32(KEY[0]!);
+        out.u32(KEY[1]!);
+        out.varuint(this.runCounts[i]!);
+      }
+      return;
+    }
+    this.fold();
     if (this.table) {
       const table = this.table;
       out.u8(EXACT);
@@ -220,6 +318,22 @@ function addTable(kll: KllSketch, table: KeyTable, valueOf: (high: number, low: 
     sortDoubles(run);
     kll.addSortedAt(level, run, 0, run.length);
   });
+}
+
+/** Adds the sorted run values[0, n) with their counts to KLL, a level's items at once (in order already). */
+function addRun(kll: KllSketch, values: Float64Array, counts: Float64Array, n: number): void {
+  const level = new Float64Array(n);
+  for (let h = 0; ; h++) {
+    let m = 0;
+    let higher = false;
+    for (let i = 0; i < n; i++) {
+      const count = Math.floor(counts[i]! / 2 ** h);
+      if (count % 2 === 1) level[m++] = values[i]!;
+      if (count > 1) higher = true;
+    }
+    kll.addSortedAt(h, level, 0, m);
+    if (!higher) return;
+  }
 }
 
 function grownRun(items: Float64Array): Float64Array {
