@@ -75,14 +75,15 @@ export class KeyTable {
   }
 
   /**
-   * Grows fourfold while the table is small and twofold past GROW_FAST_SLOTS, so a table that ends
-   * at 64Ki slots rehashed about a third of its keys instead of all of them; the keys move in one
-   * tight loop (each is distinct, and the new table has room for all).
+   * Grows fourfold while the table is small and twofold past GROW_FAST_SLOTS, so a distinct set
+   * that ends at 64Ki slots rehashed about a third of its keys instead of all of them; the keys
+   * move in one tight loop (each is distinct, and the new table has room for all). A table with
+   * tags (the frequent-value counters) always grows twofold: its purges pass over every slot.
    */
   private grow(): void {
     const { words, counts, tags } = this;
     const old = this.mask + 1;
-    const slots = old * (old < GROW_FAST_SLOTS ? 4 : 2);
+    const slots = old * (old < GROW_FAST_SLOTS && tags === null ? 4 : 2);
     const buffer = new ArrayBuffer(slots * 16);
     const newWords = new Uint32Array(buffer);
     const newCounts = new Float64Array(buffer);
