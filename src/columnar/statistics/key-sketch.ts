@@ -78,8 +78,35 @@ export class KeySketch {
 
   /** The table and the run may hold more than EXACT_DISTINCT_LIMIT keys: counted together, then sketched if they do. */
   private checkLimit(): void {
-    if (this.table!.size > 0 && this.runSize > 0) this.fold();
+    const table = this.table!;
+    if (table.size > 0 && this.runSize > 0) {
+      // A few keys told one at a time (a dictionary's entries counted more than once) are looked
+      // up in the run rather than the whole run folded into the table.
+      if (table.size * 16 > this.runSize) this.fold();
+      else if (table.size + this.runSize - this.sharedKeys() <= EXACT_DISTINCT_LIMIT) return;
+    }
     if (this.table!.size + this.runSize > EXACT_DISTINCT_LIMIT) this.sketch();
+  }
+
+  /** How many of the table's keys are in the run too (a big integer's boxed key never is). */
+  private sharedKeys(): number {
+    const table = this.table!;
+    const values = this.runValues;
+    let shared = 0;
+    table.forEach((slot) => {
+      const high = table.high(slot);
+      if (isBoxed(high)) return;
+      const value = numberOfKey(high, table.low(slot));
+      let lo = 0;
+      let hi = this.runSize;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (values[mid]! < value) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo < this.runSize && values[lo] === value) shared++;
+    });
+    return shared;
   }
 
   /** Merges the sorted batch values[0, n) into the run, a run of equal values as one entry. */
