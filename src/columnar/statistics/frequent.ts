@@ -20,6 +20,8 @@ export class FrequentValues {
   private spare: KeyTable | null = null;
   /** What every purge subtracted, summed: how far below the truth a count may be. */
   offset = 0;
+  /** texts[0, copied) are copies already (a purge's survivors), which the next purge keeps as they are. */
+  private copied = 0;
 
   /** Counts `text` `count` times (once by default), keyed by its hash (high, low); true when the counters are over capacity. */
   add(high: number, low: number, text: string, count = 1): boolean {
@@ -58,15 +60,20 @@ export class FrequentValues {
       old.forEach((slot) => (counts[at++] = old.count(slot)));
       const floor = kthSmallest(counts, counts.length, counts.length - FREQUENT_CAPACITY - 1);
       const texts = this.texts;
+      // Before the first purge every new text was copied as it came (count below).
+      const copied = this.offset === 0 ? texts.length : this.copied;
       // The spare table from the last purge is reused: a purge allocates no table buffer.
       this.table = this.spare && this.spare.slots === old.slots ? this.spare.cleared() : new KeyTable(true, old.slots);
       this.texts = [];
       old.forEach((slot) => {
         const count = old.count(slot) - floor;
-        if (count > 0) this.count(old.high(slot), old.low(slot), detached(texts[old.tags![slot]!]!), count);
+        if (count <= 0) return;
+        const index = old.tags![slot]!;
+        this.count(old.high(slot), old.low(slot), index < copied ? texts[index]! : detached(texts[index]!), count);
       });
       this.spare = old;
       this.offset += floor;
+      this.copied = this.texts.length;
     }
   }
 
