@@ -4,7 +4,7 @@
 // segments, without and with the column statistics fed by the encoder (as the build feeds them),
 // and (b) DuckDB's COPY … TO … (FORMAT parquet) on all cores and on one; prints a Markdown table
 // of throughputs and file sizes.
-// Run: npx node scripts/bench-parquet.ts
+// Run: npx node scripts/bench-parquet.ts (BENCH_PARQUET_MB, BENCH_PARQUET_PART_MB)
 import { closeSync, existsSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { encodePartMetadata, type PartMetadata, PartWriter, planKinds, startKinds, writeTail } from "../src/columnar/parquet/index.ts";
@@ -18,8 +18,12 @@ import { machineLine, MB } from "./bench/stats.ts";
 const TARGET_MB = Number(process.env.BENCH_PARQUET_MB ?? 100);
 const CSV_PATH = `/tmp/pubset-bench-parquet-${TARGET_MB}mb.csv`;
 const OURS = "/tmp/pubset-bench-parquet-ours.parquet";
-/** A segment's size: parts are cut here, as the service cuts stored segments. */
-const SEGMENT_BYTES = 4 * MB;
+/**
+ * A segment's size: parts are cut here, as the service cuts stored segments (BENCH_PARQUET_PART_MB,
+ * 4 by default; the 100 MiB version of `npm run bench:twin` is built as 4 parts of about 25, and
+ * a part past 100,000 distinct values of a column sketches them, which smaller parts never reach).
+ */
+const SEGMENT_BYTES = Number(process.env.BENCH_PARQUET_PART_MB ?? 4) * MB;
 /** Runs of each measure; the best counts, as other work on a shared machine only slows a run down. */
 const RUNS = 5;
 
