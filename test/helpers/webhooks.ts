@@ -4,6 +4,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { consumeWebhookBatch, type ConsumerBindings } from "../../src/changes/webhooks/consumer.ts";
+import type { DeliveryMessage } from "../../src/changes/webhooks/drain.ts";
 import { send } from "./http.ts";
 import type { TestKey } from "./keys.ts";
 
@@ -71,13 +72,17 @@ export async function detachedDelivery(key: TestKey, url: string): Promise<{ web
   return { webhook, seq: event!.seq };
 }
 
-/** One consumer call on these messages, as the queue would make it; what it acknowledged and retried. */
+/**
+ * One consumer call on these messages, as the queue would make it; what it acknowledged and
+ * retried. A message of one `seq` is sent as the drain sends it, `{ webhookId, seqs: [seq] }`.
+ */
 export async function consume(
-  messages: Array<{ webhookId: string; seq: number }>,
+  messages: Array<{ webhookId: string; seq: number } | DeliveryMessage>,
   options: Parameters<typeof consumeWebhookBatch>[2] = {},
   bindings: ConsumerBindings = env,
 ) {
-  const batch = createMessageBatch("pubset-webhooks", messages.map((body, i) => ({ id: `m${i}-${body.seq}`, timestamp: new Date(), attempts: 1, body })));
+  const bodies = messages.map((m): DeliveryMessage => ("seqs" in m ? m : { webhookId: m.webhookId, seqs: [m.seq] }));
+  const batch = createMessageBatch("pubset-webhooks", bodies.map((body, i) => ({ id: `m${i}-${body.seqs.join("-")}`, timestamp: new Date(), attempts: 1, body })));
   const ctx = createExecutionContext();
   await consumeWebhookBatch(batch, bindings, options);
   return getQueueResult(batch, ctx);

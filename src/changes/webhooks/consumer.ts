@@ -1,10 +1,12 @@
-// The WEBHOOKS queue's consumer (docs/storage-protocol.md "Webhook delivery"): one attempt per
-// message, all messages of a batch at once so one slow endpoint never holds up another. The
-// delivery row decides: a delivered or withheld one is acknowledged without sending; a failed
-// attempt is recorded, then retried by the queue after a growing delay, until its endpoint has
-// failed for 3 days and is disabled. The attempt is recorded after it is made, so a consumer
-// that dies in between leaves the message unacknowledged: sent again, with the same webhook-id.
-// Before each attempt the URL is checked again and its host's addresses looked up (DOH_URL).
+// The WEBHOOKS queue's consumer (docs/storage-protocol.md "Webhook delivery"): a message holds one
+// webhook's events in commit order, sent one at a time so its endpoint sees them in that order;
+// a batch's messages (at most 6, one per endpoint at a time) run side by side, so one slow
+// endpoint never holds up another. The delivery rows decide: a delivered or withheld event is
+// skipped without sending. The first failed attempt is recorded and ends the message's run: the
+// queue retries the message after a growing delay, and the retry skips what was delivered, so it
+// starts at the failed event. An attempt is recorded after it is made, so a consumer that dies in
+// between leaves the message unacknowledged: sent again, with the same webhook-id. Before each
+// attempt the URL is checked again and its host's addresses looked up (DOH_URL, once per batch).
 import { z } from "zod";
 import { openSecret } from "../../auth/key-secrets.ts";
 import { eventForWebhook } from "../../model/change-events.ts";
@@ -12,10 +14,16 @@ import { localhostAllowed } from "./url.ts";
 import { checkDestination } from "./destination.ts";
 import { DEFAULT_DOH_URL, dohResolver, oncePerName, type Resolver } from "./resolver.ts";
 import { deliveryBody, FAILING_LIMIT_MS, retryDelaySeconds, sendAttempt, webhookMessageId } from "./deliver.ts";
-import { readDelivery, recordAttempt, withholdDelivery, type WebhookRow } from "./store.ts";
+import { readDeliveries, recordAttempt, withholdDelivery, type WebhookRow } from "./store.ts";
+import { EVENTS_PER_MESSAGE, type DeliveryMessage } from "./drain.ts";
 import { webhookSecretContext } from "./secrets.ts";
 
-const DeliveryMessageSchema = z.object({ webhookId: z.string().min(1), seq: z.number().int().positive() });
+const Seq = z.number().int().positive();
+/** A message as the drain sends it; one of a single `seq` is one queued before messages held several. */
+const DeliveryMessageSchema = z.union([
+  z.object({ webhookId: z.string().min(1), seqs: z.array(Seq).min(1).max(EVENTS_PER_MESSAGE) }),
+  z.object({ webhookId: z.string().min(1), seq: Seq }).transform(({ webhookId, seq }) => ({ webhookId, seqs: [seq] })),
+]);
 
 export interface ConsumerBindings {
   DB: D1Database;
@@ -42,48 +50,65 @@ async function signingSecrets(env: ConsumerBindings, webhook: WebhookRow, now: n
   return secrets;
 }
 
-async function deliverOne(message: Message<unknown>, env: ConsumerBindings, options: ConsumerOptions, resolver: Resolver): Promise<void> {
+/** The message's events to its endpoint, oldest first, until the first failure. */
+async function deliverMessage(message: Message<unknown>, env: ConsumerBindings, options: ConsumerOptions, resolver: Resolver): Promise<void> {
   const parsed = DeliveryMessageSchema.safeParse(message.body);
   if (!parsed.success) {
     console.error(JSON.stringify({ event: "webhook_message_malformed", id: message.id }));
     message.ack();
     return;
   }
-  const { webhookId, seq } = parsed.data;
-  const now = options.now?.() ?? Date.now();
-  const delivery = await readDelivery(env.DB, webhookId, seq);
-  // Gone (the webhook deleted), done, or waiting for its webhook to be enabled again.
-  if (!delivery || delivery.state !== "pending" || !delivery.webhook.enabled) {
+  const { webhookId, seqs }: DeliveryMessage = parsed.data;
+  const state = await readDeliveries(env.DB, webhookId, [...new Set(seqs)].sort((a, b) => a - b));
+  // Gone (the webhook deleted), or waiting for its webhook to be enabled again.
+  if (!state || !state.webhook.enabled) {
     message.ack();
     return;
   }
-  const { webhook } = delivery;
-  const seen = eventForWebhook(delivery.event, { teamId: webhook.teamId, events: webhook.events, datasets: webhook.datasets });
-  // Never to a reader who may not see it: a public-view event of a dataset no longer public is
-  // withheld (its withdrawal follows it in the outbox).
-  if (!seen || (seen.public && seen.type !== "dataset.withdrawn" && delivery.datasetVisibility !== "public")) {
-    await withholdDelivery(env.DB, webhookId, seq, now);
-    message.ack();
+  const { webhook } = state;
+  // Done rows (delivered, withheld, or gone with their webhook's events) are skipped: a retry
+  // starts at the failed event, and a duplicate message sends nothing twice.
+  const pending = state.events.filter((e) => e.state === "pending");
+  let failingSince = webhook.failingSince;
+  let secrets: string[] | null = null;
+  for (const [i, delivery] of pending.entries()) {
+    const { seq } = delivery;
+    const now = options.now?.() ?? Date.now();
+    const seen = eventForWebhook(delivery.event, { teamId: webhook.teamId, events: webhook.events, datasets: webhook.datasets });
+    // Never to a reader who may not see it: a public-view event of a dataset no longer public is
+    // withheld (its withdrawal follows it in the outbox).
+    if (!seen || (seen.public && seen.type !== "dataset.withdrawn" && delivery.datasetVisibility !== "public")) {
+      await withholdDelivery(env.DB, webhookId, seq, now);
+      continue;
+    }
+    const destination = await checkDestination(webhook.url, localhostAllowed(env.WEBHOOKS_ALLOW_LOCALHOST), resolver);
+    if (destination.ok) secrets ??= await signingSecrets(env, webhook, now);
+    const outcome =
+      destination.ok && secrets
+        ? await sendAttempt(destination.url, secrets, webhookMessageId(webhookId, seq), deliveryBody(seen), Math.floor(now / 1000), options.fetcher)
+        : { ok: false, status: null, body: null, error: destination.ok ? null : destination.error };
+    const attempts = delivery.attempts + 1;
+    const failingFor = now - (failingSince ?? now);
+    const disable = !outcome.ok && failingFor >= FAILING_LIMIT_MS ? `failing since ${new Date(failingSince ?? now).toISOString()}: ${outcome.error ?? `answered ${outcome.status}`}` : null;
+    const delay = retryDelaySeconds(attempts);
+    const deferred = pending.slice(i + 1).map((later) => later.seq);
+    await recordAttempt(env.DB, { webhookId, seq, ok: outcome.ok, status: outcome.status, body: outcome.body, error: outcome.error, now, nextAttempt: now + delay * 1000, disable, deferred });
+    if (outcome.ok) {
+      failingSince = null;
+      continue;
+    }
+    if (disable !== null) message.ack();
+    else message.retry({ delaySeconds: delay });
     return;
   }
-  const destination = await checkDestination(webhook.url, localhostAllowed(env.WEBHOOKS_ALLOW_LOCALHOST), resolver);
-  const outcome = destination.ok
-    ? await sendAttempt(destination.url, await signingSecrets(env, webhook, now), webhookMessageId(webhookId, seq), deliveryBody(seen), Math.floor(now / 1000), options.fetcher)
-    : { ok: false, status: null, body: null, error: destination.error };
-  const attempts = delivery.attempts + 1;
-  const failingFor = now - (webhook.failingSince ?? now);
-  const disable = !outcome.ok && failingFor >= FAILING_LIMIT_MS ? `failing since ${new Date(webhook.failingSince ?? now).toISOString()}: ${outcome.error ?? `answered ${outcome.status}`}` : null;
-  const delay = retryDelaySeconds(attempts);
-  await recordAttempt(env.DB, { webhookId, seq, ok: outcome.ok, status: outcome.status, body: outcome.body, error: outcome.error, now, nextAttempt: now + delay * 1000, disable });
-  if (outcome.ok || disable !== null) message.ack();
-  else message.retry({ delaySeconds: delay });
+  message.ack();
 }
 
 export async function consumeWebhookBatch(batch: MessageBatch<unknown>, env: ConsumerBindings, options: ConsumerOptions = {}): Promise<void> {
   const resolver = oncePerName(dohResolver(env.DOH_URL || DEFAULT_DOH_URL));
   await Promise.all(
     batch.messages.map((message) =>
-      deliverOne(message, env, options, resolver).catch((error: unknown) => {
+      deliverMessage(message, env, options, resolver).catch((error: unknown) => {
         console.error(JSON.stringify({ event: "webhook_delivery_failed", id: message.id, error: String(error) }));
         message.retry({ delaySeconds: 60 });
       }),

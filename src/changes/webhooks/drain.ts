@@ -1,5 +1,6 @@
 // The drain (docs/storage-protocol.md "Webhook delivery"): moves change events from the outbox
-// to the WEBHOOKS queue, one message per event and webhook that may see it. It runs after each
+// to the WEBHOOKS queue, one message per webhook and run carrying the events it may see (at most
+// EVENTS_PER_MESSAGE, in commit order). It runs after each
 // commit's answer and every minute; every run claims in D1 before it sends, so two runs never
 // queue the same delivery, and a run that dies after its claim leaves rows the sweep re-sends.
 //
@@ -7,14 +8,36 @@
 //   events ← up to 500 outbox rows after the lowest position among them (one read for all)
 //   per webhook: its view of each event after its position (eventForWebhook)
 //     batch: INSERT delivery rows (ON CONFLICT DO NOTHING RETURNING) + position ← last event read
-//     queue.sendBatch(the rows this run inserted)
-//   sweep (every minute): pending rows long past due → due now, sent again
+//     queue.sendBatch(the rows this run inserted, EVENTS_PER_MESSAGE to a message, oldest first)
+//   sweep (every minute): pending rows long past due → due now, sent again, grouped the same way
 import { eventForWebhook } from "../../model/change-events.ts";
 import { claimDeliveries, eventsAfter, overdueDeliveries, webhooksBehind } from "./store.ts";
 
+/** One webhook's events, oldest first: the consumer sends them in this order, one at a time. */
 export interface DeliveryMessage {
   webhookId: string;
-  seq: number;
+  seqs: number[];
+}
+
+/**
+ * The most events one message carries. The consumer sends them one after another, each attempt
+ * cut at 10 s, so an endpoint that answers slowly but in time keeps a message 50 × 10 s = 500 s,
+ * inside a queue consumer invocation's 15 minutes of wall time; a healthy endpoint (~100 ms)
+ * takes ~5 s for a full one, and the CPU spent per event (a signature, a D1 write) is well under
+ * a millisecond. A larger backlog (after an outage, on enable) becomes several messages.
+ */
+export const EVENTS_PER_MESSAGE = 50;
+
+/** `seqs` (any order) of each webhook as messages of at most EVENTS_PER_MESSAGE, oldest first. */
+export function deliveryMessages(rows: ReadonlyArray<{ webhookId: string; seq: number }>): DeliveryMessage[] {
+  const byWebhook = new Map<string, number[]>();
+  for (const { webhookId, seq } of rows) byWebhook.set(webhookId, [...(byWebhook.get(webhookId) ?? []), seq]);
+  const messages: DeliveryMessage[] = [];
+  for (const [webhookId, seqs] of byWebhook) {
+    seqs.sort((a, b) => a - b);
+    for (let i = 0; i < seqs.length; i += EVENTS_PER_MESSAGE) messages.push({ webhookId, seqs: seqs.slice(i, i + EVENTS_PER_MESSAGE) });
+  }
+  return messages;
 }
 
 export interface DrainBindings {
@@ -50,7 +73,7 @@ export async function drainOutbox(env: DrainBindings, now: number = Date.now()):
         .filter((event) => eventForWebhook(event, { teamId: webhook.teamId, events: webhook.events, datasets: webhook.datasets }) !== null)
         .map((event) => event.seq);
       const inserted = await claimDeliveries(env.DB, webhook.id, seqs, last.seq, now);
-      await send(env.WEBHOOKS, inserted.map((seq) => ({ webhookId: webhook.id, seq })));
+      await send(env.WEBHOOKS, deliveryMessages(inserted.map((seq) => ({ webhookId: webhook.id, seq }))));
       queued += inserted.length;
     }
     if (events.length < EVENTS_PER_READ) return queued;
@@ -61,7 +84,7 @@ export async function drainOutbox(env: DrainBindings, now: number = Date.now()):
 /** Sends again the pending deliveries whose message was lost; returns how many. */
 export async function sweepOverdue(env: DrainBindings, now: number = Date.now()): Promise<number> {
   const overdue = await overdueDeliveries(env.DB, now - OVERDUE_MS, now, 500);
-  await send(env.WEBHOOKS, overdue);
+  await send(env.WEBHOOKS, deliveryMessages(overdue));
   return overdue.length;
 }
 

@@ -11,7 +11,7 @@ import { problemResponse } from "../../http/schemas.ts";
 import { ApiError, SIGNATURE_REQUIRED_DETAIL } from "../../model/errors.ts";
 import type { Caller } from "../../model/dataset.ts";
 import { newWebhookSecret } from "../../wire/standard-webhooks.ts";
-import { drainOutbox, send } from "./drain.ts";
+import { deliveryMessages, drainOutbox, send } from "./drain.ts";
 import { sealWebhookSecret } from "./secrets.ts";
 import { checkWebhookUrl, localhostAllowed, URL_REFUSALS } from "./url.ts";
 import { deleteWebhook, enableWebhook, getWebhook, insertWebhook, listDeliveries, listWebhooks, rotateSecret, type DeliveryRow, type WebhookRow } from "./store.ts";
@@ -272,7 +272,7 @@ export function registerWebhooks(app: OpenAPIHono<AppEnv>): void {
     const { id } = c.req.valid("param");
     const due = await enableWebhook(c.env.DB, who.teamId, id, Date.now());
     if (due === null) throw new ApiError("not_found", `No webhook ${id}.`);
-    await send(c.env.WEBHOOKS, due.map((seq) => ({ webhookId: id, seq })));
+    await send(c.env.WEBHOOKS, deliveryMessages(due.map((seq) => ({ webhookId: id, seq }))));
     // The events committed while it was disabled: the drain moves them now, not at the next commit.
     await drainOutbox(c.env);
     return c.json(shape(await owned(c, who.teamId, id)), 200);

@@ -202,7 +202,7 @@ export async function overdueDeliveries(db: D1Database, before: number, now: num
     .prepare(
       `UPDATE webhook_deliveries SET next_attempt = ?2, updated = ?2
        WHERE rowid IN (SELECT d.rowid FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-                       WHERE d.state = 'pending' AND d.next_attempt < ?1 AND w.enabled = 1 LIMIT ?3)
+                       WHERE d.state = 'pending' AND d.next_attempt < ?1 AND w.enabled = 1 ORDER BY d.webhook_id, d.seq LIMIT ?3)
        RETURNING webhook_id, seq`,
     )
     .bind(before, now, limit)
@@ -212,8 +212,8 @@ export async function overdueDeliveries(db: D1Database, before: number, now: num
 
 // The consumer.
 
-export interface DeliveryState {
-  webhook: WebhookRow;
+export interface PendingEvent {
+  seq: number;
   state: DeliveryRow["state"];
   attempts: number;
   event: StoredEvent;
@@ -221,20 +221,36 @@ export interface DeliveryState {
   datasetVisibility: "public" | "private" | null;
 }
 
-/** Everything one attempt needs, in one round trip; null when the webhook or the delivery is gone. */
-export async function readDelivery(db: D1Database, webhookId: string, seq: number): Promise<DeliveryState | null> {
-  const [webhooks, deliveries, events, datasets] = await db.batch([
+export interface DeliveriesState {
+  webhook: WebhookRow;
+  /** The message's events that still have a delivery row, in the order asked (commit order). */
+  events: PendingEvent[];
+}
+
+/** Everything a message's attempts need, in one round trip; null when the webhook is gone. */
+export async function readDeliveries(db: D1Database, webhookId: string, seqs: readonly number[]): Promise<DeliveriesState | null> {
+  const list = JSON.stringify(seqs);
+  const [webhooks, rows] = await db.batch([
     db.prepare("SELECT * FROM webhooks WHERE id = ?").bind(webhookId),
-    db.prepare("SELECT state, attempts FROM webhook_deliveries WHERE webhook_id = ? AND seq = ?").bind(webhookId, seq),
-    db.prepare("SELECT * FROM change_events WHERE seq = ?").bind(seq),
-    db.prepare("SELECT d.visibility FROM datasets d JOIN change_events e ON e.dataset_id = d.id WHERE e.seq = ?").bind(seq),
+    db
+      .prepare(
+        `SELECT d.seq AS d_seq, d.state AS d_state, d.attempts AS d_attempts, e.*, ds.visibility AS ds_visibility
+         FROM webhook_deliveries d JOIN change_events e ON e.seq = d.seq LEFT JOIN datasets ds ON ds.id = e.dataset_id
+         WHERE d.webhook_id = ?1 AND d.seq IN (SELECT value FROM json_each(?2)) ORDER BY d.seq`,
+      )
+      .bind(webhookId, list),
   ]);
   const webhook = webhooks?.results[0] as WebhookRecord | undefined;
-  const delivery = deliveries?.results[0] as { state: DeliveryRow["state"]; attempts: number } | undefined;
-  const event = events?.results[0] as StoredEventRecord | undefined;
-  if (!webhook || !delivery || !event) return null;
-  const dataset = datasets?.results[0] as { visibility: "public" | "private" } | undefined;
-  return { webhook: toWebhook(webhook), state: delivery.state, attempts: delivery.attempts, event: toStoredEvent(event), datasetVisibility: dataset?.visibility ?? null };
+  if (!webhook) return null;
+  type Row = StoredEventRecord & { d_seq: number; d_state: DeliveryRow["state"]; d_attempts: number; ds_visibility: "public" | "private" | null };
+  const events = ((rows?.results ?? []) as Row[]).map((r) => ({
+    seq: r.d_seq,
+    state: r.d_state,
+    attempts: r.d_attempts,
+    event: toStoredEvent(r),
+    datasetVisibility: r.ds_visibility ?? null,
+  }));
+  return { webhook: toWebhook(webhook), events };
 }
 
 export interface Attempt {
@@ -249,6 +265,11 @@ export interface Attempt {
   nextAttempt: number;
   /** When failed for long enough: why the webhook is disabled. */
   disable: string | null;
+  /**
+   * When failed: the message's later events, not attempted, due with the retry so the sweep does
+   * not send them ahead of it.
+   */
+  deferred?: readonly number[];
 }
 
 /** Records one attempt and its effect on the webhook, in one transaction. */
@@ -266,6 +287,13 @@ export async function recordAttempt(db: D1Database, attempt: Attempt): Promise<v
       ? db.prepare("UPDATE webhooks SET failing_since = NULL WHERE id = ?").bind(webhookId)
       : db.prepare("UPDATE webhooks SET failing_since = COALESCE(failing_since, ?) WHERE id = ?").bind(now, webhookId),
   ];
+  if (!attempt.ok && attempt.deferred && attempt.deferred.length > 0) {
+    statements.push(
+      db
+        .prepare("UPDATE webhook_deliveries SET next_attempt = ?3 WHERE webhook_id = ?1 AND state = 'pending' AND seq IN (SELECT value FROM json_each(?2))")
+        .bind(webhookId, JSON.stringify(attempt.deferred), attempt.nextAttempt),
+    );
+  }
   if (attempt.disable !== null) statements.push(db.prepare("UPDATE webhooks SET enabled = 0, disabled_reason = ? WHERE id = ?").bind(attempt.disable, webhookId));
   await db.batch(statements);
 }
