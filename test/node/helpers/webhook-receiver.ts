@@ -2,7 +2,7 @@
 // queue consumer delivers to it over HTTP, and a test asks it what arrived. Each path is its own
 // receiver: `/ok/NAME` answers 204, `/fail/NAME` 500 with a 300-byte body, `/redirect/NAME`
 // 302 to `/ok/NAME`, `/slow/NAME` 204 after 12 s, `/flaky/NAME` 503 until POST `/heal/NAME`,
-// then 204. GET `/received/NAME` lists what NAME received, oldest first.
+// then 204, `/breaking/NAME` 204 to its first two requests, then as `/flaky/NAME`. GET `/received/NAME` lists what NAME received, oldest first.
 import { createServer, type Server } from "node:http";
 
 export interface Received {
@@ -38,7 +38,7 @@ export async function startWebhookReceiver(): Promise<{ origin: string; server: 
       if (kind === "fail") {
         response.writeHead(500, { "Content-Type": "text/plain" });
         response.end("x".repeat(300));
-      } else if (kind === "flaky" && !healed.has(name)) {
+      } else if ((kind === "flaky" || (kind === "breaking" && list.length > 2)) && !healed.has(name)) {
         response.writeHead(503, { "Content-Type": "text/plain" });
         response.end("down");
       } else if (kind === "slow") {
