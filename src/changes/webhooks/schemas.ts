@@ -112,7 +112,7 @@ export const DELIVERY_WEBHOOK = {
   path: "dataset-event",
   summary: "A change event, delivered to a webhook's URL",
   description:
-    "Standard Webhooks (standardwebhooks.com): `webhook-signature` holds `v1,<base64 HMAC-SHA256 of \"{webhook-id}.{webhook-timestamp}.{body}\">` keyed by the secret's bytes after `whsec_` (two, space-separated, for 24 h after a rotation). Answer with a 2xx within 10 s; anything else is retried with exponential backoff for up to 3 days, with the same `webhook-id`.",
+    "Standard Webhooks (standardwebhooks.com): `webhook-signature` holds `v1,<base64 HMAC-SHA256 of \"{webhook-id}.{webhook-timestamp}.{body}\">` keyed by the secret's bytes after `whsec_` (two, space-separated, for 24 h after a rotation). Answer with a 2xx within 10 s; anything else is retried with exponential backoff for up to 3 days, with the same `webhook-id`. Events go to an endpoint one request at a time, oldest first within each hand-over of up to 50; a failure holds back the rest of its hand-over until the retry. Order across hand-overs is not promised: `data.cursor` orders.",
   request: {
     headers: z.object({
       "webhook-id": z.string().openapi({ description: "The same on every attempt of this event to this webhook: de-duplicate by it." }),
