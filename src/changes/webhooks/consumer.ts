@@ -71,6 +71,18 @@ async function deliverMessage(message: Message<unknown>, env: ConsumerBindings, 
   const pending = state.events.filter((e) => e.state === "pending");
   let failingSince = webhook.failingSince;
   let secrets: string[] | null = null;
+  // A success's record is written while the next event is sent (its fetch does not wait for
+  // D1), but the records go one after another, and a failure's after them all. The message is
+  // acknowledged only once every record is in, so a consumer that dies first sends those events
+  // again (at least once), and a retry skips only what was recorded delivered.
+  let recording: Promise<void> = Promise.resolve();
+  const record = (write: () => Promise<void>) => {
+    recording = recording.then(write);
+    recording.catch(() => {});
+  };
+  const started = Date.now();
+  let sent = 0;
+  const done = (outcome: string) => console.log(JSON.stringify({ event: "webhook_message", webhookId, events: seqs.length, sent, outcome, ms: Date.now() - started }));
   for (const [i, delivery] of pending.entries()) {
     const { seq } = delivery;
     const now = options.now?.() ?? Date.now();
@@ -78,7 +90,7 @@ async function deliverMessage(message: Message<unknown>, env: ConsumerBindings, 
     // Never to a reader who may not see it: a public-view event of a dataset no longer public is
     // withheld (its withdrawal follows it in the outbox).
     if (!seen || (seen.public && seen.type !== "dataset.withdrawn" && delivery.datasetVisibility !== "public")) {
-      await withholdDelivery(env.DB, webhookId, seq, now);
+      record(() => withholdDelivery(env.DB, webhookId, seq, now));
       continue;
     }
     const destination = await checkDestination(webhook.url, localhostAllowed(env.WEBHOOKS_ALLOW_LOCALHOST), resolver);
@@ -87,20 +99,26 @@ async function deliverMessage(message: Message<unknown>, env: ConsumerBindings, 
       destination.ok && secrets
         ? await sendAttempt(destination.url, secrets, webhookMessageId(webhookId, seq), deliveryBody(seen), Math.floor(now / 1000), options.fetcher)
         : { ok: false, status: null, body: null, error: destination.ok ? null : destination.error };
+    sent++;
     const attempts = delivery.attempts + 1;
-    const failingFor = now - (failingSince ?? now);
-    const disable = !outcome.ok && failingFor >= FAILING_LIMIT_MS ? `failing since ${new Date(failingSince ?? now).toISOString()}: ${outcome.error ?? `answered ${outcome.status}`}` : null;
-    const delay = retryDelaySeconds(attempts);
-    const deferred = pending.slice(i + 1).map((later) => later.seq);
-    await recordAttempt(env.DB, { webhookId, seq, ok: outcome.ok, status: outcome.status, body: outcome.body, error: outcome.error, now, nextAttempt: now + delay * 1000, disable, deferred });
     if (outcome.ok) {
       failingSince = null;
+      record(() => recordAttempt(env.DB, { webhookId, seq, ok: true, status: outcome.status, body: outcome.body, error: null, now, nextAttempt: now, disable: null }));
       continue;
     }
+    const failingFor = now - (failingSince ?? now);
+    const disable = failingFor >= FAILING_LIMIT_MS ? `failing since ${new Date(failingSince ?? now).toISOString()}: ${outcome.error ?? `answered ${outcome.status}`}` : null;
+    const delay = retryDelaySeconds(attempts);
+    const deferred = pending.slice(i + 1).map((later) => later.seq);
+    record(() => recordAttempt(env.DB, { webhookId, seq, ok: false, status: outcome.status, body: outcome.body, error: outcome.error, now, nextAttempt: now + delay * 1000, disable, deferred }));
+    await recording;
+    done(disable !== null ? "disabled" : "retry");
     if (disable !== null) message.ack();
     else message.retry({ delaySeconds: delay });
     return;
   }
+  await recording;
+  if (sent > 0) done("delivered");
   message.ack();
 }
 
