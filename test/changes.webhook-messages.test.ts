@@ -80,6 +80,33 @@ describe("a message of several events", () => {
   });
 });
 
+describe("a message cut short", () => {
+  it("by a worker that dies while recording: sent again from the first event not recorded, with the same webhook-ids", async () => {
+    const key = await createKey("hm-team", "killed");
+    const name = `killed-${crypto.randomUUID()}`;
+    const { webhook, seqs } = await pendingEvents(key, `${RECEIVER}/ok/${name}`, 3);
+    // The real database, except that the worker dies at its third batch: the second event's record.
+    let batches = 0;
+    const dying = {
+      prepare: (sql: string) => env.DB.prepare(sql),
+      batch: (statements: D1PreparedStatement[]) => {
+        if (++batches === 3) return Promise.reject(new Error("the worker was killed"));
+        return env.DB.batch(statements);
+      },
+    } as unknown as D1Database;
+    const message: DeliveryMessage = { webhookId: webhook.id, seqs };
+    const crashed = await consume([message], {}, { ...env, DB: dying });
+    expect(crashed.explicitAcks).toEqual([]);
+    expect(crashed.retryMessages).toHaveLength(1);
+    expect((await deliveries(key, webhook.id)).reverse().map((d) => d.status)).toEqual(["delivered", "pending", "pending"]);
+
+    const again = await consume([message]);
+    expect(again.explicitAcks).toHaveLength(1);
+    expect((await received(name)).map((r) => r.headers["webhook-id"])).toEqual([...ids(webhook.id, seqs), ...ids(webhook.id, seqs.slice(1))]);
+    expect((await deliveries(key, webhook.id)).map((d) => d.status)).toEqual(seqs.map(() => "delivered"));
+  });
+});
+
 describe("a message's size", () => {
   it(`is at most ${EVENTS_PER_MESSAGE} events, each webhook's in commit order`, () => {
     const rows = [...Array.from({ length: 120 }, (_, i) => ({ webhookId: "a", seq: 500 - i })), { webhookId: "b", seq: 7 }, { webhookId: "b", seq: 3 }];
