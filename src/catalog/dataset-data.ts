@@ -133,7 +133,7 @@ export async function loadDatasetPage(
   const [history, preview, statistics] = await Promise.all([
     listVersions(env.DB, dataset.id, { beforeSeq, limit: VERSIONS_PAGE_SIZE + 1, publishedOnly: true }),
     loadPreview(env, { version, segments, twin }, previewRequest),
-    readLeadingStatistics(env.CONTENT, twin, SUMMARY_COLUMNS, SUMMARY_MAX_BYTES),
+    readLeadingStatistics(env.CONTENT, version.schema, twin, SUMMARY_COLUMNS, SUMMARY_MAX_BYTES),
   ]);
   const page = history.slice(0, VERSIONS_PAGE_SIZE);
   const versions = page.map((v) => ({ ...v, csvPath: csvPath(dataset.id, v.id, v.fileName), gzipPath: sourcePath(dataset.id, v.id, v.fileName) }));

@@ -9,9 +9,12 @@
 //       for each segment: part(segment, encoding) exists → reuse
 //                         else intent(part) → R2 put(row groups ‖ metadata) → record the part row
 //       a part needs wider kinds, or planKinds says some must be re-encoded → kinds ← wider; again
-//     statistics ← the parent's merged summary + the new parts' summaries (or every part's)
-//     intent(tail) → R2 put(tail ‖ summary ‖ statistics document) → batch: the version's part
-//     list, its twin row `ready`, intents claimed
+//     intent(tail) → R2 put(tail) → batch: the version's part list, its twin row `ready`,
+//     intents claimed
+//
+// The statistics are not merged here: each part holds its rows' summary, and the version's
+// document is merged from its parts' when it is read (statistics-object.ts), so a build writes
+// only its new parts and a tail of Parquet metadata, whatever the version's size.
 //
 // Invariants: nothing is published until every part and the tail are in R2 and agree on kinds,
 // so a reader sees no file or a whole one; objects are recorded as intents before they are
@@ -19,14 +22,12 @@
 // or concurrently (parts are keyed by segment and encoding, the publish is one batch).
 import { decodePartMetadata, encodePartMetadata, PartWriter, planKinds, startKinds, unifyKinds, writeTail, type ColumnKind, type PartMetadata } from "./parquet/index.ts";
 import { findParts, getTwinState, publishTwin, recordPart, type StoredPart, type TwinState } from "./store.ts";
-import { statisticsDocument } from "./statistics/document.ts";
 import { columnFeeds } from "./statistics/column-feed.ts";
-import { createSummaries, decodeSummary, encodeSummary, mergeSummaries, type TableSummary } from "./statistics/table-summary.ts";
+import { createSummaries, encodeSummary } from "./statistics/table-summary.ts";
 import { segmentRows } from "./segment-rows.ts";
 import { getVersionContent } from "../read/store.ts";
 import { recordUploadIntents } from "../storage/pending-objects-db.ts";
 import { SegmentUpload } from "../storage/segment-store.ts";
-import { concatBytes } from "../wire/deflate-segment.ts";
 import type { StorageTimings } from "../config.ts";
 import type { SegmentRow } from "../model/dataset.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
@@ -92,14 +93,13 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
       continue;
     }
     const tail = writeTail(version.schema, metadata);
-    const summary = encodeSummary(await versionSummary(env.CONTENT, version.schema, parent, encoding, parts));
-    const document = new TextEncoder().encode(JSON.stringify(statisticsDocument(version.schema, decodeSummary(summary))));
     const tailKey = parquetKey(datasetId);
     await recordUploadIntents(env.DB, datasetId, [tailKey], Date.now() + timings.writeGraceMs);
-    await env.CONTENT.put(tailKey, concatBytes([tail, summary, document]));
-    writtenBytes += tail.length + summary.length + document.length;
+    await env.CONTENT.put(tailKey, tail);
+    writtenBytes += tail.length;
     const fileBytes = 4 + parts.reduce((sum, part) => sum + part.dataBytes, 0) + tail.length;
-    const twin = { encoding, kinds: JSON.stringify(kinds), tailKey, tailBytes: tail.length, summaryBytes: summary.length, documentBytes: document.length, fileBytes, parts };
+    // No summary or document after the tail: both come from the parts on read (statistics-object.ts).
+    const twin = { encoding, kinds: JSON.stringify(kinds), tailKey, tailBytes: tail.length, summaryBytes: 0, documentBytes: 0, fileBytes, parts };
     if (await publishTwin(env.DB, datasetId, versionId, twin, Date.now() + timings.readGraceMs)) {
       // Wall time, not CPU time: it includes the R2 reads and writes of the parts it encoded.
       const encoded = parts.filter((part) => !existing.has(part.segmentKey)).length;
@@ -120,20 +120,6 @@ async function startingKinds(parent: TwinState | null, schema: TableSchema): Pro
   const kinds = JSON.parse(parent.kinds) as ColumnKind[];
   // The encoding hashes the schema with the kinds: equal only when the parent had this schema.
   return kinds.length === narrowest.length && (await encodingOf(schema, kinds)) === parent.encoding ? kinds : narrowest;
-}
-
-/**
- * The version's statistics summary: its parent's merged summary plus the summaries of the parts
- * after the parent's (an append: what it costs is what it appended), or every part's merged.
- */
-async function versionSummary(bucket: R2Bucket, schema: TableSchema, parent: TwinState | null, encoding: string, parts: readonly StoredPart[]): Promise<TableSummary> {
-  const parentKeys = parent?.parts.map((p) => p.key) ?? [];
-  const appendsToParent = parent?.state === "ready" && parent.encoding === encoding && parent.tailKey !== null && parentKeys.length > 0 && sameList(parentKeys, parts.slice(0, parentKeys.length).map((p) => p.key));
-  let summary = appendsToParent && parent.tailKey !== null ? decodeSummary(await readRange(bucket, parent.tailKey, parent.tailBytes, parent.summaryBytes)) : createSummaries(schema);
-  for (const part of parts.slice(appendsToParent ? parentKeys.length : 0)) {
-    summary = mergeSummaries(summary, decodeSummary(await readRange(bucket, part.key, part.dataBytes + part.metaBytes, part.summaryBytes)));
-  }
-  return summary;
 }
 
 async function readRange(bucket: R2Bucket, key: string, offset: number, length: number): Promise<Uint8Array> {

@@ -1,9 +1,14 @@
-// Where a built twin keeps its statistics document (docs/statistics.md "Where they come from"):
-// after the Parquet tail and the merged summary in the tail object, so one R2 range read fetches
-// it. The route streams it whole; the catalog page reads at most a bounded prefix and keeps the
-// columns that arrived complete, so a dataset of thousands of columns costs it no more.
+// A version's statistics document (docs/statistics.md "Where they come from",
+// docs/storage-protocol.md "The Parquet twin"): each part of its twin holds the summary of its
+// rows, and the document is their merge, in file order, rendered when it is read, so a build
+// (an append's above all) writes no version-wide summary. The rendered bytes of an immutable
+// twin (its tail key changes on every rebuild) are kept in the isolate, like the HTTP cache keeps
+// the other immutable version documents. Twins built before kept the document after their tail,
+// and it is read from there. The catalog page keeps only the first columns of the document.
 import type { TwinRow } from "../read/store.ts";
-import type { ColumnStatistics } from "./statistics/document.ts";
+import type { TableSchema } from "../schema/table-schema.ts";
+import { statisticsDocument, type ColumnStatistics } from "./statistics/document.ts";
+import { createSummaries, decodeSummary, mergeSummaries } from "./statistics/table-summary.ts";
 
 export interface StatisticsRange {
   key: string;
@@ -11,10 +16,56 @@ export interface StatisticsRange {
   length: number;
 }
 
-/** The document's bytes in the tail object, or null while the twin is pending or failed. */
+/** The stored document's bytes in the tail object of a twin built with one, else null. */
 export function statisticsRange(twin: TwinRow | null): StatisticsRange | null {
-  if (twin?.state !== "ready" || twin.tailKey === null) return null;
+  if (twin?.state !== "ready" || twin.tailKey === null || twin.documentBytes === 0) return null;
   return { key: twin.tailKey, offset: twin.tailBytes + twin.summaryBytes, length: twin.documentBytes };
+}
+
+/** Rendered documents kept per isolate, keyed by the twin's tail object (a new one per build), at most this many bytes in all. */
+const CACHE_BYTES = 8 * 1024 * 1024;
+const rendered = new Map<string, Uint8Array>();
+let renderedBytes = 0;
+
+function remember(key: string, bytes: Uint8Array): void {
+  if (bytes.length > CACHE_BYTES / 4) return;
+  rendered.set(key, bytes);
+  renderedBytes += bytes.length;
+  for (const [oldest, value] of rendered) {
+    if (renderedBytes <= CACHE_BYTES) break;
+    rendered.delete(oldest);
+    renderedBytes -= value.length;
+  }
+}
+
+/**
+ * The statistics document of a ready twin as JSON bytes, or null while the twin is pending or
+ * failed: stored after the tail (older twins), else its parts' summaries merged in file order
+ * and rendered for `schema`. Throws when an object is missing (a broken invariant).
+ */
+export async function statisticsDocumentBytes(bucket: R2Bucket, schema: TableSchema, twin: TwinRow | null): Promise<Uint8Array | null> {
+  if (twin?.state !== "ready" || twin.tailKey === null) return null;
+  const stored = statisticsRange(twin);
+  if (stored) return readRange(bucket, stored.key, stored.offset, stored.length);
+  const cached = rendered.get(twin.tailKey);
+  if (cached) {
+    // Most recently used last.
+    rendered.delete(twin.tailKey);
+    rendered.set(twin.tailKey, cached);
+    return cached;
+  }
+  let summary = createSummaries(schema);
+  // One part's summary at a time: the merge holds the version's summary and one part's.
+  for (const part of twin.parts) summary = mergeSummaries(summary, decodeSummary(await readRange(bucket, part.key, part.dataBytes + part.metaBytes, part.summaryBytes)));
+  const bytes = new TextEncoder().encode(JSON.stringify(statisticsDocument(schema, summary)));
+  remember(twin.tailKey, bytes);
+  return bytes;
+}
+
+async function readRange(bucket: R2Bucket, key: string, offset: number, length: number): Promise<Uint8Array> {
+  const object = await bucket.get(key, { range: { offset, length } });
+  if (!object) throw new Error(`parquet object missing: ${key}`);
+  return new Uint8Array(await object.arrayBuffer());
 }
 
 export interface LeadingStatistics {
@@ -24,12 +75,17 @@ export interface LeadingStatistics {
 }
 
 /**
- * The first `maxColumns` column entries of a ready twin's document, reading at most `maxBytes`
- * of it; null when the twin is not ready. Throws when the object is missing (a broken invariant).
+ * The first `maxColumns` column entries of a ready twin's document, from at most `maxBytes` of
+ * a stored one; null when the twin is not ready. Throws when an object is missing (a broken invariant).
  */
-export async function readLeadingStatistics(bucket: R2Bucket, twin: TwinRow | null, maxColumns: number, maxBytes: number): Promise<LeadingStatistics | null> {
+export async function readLeadingStatistics(bucket: R2Bucket, schema: TableSchema, twin: TwinRow | null, maxColumns: number, maxBytes: number): Promise<LeadingStatistics | null> {
   const range = statisticsRange(twin);
-  if (range === null) return null;
+  if (range === null) {
+    const bytes = await statisticsDocumentBytes(bucket, schema, twin);
+    if (bytes === null) return null;
+    const document = JSON.parse(new TextDecoder().decode(bytes)) as { rows: number; columns: ColumnStatistics[] };
+    return { rows: document.rows, columns: document.columns.slice(0, maxColumns) };
+  }
   const length = Math.min(range.length, maxBytes);
   const object = await bucket.get(range.key, { range: { offset: range.offset, length } });
   if (!object) throw new Error(`parquet object missing: ${range.key}`);

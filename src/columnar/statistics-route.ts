@@ -1,7 +1,7 @@
 // GET /v1/dataset/:id/:version/statistics (docs/statistics.md): per-column statistics of the
-// version, computed while its Parquet twin was built and stored in the twin's tail object, so a
-// read is one D1 batch and one R2 range read. Same visibility and caching as /schema; until the
-// twin is built, 503 parquet_pending as on its file path.
+// version, counted while its Parquet twin's parts were built and merged from their summaries
+// when read (statistics-object.ts). Same visibility and caching as /schema; until the twin is
+// built, 503 parquet_pending as on its file path.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { NoQuerySchema, problemResponse, VersionParamsSchema } from "../http/schemas.ts";
@@ -9,7 +9,7 @@ import { ApiError } from "../model/errors.ts";
 import { cacheControlFor, readableFiles } from "../read/content.ts";
 import { readPolicy, withPolicy } from "../edge/route-policy.ts";
 import { PENDING_RETRY_SECONDS } from "./download.ts";
-import { statisticsRange } from "./statistics-object.ts";
+import { statisticsDocumentBytes } from "./statistics-object.ts";
 import { askForTwin } from "../maintenance/after-commit.ts";
 
 const ColumnStatisticsSchema = z
@@ -49,8 +49,8 @@ export function registerStatistics(app: OpenAPIHono<AppEnv>): void {
     const { id, version: versionRef } = c.req.valid("param");
     const caller = c.get("caller");
     const { dataset, version, twin } = await readableFiles(c.env.DB, id, versionRef, caller);
-    const range = statisticsRange(twin);
-    if (range === null) {
+    const document = await statisticsDocumentBytes(c.env.CONTENT, version.schema, twin);
+    if (document === null) {
       // A superseded version's build may have been skipped (after-commit.ts): asked for now, 503
       // meanwhile. The latest's own message builds it; asking too would only race it.
       if (twin === null && version.id !== dataset.latestVersion) askForTwin(c.env, (work) => c.executionCtx.waitUntil(work), dataset.id, version.id);
@@ -60,10 +60,8 @@ export function registerStatistics(app: OpenAPIHono<AppEnv>): void {
         : `The statistics of version ${version.id} are being computed with its Parquet file; ask again in ${PENDING_RETRY_SECONDS} s.`;
       throw new ApiError("parquet_pending", detail, { state: failed ? "failed" : "pending" }, { "Retry-After": String(PENDING_RETRY_SECONDS) });
     }
-    const object = await c.env.CONTENT.get(range.key, { range: { offset: range.offset, length: range.length } });
-    if (!object) throw new Error(`parquet object missing: ${range.key}`);
-    return new Response(object.body, {
-      headers: { "Content-Type": "application/json", "Content-Length": String(range.length), "Cache-Control": cacheControlFor(dataset, caller) },
+    return new Response(document, {
+      headers: { "Content-Type": "application/json", "Content-Length": String(document.length), "Cache-Control": cacheControlFor(dataset, caller) },
     }) as never;
   });
 }

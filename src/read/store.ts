@@ -24,12 +24,12 @@ export interface TwinRow {
   error: string | null;
   tailKey: string | null;
   tailBytes: number;
-  /** After the tail in its object: the merged statistics summary, then the statistics document. */
+  /** After the tail in its object: the merged statistics summary, then the statistics document (twins built before statistics were merged on read; 0 since). */
   summaryBytes: number;
   documentBytes: number;
   fileBytes: number;
-  /** The parts' objects in file order, how many bytes of each the file holds (their row groups), and the metadata after them. */
-  parts: { key: string; dataBytes: number; metaBytes: number }[];
+  /** The parts' objects in file order, how many bytes of each the file holds (their row groups), then the metadata and the rows' statistics summary after them. */
+  parts: { key: string; dataBytes: number; metaBytes: number; summaryBytes: number }[];
 }
 
 interface TwinRecord {
@@ -83,7 +83,7 @@ export async function getVersionContent(db: D1Database, datasetId: string, versi
       bind(db.prepare(`SELECT state, error, tail_key, tail_bytes, summary_bytes, document_bytes, file_bytes FROM version_parquet WHERE version_id = ${target}`)),
       bind(
         db.prepare(
-          `SELECT p.key, p.data_bytes, p.meta_bytes FROM version_parquet_parts vp JOIN parquet_parts p ON p.key = vp.part_key
+          `SELECT p.key, p.data_bytes, p.meta_bytes, p.summary_bytes FROM version_parquet_parts vp JOIN parquet_parts p ON p.key = vp.part_key
            WHERE vp.version_id = ${target} ORDER BY vp.position`,
         ),
       ),
@@ -110,7 +110,12 @@ export async function getVersionContent(db: D1Database, datasetId: string, versi
     summaryBytes: twinRecord.summary_bytes ?? 0,
     documentBytes: twinRecord.document_bytes ?? 0,
     fileBytes: twinRecord.file_bytes ?? 0,
-    parts: ((twinPartRows?.results ?? []) as { key: string; data_bytes: number; meta_bytes: number }[]).map((r) => ({ key: r.key, dataBytes: r.data_bytes, metaBytes: r.meta_bytes })),
+    parts: ((twinPartRows?.results ?? []) as { key: string; data_bytes: number; meta_bytes: number; summary_bytes: number }[]).map((r) => ({
+      key: r.key,
+      dataBytes: r.data_bytes,
+      metaBytes: r.meta_bytes,
+      summaryBytes: r.summary_bytes,
+    })),
   };
   return { dataset: dataset ? toDataset(dataset) : null, version: version ? toVersion(version) : null, segments, twin };
 }
