@@ -47,18 +47,28 @@ export async function statisticsDocumentBytes(bucket: R2Bucket, schema: TableSch
   if (twin?.state !== "ready" || twin.tailKey === null) return null;
   const stored = statisticsRange(twin);
   if (stored) return readRange(bucket, stored.key, stored.offset, stored.length);
-  const cached = rendered.get(twin.tailKey);
+  return renderedDocument(bucket, schema, { ...twin, tailKey: twin.tailKey }, Infinity);
+}
+
+/** The document of the first `maxColumns` columns, merged from the parts' summaries, kept per twin and column count. */
+async function renderedDocument(bucket: R2Bucket, schema: TableSchema, twin: TwinRow & { tailKey: string }, maxColumns: number): Promise<Uint8Array> {
+  const fields = schema.fields.slice(0, maxColumns);
+  const key = fields.length === schema.fields.length ? twin.tailKey : `${twin.tailKey}#${fields.length}`;
+  const cached = rendered.get(key);
   if (cached) {
     // Most recently used last.
-    rendered.delete(twin.tailKey);
-    rendered.set(twin.tailKey, cached);
+    rendered.delete(key);
+    rendered.set(key, cached);
     return cached;
   }
-  let summary = createSummaries(schema);
+  const head = { ...schema, fields };
+  let summary = createSummaries(head);
   // One part's summary at a time: the merge holds the version's summary and one part's.
-  for (const part of twin.parts) summary = mergeSummaries(summary, decodeSummary(await readRange(bucket, part.key, part.dataBytes + part.metaBytes, part.summaryBytes)));
-  const bytes = new TextEncoder().encode(JSON.stringify(statisticsDocument(schema, summary)));
-  remember(twin.tailKey, bytes);
+  for (const part of twin.parts) {
+    summary = mergeSummaries(summary, decodeSummary(await readRange(bucket, part.key, part.dataBytes + part.metaBytes, part.summaryBytes), fields.length));
+  }
+  const bytes = new TextEncoder().encode(JSON.stringify(statisticsDocument(head, summary)));
+  remember(key, bytes);
   return bytes;
 }
 
@@ -75,16 +85,16 @@ export interface LeadingStatistics {
 }
 
 /**
- * The first `maxColumns` column entries of a ready twin's document, from at most `maxBytes` of
- * a stored one; null when the twin is not ready. Throws when an object is missing (a broken invariant).
+ * The first `maxColumns` column entries of a ready twin's document (only those merged), or of a
+ * stored one from at most `maxBytes` of it; null when the twin is not ready. Throws when an object is missing (a broken invariant).
  */
 export async function readLeadingStatistics(bucket: R2Bucket, schema: TableSchema, twin: TwinRow | null, maxColumns: number, maxBytes: number): Promise<LeadingStatistics | null> {
+  if (twin?.state !== "ready" || twin.tailKey === null) return null;
   const range = statisticsRange(twin);
   if (range === null) {
-    const bytes = await statisticsDocumentBytes(bucket, schema, twin);
-    if (bytes === null) return null;
-    const document = JSON.parse(new TextDecoder().decode(bytes)) as { rows: number; columns: ColumnStatistics[] };
-    return { rows: document.rows, columns: document.columns.slice(0, maxColumns) };
+    // Only the columns shown are merged: a page of a 4,000-column version merges 40.
+    const bytes = await renderedDocument(bucket, schema, { ...twin, tailKey: twin.tailKey }, maxColumns);
+    return JSON.parse(new TextDecoder().decode(bytes)) as LeadingStatistics;
   }
   const length = Math.min(range.length, maxBytes);
   const object = await bucket.get(range.key, { range: { offset: range.offset, length } });

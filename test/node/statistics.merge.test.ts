@@ -150,4 +150,16 @@ describe("merged statistics", () => {
     expect(parts.filter((part) => statisticsDocument(wide.schema, part).columns[0]!.distinct_approximate).length).toBe(3);
     expectEquivalent(wide, statisticsDocument(wide.schema, mergeRandomly(random, parts)), statisticsDocument(wide.schema, summarise(wide, 0, wide.cells.length)));
   });
+
+  it("the first columns decoded alone merge and render as they do in the whole summary", () => {
+    const table = testTable(13, 3_000);
+    const head = { ...table.schema, fields: table.schema.fields.slice(0, 2) };
+    const encoded = [summarise(table, 0, 1_000), summarise(table, 1_000, 3_000)].map(encodeSummary);
+    const whole = encoded.map((bytes) => decodeSummary(bytes)).reduce((a, b) => mergeSummaries(a, b));
+    const leading = encoded.map((bytes) => decodeSummary(bytes, 2)).reduce((a, b) => mergeSummaries(a, b));
+    expect(leading.columns).toHaveLength(2);
+    expect(statisticsDocument(head, leading)).toEqual({ ...statisticsDocument(table.schema, whole), columns: statisticsDocument(table.schema, whole).columns.slice(0, 2) });
+    // Cut short, the whole summary still refuses what follows its end.
+    expect(() => decodeSummary(new Uint8Array([...encoded[0]!, 0]))).toThrow(RangeError);
+  });
 });

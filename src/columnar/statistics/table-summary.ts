@@ -85,14 +85,18 @@ export function encodeSummary(summary: TableSummary): Uint8Array {
   return out.finish();
 }
 
-/** Reads encodeSummary's bytes; throws RangeError on bytes it did not write. */
-export function decodeSummary(bytes: Uint8Array): TableSummary {
+/**
+ * Reads encodeSummary's bytes; throws RangeError on bytes it did not write. With `maxColumns`,
+ * only the first columns are decoded and the rest of the bytes are left unread.
+ */
+export function decodeSummary(bytes: Uint8Array, maxColumns = Infinity): TableSummary {
   const input = new ByteReader(bytes);
   for (const byte of MAGIC) if (input.u8() !== byte) throw new RangeError("not a statistics summary");
   const version = input.u8();
   if (version !== FORMAT_VERSION) throw new RangeError(`statistics summary format ${version} is not supported`);
   const rows = input.varuint();
-  const count = input.varuint();
+  const stored = input.varuint();
+  const count = Math.min(stored, maxColumns);
   const columns: ColumnSummary[] = [];
   for (let i = 0; i < count; i++) {
     const type = TYPE_TAGS[input.u8()];
@@ -101,6 +105,6 @@ export function decodeSummary(bytes: Uint8Array): TableSummary {
     else if (type === "boolean") columns.push(BooleanColumn.decode(input));
     else columns.push(NumericColumn.decode(input, type as NumericType));
   }
-  if (!input.done) throw new RangeError("statistics summary has bytes after its end");
+  if (count === stored && !input.done) throw new RangeError("statistics summary has bytes after its end");
   return { rows, columns };
 }
