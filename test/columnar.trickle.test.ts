@@ -4,6 +4,7 @@
 // from the parts' summaries when read, and equal a fresh create's of the same rows.
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { parquetReadObjects } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index.ts";
 import { csvPart, collectionPart, send } from "./helpers/http.ts";
@@ -97,5 +98,33 @@ describe("a trickle of one-row appends", () => {
     expect(trickled.rows).toBe(3000 + appendedRows.length);
     // Equal, but for the last bits of merged floating-point moments (std) summed in another order.
     expect(rounded(trickled)).toEqual(rounded(await document(once.id, once.version)));
+  });
+
+  it("reads the stored document of a twin built before statistics were merged on read", async () => {
+    const key = await createKey("team-trickle", "olga");
+    const recorder = recordingAfterCommit();
+    const created = await signedFetch(recorder.env, "POST", "/v1/dataset", key, { parts: [collectionPart({ name: "older twin", visibility: "public" }), csvPart(HEADER + createdRows.split("\n").slice(0, 200).join("\n") + "\n")] });
+    expect(created.status).toBe(201);
+    const { id, version } = (await created.json()) as { id: string; version: string };
+    await consume(recorder.env, recorder.sent.splice(0));
+    const path = `/v1/dataset/${id}/${version}/statistics`;
+    const rendered = (await (await send("GET", path)).json()) as { rows: number };
+    // The older layout: the tail object holds the Parquet tail, a summary, then the document.
+    // Written here indented, so its bytes differ from a document rendered now.
+    const twin = await env.DB.prepare("SELECT tail_key, tail_bytes FROM version_parquet WHERE version_id = ?").bind(version).first<{ tail_key: string; tail_bytes: number }>();
+    const tail = new Uint8Array(await (await env.CONTENT.get(twin!.tail_key))!.arrayBuffer());
+    expect(tail.length).toBe(twin!.tail_bytes);
+    const summary = new Uint8Array([1, 2, 3]);
+    const stored = new TextEncoder().encode(JSON.stringify(rendered, null, 1));
+    const olderKey = `datasets/${id}/parquet/${crypto.randomUUID()}`;
+    await env.CONTENT.put(olderKey, new Uint8Array([...tail, ...summary, ...stored]));
+    await env.DB.prepare("UPDATE version_parquet SET tail_key = ?, summary_bytes = ?, document_bytes = ? WHERE version_id = ?").bind(olderKey, summary.length, stored.length, version).run();
+    const signed = await signedFetch(env, "GET", path, key);
+    expect(signed.status).toBe(200);
+    expect(new Uint8Array(await signed.arrayBuffer())).toEqual(stored);
+    // The file is the same bytes: its tail is read from the front of the object.
+    const file = await signedFetch(env, "GET", `/v1/dataset/${id}/${version}/data.parquet`, key);
+    expect(file.status).toBe(200);
+    expect(await parquetReadObjects({ file: await file.arrayBuffer() })).toHaveLength(200);
   });
 });
