@@ -3,6 +3,12 @@
 // runtime itself, the local D1/R2 simulators and heap pages V8 has not handed back.
 
 const CALL_TIMEOUT_MS = 5_000;
+/**
+ * How long a live reading may wait. The isolate answers the inspector only between its tasks, so
+ * while a build keeps it busy an answer can take seconds; a reading that arrives late is still a
+ * reading of that moment, and dropping it (as a 5 s limit did) left a build with 2 readings.
+ */
+const LIVE_CALL_TIMEOUT_MS = 120_000;
 
 /** Node's WebSocket (undici) takes request headers as a second argument; the DOM typing omits it. */
 type NodeWebSocket = new (url: string, init: { headers: Record<string, string> }) => WebSocket;
@@ -18,6 +24,8 @@ export interface HeapSummary {
   baseline: number;
   peak: number;
   samples: number;
+  /** Every reading (used + backing), in order. */
+  readings: number[];
 }
 
 export class Inspector {
@@ -54,13 +62,13 @@ export class Inspector {
     });
   }
 
-  #call(method: string, params?: object): Promise<unknown> {
+  #call(method: string, params?: object, timeoutMs = CALL_TIMEOUT_MS): Promise<unknown> {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(id);
-        reject(new Error(`${method} got no answer in ${CALL_TIMEOUT_MS / 1000} s`));
-      }, CALL_TIMEOUT_MS);
+        reject(new Error(`${method} got no answer in ${timeoutMs / 1000} s`));
+      }, timeoutMs);
       this.#pending.set(id, (result) => {
         clearTimeout(timer);
         resolve(result);
@@ -69,14 +77,24 @@ export class Inspector {
     });
   }
 
-  async heapUsage(): Promise<HeapUsage> {
-    const result = (await this.#call("Runtime.getHeapUsage")) as { usedSize?: number; backingStorageSize?: number } | undefined;
+  async heapUsage(timeoutMs = CALL_TIMEOUT_MS): Promise<HeapUsage> {
+    const result = (await this.#call("Runtime.getHeapUsage", undefined, timeoutMs)) as { usedSize?: number; backingStorageSize?: number } | undefined;
     return { used: result?.usedSize ?? 0, backing: result?.backingStorageSize ?? 0 };
   }
 
   /** A full, blocking V8 collection in the isolate, so the next reading counts live memory only. */
-  async collectGarbage(): Promise<void> {
-    await this.#call("HeapProfiler.collectGarbage");
+  async collectGarbage(timeoutMs = CALL_TIMEOUT_MS): Promise<void> {
+    await this.#call("HeapProfiler.collectGarbage", undefined, timeoutMs);
+  }
+
+  /**
+   * Live memory at the isolate's next pause between tasks: a full collection and the heap usage
+   * after it, sent together so both are answered in the same pause (the inspector handles its
+   * messages in order), however long the isolate stays busy first.
+   */
+  async liveUsage(): Promise<HeapUsage> {
+    const [, usage] = await Promise.all([this.collectGarbage(LIVE_CALL_TIMEOUT_MS), this.heapUsage(LIVE_CALL_TIMEOUT_MS)]);
+    return usage;
   }
 
   close(): void {
@@ -85,18 +103,19 @@ export class Inspector {
 }
 
 /**
- * Live memory: every `intervalMs`, a forced full collection, then heap usage (used + backing).
- * What the isolate really holds at that moment; the collections slow the request a little, so
- * this runs on a request of its own whose time is not counted.
+ * Live memory: every `intervalMs`, a forced full collection, then heap usage (used + backing),
+ * answered at the isolate's next pause between tasks (Inspector.liveUsage). What the isolate
+ * really holds at its pauses, which a build reaches at every R2 read and write; the collections
+ * slow the request a little, so this runs on a request of its own whose time is not counted.
  */
 export function sampleLiveHeap(inspector: Inspector, intervalMs = 500): { stop(): Promise<HeapSummary> } {
   let running = true;
   let baseline = Number.NaN;
   let peak = 0;
   let samples = 0;
+  const readings: number[] = [];
   const read = async () => {
-    await inspector.collectGarbage();
-    const usage = await inspector.heapUsage();
+    const usage = await inspector.liveUsage();
     return usage.used + usage.backing;
   };
   const loop = (async () => {
@@ -106,6 +125,7 @@ export function sampleLiveHeap(inspector: Inspector, intervalMs = 500): { stop()
         if (samples === 0) baseline = total;
         peak = Math.max(peak, total);
         samples++;
+        readings.push(total);
       }
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
@@ -114,7 +134,7 @@ export function sampleLiveHeap(inspector: Inspector, intervalMs = 500): { stop()
     async stop() {
       running = false;
       await loop;
-      return { baseline, peak, samples };
+      return { baseline, peak, samples, readings };
     },
   };
 }
@@ -125,6 +145,7 @@ export function sampleHeap(inspector: Inspector, intervalMs = 50): { stop(): Pro
   let baseline = Number.NaN;
   let peak = 0;
   let samples = 0;
+  const readings: number[] = [];
   const loop = (async () => {
     while (running) {
       const started = performance.now();
@@ -134,6 +155,7 @@ export function sampleHeap(inspector: Inspector, intervalMs = 50): { stop(): Pro
         if (samples === 0) baseline = total;
         peak = Math.max(peak, total);
         samples++;
+        readings.push(total);
       }
       const wait = intervalMs - (performance.now() - started);
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
@@ -143,7 +165,7 @@ export function sampleHeap(inspector: Inspector, intervalMs = 50): { stop(): Pro
     async stop() {
       running = false;
       await loop;
-      return { baseline, peak, samples };
+      return { baseline, peak, samples, readings };
     },
   };
 }
