@@ -1,7 +1,7 @@
 // Appends that come one at a time (docs/storage-protocol.md "The Parquet twin"): each is built as
-// the latest, and its build writes its own part and a tail of Parquet metadata, never a summary of
-// the whole version, so what it writes does not grow with the dataset. The statistics are merged
-// from the parts' summaries when read, and equal a fresh create's of the same rows.
+// the latest, and its build writes its own part only, never a tail or summary of the whole
+// version, so what it writes does not grow with the dataset. The tail is made from the parts and
+// the statistics are merged from their summaries when read, equal to a fresh create's.
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { parquetReadObjects } from "hyparquet";
@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../src/index.ts";
 import { csvPart, collectionPart, send } from "./helpers/http.ts";
 import { createKey } from "./helpers/keys.ts";
+import { countingR2 } from "./helpers/r2-counting.ts";
 import { recordingAfterCommit, signedFetch, wrapBinding } from "./helpers/storage.ts";
 
 const HEADER = "id,amount,label\n";
@@ -52,7 +53,7 @@ async function bytesOf(keys: readonly string[]): Promise<number> {
 }
 
 describe("a trickle of one-row appends", () => {
-  it("writes per append its part and a Parquet tail only, and reads statistics equal to a fresh create's", async () => {
+  it("writes per append its part only, and reads the file whole and statistics equal to a fresh create's", async () => {
     const key = await createKey("team-trickle", "trude");
     const recorder = recordingAfterCommit();
     const created = await signedFetch(recorder.env, "POST", "/v1/dataset", key, { parts: [collectionPart({ name: "trickle", visibility: "public" }), csvPart(HEADER + createdRows)] });
@@ -81,8 +82,12 @@ describe("a trickle of one-row appends", () => {
     }
     // A part of one row (or a few, merged by compaction) and a footer: a few kB, not the created rows' summary again.
     for (const bytes of perAppend) expect(bytes).toBeLessThan(createdSummary! / 3);
-    const tail = await env.DB.prepare("SELECT tail_bytes, summary_bytes, document_bytes FROM version_parquet WHERE version_id = ?").bind(latest).first();
-    expect(tail).toMatchObject({ summary_bytes: 0, document_bytes: 0 });
+    // Nothing version-wide stored: the tail is made from the parts when the file is read.
+    const tail = await env.DB.prepare("SELECT tail_key, tail_bytes, summary_bytes, document_bytes FROM version_parquet WHERE version_id = ?").bind(latest).first();
+    expect(tail).toMatchObject({ tail_key: null, summary_bytes: 0, document_bytes: 0 });
+    const file = await send("GET", `/v1/dataset/${id}/${latest}/data.parquet`);
+    const rows = await parquetReadObjects({ file: await file.arrayBuffer(), columns: ["id"] });
+    expect(rows.map((r) => Number(r.id))).toEqual([...Array.from({ length: 3000 }, (_, i) => i), ...appendedRows.map((_, i) => 5000 + i)]);
 
     const fresh = await signedFetch(recorder.env, "POST", "/v1/dataset", key, {
       parts: [collectionPart({ name: "trickle, at once", visibility: "public" }), csvPart(HEADER + createdRows + appendedRows.join(""))],
@@ -111,9 +116,10 @@ describe("a trickle of one-row appends", () => {
     const rendered = (await (await send("GET", path)).json()) as { rows: number };
     // The older layout: the tail object holds the Parquet tail, a summary, then the document.
     // Written here indented, so its bytes differ from a document rendered now.
-    const twin = await env.DB.prepare("SELECT tail_key, tail_bytes FROM version_parquet WHERE version_id = ?").bind(version).first<{ tail_key: string; tail_bytes: number }>();
-    const tail = new Uint8Array(await (await env.CONTENT.get(twin!.tail_key))!.arrayBuffer());
-    expect(tail.length).toBe(twin!.tail_bytes);
+    const twin = await env.DB.prepare("SELECT tail_key, tail_bytes FROM version_parquet WHERE version_id = ?").bind(version).first<{ tail_key: string | null; tail_bytes: number }>();
+    expect(twin!.tail_key).toBeNull();
+    const made = new Uint8Array(await (await send("GET", `/v1/dataset/${id}/${version}/data.parquet`)).arrayBuffer());
+    const tail = made.slice(made.length - twin!.tail_bytes);
     const summary = new Uint8Array([1, 2, 3]);
     const stored = new TextEncoder().encode(JSON.stringify(rendered, null, 1));
     const olderKey = `datasets/${id}/parquet/${crypto.randomUUID()}`;
@@ -122,9 +128,11 @@ describe("a trickle of one-row appends", () => {
     const signed = await signedFetch(env, "GET", path, key);
     expect(signed.status).toBe(200);
     expect(new Uint8Array(await signed.arrayBuffer())).toEqual(stored);
-    // The file is the same bytes: its tail is read from the front of the object.
-    const file = await signedFetch(env, "GET", `/v1/dataset/${id}/${version}/data.parquet`, key);
+    // The file is the same bytes, its tail read from the front of that object.
+    const counted = countingR2(env.CONTENT);
+    const file = await signedFetch({ ...env, CONTENT: counted.bucket }, "GET", `/v1/dataset/${id}/${version}/data.parquet`, key);
     expect(file.status).toBe(200);
-    expect(await parquetReadObjects({ file: await file.arrayBuffer() })).toHaveLength(200);
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(made);
+    expect(counted.reads).toContainEqual({ key: olderKey, offset: 0, length: twin!.tail_bytes });
   });
 });

@@ -9,12 +9,13 @@
 //       for each segment: part(segment, encoding) exists → reuse
 //                         else intent(part) → R2 put(row groups ‖ metadata) → record the part row
 //       a part needs wider kinds, or planKinds says some must be re-encoded → kinds ← wider; again
-//     intent(tail) → R2 put(tail) → batch: the version's part list, its twin row `ready`,
-//     intents claimed
+//     tail ← writeTail(the parts' metadata); only past STORED_TAIL_BYTES: intent(tail) → R2 put(tail)
+//     batch: the version's part list, its twin row `ready` with the tail's length, intents claimed
 //
-// The statistics are not merged here: each part holds its rows' summary, and the version's
-// document is merged from its parts' when it is read (statistics-object.ts), so a build writes
-// only its new parts and a tail of Parquet metadata, whatever the version's size.
+// Nothing version-wide is written below STORED_TAIL_BYTES: each part holds its rows' summary,
+// the version's statistics are merged from its parts' when read (statistics-object.ts), and its
+// Parquet tail is made from the parts' metadata when read (tail-object.ts), so an append's build
+// writes only its new parts.
 //
 // Invariants: nothing is published until every part and the tail are in R2 and agree on kinds,
 // so a reader sees no file or a whole one; objects are recorded as intents before they are
@@ -38,6 +39,12 @@ export interface TwinBindings {
 }
 
 export type BuildOutcome = "built" | "unchanged" | "gone";
+
+/**
+ * A tail longer than this is stored at the build (many columns × many row groups: 4,000 columns
+ * of 50 parts make about 20 MB); a shorter one is made from the parts' metadata when read.
+ */
+export const STORED_TAIL_BYTES = 1024 * 1024;
 
 /** Widening can repeat only as often as a kind can widen (int64 → decimal → string). */
 const MAX_ROUNDS = 4;
@@ -92,13 +99,17 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
       kinds = unifyKinds(kinds, plan.kinds);
       continue;
     }
+    // The tail is made here for its length; a reader's first request for it makes it again from
+    // the same parts (tail-object.ts). Only a tail too large to make on a read is stored.
     const tail = writeTail(version.schema, metadata);
-    const tailKey = parquetKey(datasetId);
-    await recordUploadIntents(env.DB, datasetId, [tailKey], Date.now() + timings.writeGraceMs);
-    await env.CONTENT.put(tailKey, tail);
-    writtenBytes += tail.length;
+    let tailKey: string | null = null;
+    if (tail.length > STORED_TAIL_BYTES) {
+      tailKey = parquetKey(datasetId);
+      await recordUploadIntents(env.DB, datasetId, [tailKey], Date.now() + timings.writeGraceMs);
+      await env.CONTENT.put(tailKey, tail);
+      writtenBytes += tail.length;
+    }
     const fileBytes = 4 + parts.reduce((sum, part) => sum + part.dataBytes, 0) + tail.length;
-    // No summary or document after the tail: both come from the parts on read (statistics-object.ts).
     const twin = { encoding, kinds: JSON.stringify(kinds), tailKey, tailBytes: tail.length, summaryBytes: 0, documentBytes: 0, fileBytes, parts };
     if (await publishTwin(env.DB, datasetId, versionId, twin, Date.now() + timings.readGraceMs)) {
       // Wall time, not CPU time: it includes the R2 reads and writes of the parts it encoded.

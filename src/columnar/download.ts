@@ -6,7 +6,9 @@ import { ApiError } from "../model/errors.ts";
 import { ifRangeAllows, parseByteRange } from "../read/byte-range.ts";
 import type { TwinRow } from "../read/store.ts";
 import { MAGIC } from "./parquet/index.ts";
+import { madeTail } from "./tail-object.ts";
 import { PARQUET_MEDIA_TYPE } from "../metadata/urls.ts";
+import type { TableSchema } from "../schema/table-schema.ts";
 
 
 /** How long a client waits before asking again for a twin still being built. */
@@ -17,16 +19,19 @@ interface Piece {
   open: (offset: number, length: number) => Promise<ReadableStream<Uint8Array>>;
 }
 
-function pieces(bucket: R2Bucket, twin: TwinRow & { tailKey: string }): Piece[] {
+function pieces(bucket: R2Bucket, schema: TableSchema, twin: TwinRow): Piece[] {
   const object = (key: string) => async (offset: number, length: number) => {
     const found = await bucket.get(key, { range: { offset, length } });
     if (!found) throw new Error(`parquet object missing: ${key}`);
     return found.body;
   };
+  const bytes = (made: Uint8Array) => async (offset: number, length: number) => new Blob([made.slice(offset, offset + length)]).stream();
+  // A tail stored by an older build is read; else it is made from the parts' metadata (tail-object.ts).
+  const tail = twin.tailKey !== null ? object(twin.tailKey) : async (offset: number, length: number) => bytes(await madeTail(bucket, schema, twin))(offset, length);
   return [
-    { bytes: MAGIC.length, open: async (offset, length) => new Blob([MAGIC.slice(offset, offset + length)]).stream() },
+    { bytes: MAGIC.length, open: bytes(MAGIC) },
     ...twin.parts.map((part) => ({ bytes: part.dataBytes, open: object(part.key) })),
-    { bytes: twin.tailBytes, open: object(twin.tailKey) },
+    { bytes: twin.tailBytes, open: tail },
   ];
 }
 
@@ -59,8 +64,9 @@ function rangeStream(list: readonly Piece[], start: number, end: number): Readab
 }
 
 /** The twin's answer: the file (or one range of it), or 503 while it is not built. */
-export function twinResponse(bucket: R2Bucket, request: Request, versionId: string, fileName: string, twin: TwinRow | null, headers: Headers): Response {
-  if (twin === null || twin.state !== "ready" || twin.tailKey === null) {
+export function twinResponse(bucket: R2Bucket, request: Request, version: { id: string; schema: TableSchema }, fileName: string, twin: TwinRow | null, headers: Headers): Response {
+  const versionId = version.id;
+  if (twin === null || twin.state !== "ready") {
     const detail =
       twin?.state === "failed"
         ? `The Parquet file of version ${versionId} could not be built (${twin.error ?? "no reason recorded"}); the CSV and gzip downloads are unaffected.`
@@ -74,7 +80,7 @@ export function twinResponse(bucket: R2Bucket, request: Request, versionId: stri
   // Stored names are [A-Za-z0-9._-] only (read/download-name.ts): no quoting issue.
   headers.set("Content-Disposition", `attachment; filename="${fileName}"`);
   headers.set("Accept-Ranges", "bytes");
-  const list = pieces(bucket, { ...twin, tailKey: twin.tailKey });
+  const list = pieces(bucket, version.schema, twin);
   const range = ifRangeAllows(request.headers.get("if-range") ?? undefined, etag) ? parseByteRange(request.headers.get("range") ?? undefined, length) : null;
   if (range === "unsatisfiable") throw new ApiError("range_not_satisfiable", `The file has ${length} bytes.`, {}, { "Content-Range": `bytes */${length}` });
   const [start, end] = range === null ? [0, length - 1] : [range.start, range.end];

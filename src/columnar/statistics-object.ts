@@ -1,14 +1,15 @@
 // A version's statistics document (docs/statistics.md "Where they come from",
 // docs/storage-protocol.md "The Parquet twin"): each part of its twin holds the summary of its
 // rows, and the document is their merge, in file order, rendered when it is read, so a build
-// (an append's above all) writes no version-wide summary. The rendered bytes of an immutable
-// twin (its tail key changes on every rebuild) are kept in the isolate, like the HTTP cache keeps
-// the other immutable version documents. Twins built before kept the document after their tail,
+// (an append's above all) writes no version-wide summary. The rendered bytes of a twin (a
+// function of its parts; a rebuild stitches others) are kept in the isolate, like the HTTP cache
+// keeps the other immutable version documents. Twins built before kept the document after their tail,
 // and it is read from there. The catalog page keeps only the first columns of the document.
 import type { TwinRow } from "../read/store.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
 import { statisticsDocument, type ColumnStatistics } from "./statistics/document.ts";
 import { createSummaries, decodeSummary, mergeSummaries } from "./statistics/table-summary.ts";
+import { twinIdentity } from "./tail-object.ts";
 
 export interface StatisticsRange {
   key: string;
@@ -22,7 +23,7 @@ export function statisticsRange(twin: TwinRow | null): StatisticsRange | null {
   return { key: twin.tailKey, offset: twin.tailBytes + twin.summaryBytes, length: twin.documentBytes };
 }
 
-/** Rendered documents kept per isolate, keyed by the twin's tail object (a new one per build), at most this many bytes in all. */
+/** Rendered documents kept per isolate, keyed by the twin's parts (a rebuild stitches others) and column count, at most this many bytes in all. */
 const CACHE_BYTES = 8 * 1024 * 1024;
 const rendered = new Map<string, Uint8Array>();
 let renderedBytes = 0;
@@ -44,16 +45,16 @@ function remember(key: string, bytes: Uint8Array): void {
  * and rendered for `schema`. Throws when an object is missing (a broken invariant).
  */
 export async function statisticsDocumentBytes(bucket: R2Bucket, schema: TableSchema, twin: TwinRow | null): Promise<Uint8Array | null> {
-  if (twin?.state !== "ready" || twin.tailKey === null) return null;
+  if (twin?.state !== "ready") return null;
   const stored = statisticsRange(twin);
   if (stored) return readRange(bucket, stored.key, stored.offset, stored.length);
-  return renderedDocument(bucket, schema, { ...twin, tailKey: twin.tailKey }, Infinity);
+  return renderedDocument(bucket, schema, twin, Infinity);
 }
 
 /** The document of the first `maxColumns` columns, merged from the parts' summaries, kept per twin and column count. */
-async function renderedDocument(bucket: R2Bucket, schema: TableSchema, twin: TwinRow & { tailKey: string }, maxColumns: number): Promise<Uint8Array> {
+async function renderedDocument(bucket: R2Bucket, schema: TableSchema, twin: TwinRow, maxColumns: number): Promise<Uint8Array> {
   const fields = schema.fields.slice(0, maxColumns);
-  const key = fields.length === schema.fields.length ? twin.tailKey : `${twin.tailKey}#${fields.length}`;
+  const key = `${twinIdentity(twin)}#${fields.length}`;
   const cached = rendered.get(key);
   if (cached) {
     // Most recently used last.
@@ -89,11 +90,11 @@ export interface LeadingStatistics {
  * stored one from at most `maxBytes` of it; null when the twin is not ready. Throws when an object is missing (a broken invariant).
  */
 export async function readLeadingStatistics(bucket: R2Bucket, schema: TableSchema, twin: TwinRow | null, maxColumns: number, maxBytes: number): Promise<LeadingStatistics | null> {
-  if (twin?.state !== "ready" || twin.tailKey === null) return null;
+  if (twin?.state !== "ready") return null;
   const range = statisticsRange(twin);
   if (range === null) {
     // Only the columns shown are merged: a page of a 4,000-column version merges 40.
-    const bytes = await renderedDocument(bucket, schema, { ...twin, tailKey: twin.tailKey }, maxColumns);
+    const bytes = await renderedDocument(bucket, schema, twin, maxColumns);
     return JSON.parse(new TextDecoder().decode(bytes)) as LeadingStatistics;
   }
   const length = Math.min(range.length, maxBytes);

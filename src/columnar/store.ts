@@ -64,11 +64,14 @@ export async function recordPart(db: D1Database, datasetId: string, encoding: st
   return row ? toPart(row) : part;
 }
 
-/** A twin to publish: its tail object holds the Parquet tail, then the merged summary, then the statistics document. */
+/**
+ * A twin to publish. `tailKey` null: the tail is made from the parts when read (tail-object.ts);
+ * builds before stored it, then the merged summary and the statistics document, in that object.
+ */
 export interface ReadyTwin {
   encoding: string;
   kinds: string;
-  tailKey: string;
+  tailKey: string | null;
   tailBytes: number;
   summaryBytes: number;
   documentBytes: number;
@@ -102,7 +105,7 @@ export async function publishTwin(db: D1Database, datasetId: string, versionId: 
       .prepare(
         `INSERT INTO pending_objects (key, dataset_id, reason, collect_after)
          SELECT tail_key, ?3, 'replaced', ?4 FROM version_parquet
-         WHERE version_id = ?1 AND tail_key IS NOT NULL AND tail_key != ?5 AND ${applies}
+         WHERE version_id = ?1 AND tail_key IS NOT NULL AND (?5 IS NULL OR tail_key != ?5) AND ${applies}
          ON CONFLICT (key) DO NOTHING`,
       )
       .bind(versionId, keys, datasetId, collectAfter, twin.tailKey),
@@ -119,7 +122,7 @@ export async function publishTwin(db: D1Database, datasetId: string, versionId: 
            document_bytes = excluded.document_bytes, file_bytes = excluded.file_bytes, error = NULL, updated = excluded.updated`,
       )
       .bind(versionId, keys, twin.encoding, twin.kinds, twin.tailKey, twin.tailBytes, twin.summaryBytes, twin.documentBytes, twin.fileBytes, new Date().toISOString()),
-    claimParquetStatement(db, [...twin.parts.map((p) => p.key), twin.tailKey]),
+    claimParquetStatement(db, [...twin.parts.map((p) => p.key), ...(twin.tailKey === null ? [] : [twin.tailKey])]),
   ]);
   return (results[4]?.meta.changes ?? 0) > 0;
 }

@@ -26,7 +26,7 @@ export interface ScanSource {
 
 /** `allowFill`: the caller fills answered datetime and time cells for its few rows (a window, not an export). */
 export async function scanSource(bucket: R2Bucket, version: StoredVersionRow, segments: readonly SegmentRow[], twin: TwinRow | null, query: CompiledQuery, allowFill = false): Promise<ScanSource> {
-  if (twin?.state === "ready" && twin.tailKey !== null) {
+  if (twin?.state === "ready") {
     const scan = await twinPieces(r2RangeRead(bucket), twin.parts, version.schema, query, allowFill);
     if (scan !== null) return { ...scan, source: "parquet" };
   }

@@ -68,7 +68,7 @@ export function registerDownload(app: OpenAPIHono<AppEnv>): void {
       // A superseded version's build may have been skipped (after-commit.ts): asked for now, 503
       // meanwhile. The latest's own message builds it; asking too would only race it.
       if (twin === null && version.id !== dataset.latestVersion) askForTwin(c.env, (work) => c.executionCtx.waitUntil(work), dataset.id, version.id);
-      return twinResponse(c.env.CONTENT, c.req.raw, version.id, file, twin, headers);
+      return twinResponse(c.env.CONTENT, c.req.raw, version, file, twin, headers);
     }
     const openers = segments.map((s) => () => openSegment(c.env.CONTENT, s.key));
     const gzipLength = joinedGzipLength(segments.map((s) => s.compressedBytes));
