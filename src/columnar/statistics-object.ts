@@ -24,7 +24,7 @@ export function statisticsRange(twin: TwinRow | null): StatisticsRange | null {
 }
 
 /** Rendered documents kept per isolate, keyed by the twin's parts (a rebuild stitches others) and column count, at most this many bytes in all. */
-const CACHE_BYTES = 8 * 1024 * 1024;
+const CACHE_BYTES = 4 * 1024 * 1024;
 const rendered = new Map<string, Uint8Array>();
 let renderedBytes = 0;
 

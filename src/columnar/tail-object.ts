@@ -8,7 +8,7 @@ import type { TwinRow } from "../read/store.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
 
 /** Tails kept per isolate, keyed by the twin's parts (a rebuild stitches others), at most this many bytes in all. */
-const CACHE_BYTES = 16 * 1024 * 1024;
+const CACHE_BYTES = 8 * 1024 * 1024;
 const kept = new Map<string, Uint8Array>();
 let keptBytes = 0;
 
