@@ -8,6 +8,7 @@ import { parquetReadObjects } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index.ts";
 import { csvPart, collectionPart, send } from "./helpers/http.ts";
+import { getTwinState, publishTwin } from "../src/columnar/store.ts";
 import { createKey } from "./helpers/keys.ts";
 import { countingR2 } from "./helpers/r2-counting.ts";
 import { recordingAfterCommit, signedFetch, wrapBinding } from "./helpers/storage.ts";
@@ -134,5 +135,13 @@ describe("a trickle of one-row appends", () => {
     expect(file.status).toBe(200);
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(made);
     expect(counted.reads).toContainEqual({ key: olderKey, offset: 0, length: twin!.tail_bytes });
+
+    // Built again (as after a compaction), the twin stores no tail: the older one is left for the clean-up.
+    const state = await getTwinState(env.DB, version);
+    const row = await env.DB.prepare("SELECT encoding, kinds, file_bytes FROM version_parquet WHERE version_id = ?").bind(version).first<{ encoding: string; kinds: string; file_bytes: number }>();
+    const again = { encoding: row!.encoding, kinds: row!.kinds, tailKey: null, tailBytes: twin!.tail_bytes, summaryBytes: 0, documentBytes: 0, fileBytes: row!.file_bytes, parts: state!.parts };
+    expect(await publishTwin(env.DB, id, version, again, Date.now())).toBe(true);
+    expect(await env.DB.prepare("SELECT reason FROM pending_objects WHERE key = ?").bind(olderKey).first<string>("reason")).toBe("replaced");
+    expect(await env.DB.prepare("SELECT tail_key FROM version_parquet WHERE version_id = ?").bind(version).first<string | null>("tail_key")).toBeNull();
   });
 });
