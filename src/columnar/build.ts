@@ -1,7 +1,8 @@
 // Builds a version's Parquet twin after its commit (docs/storage-protocol.md "The Parquet twin",
 // docs/columnar.md): one part per segment, reused when the segment already has one under the
-// same encoding (so an append encodes only its own rows), then a tail written for this version
-// from the parts' metadata alone, then one D1 batch that publishes it. The one writer of twins.
+// same encoding (so an append encodes only its own rows), then the version's tail made from the
+// parts' metadata alone (for its length; stored only when large), then one D1 batch that
+// publishes it. The one writer of twins.
 //
 //   build(version):
 //     kinds ← the parent twin's kinds under the same schema, else the schema's narrowest
@@ -17,8 +18,9 @@
 // Parquet tail is made from the parts' metadata when read (tail-object.ts), so an append's build
 // writes only its new parts.
 //
-// Invariants: nothing is published until every part and the tail are in R2 and agree on kinds,
-// so a reader sees no file or a whole one; objects are recorded as intents before they are
+// Invariants: nothing is published until every part (and a stored tail) is in R2 and the parts
+// agree on kinds, so a reader sees no file or a whole one (a tail made on read comes to the
+// published length or the read fails); objects are recorded as intents before they are
 // written, so a build that dies leaves nothing the clean-up cannot find; a build is safe twice
 // or concurrently (parts are keyed by segment and encoding, the publish is one batch).
 import { decodePartMetadata, encodePartMetadata, PartWriter, planKinds, startKinds, unifyKinds, writeTail, type ColumnKind, type PartMetadata } from "./parquet/index.ts";
