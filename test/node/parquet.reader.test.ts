@@ -67,10 +67,11 @@ describe("the Parquet chunk reader", () => {
         const cells = readChunk(bytes.subarray(chunk.offset, chunk.offset + chunk.compressed), group.rows, kind, SCHEMA.fields[c]!.type);
         const expected: Cell[] = typed.slice(first, first + group.rows).map((row) => row[c]!);
         expect(cells, `column ${c}`).toEqual(expected);
-        // Reading only some rows gives those rows' cells; text of the others is skipped (null).
+        // Reading only some rows gives those rows' cells; the others, of every kind, are not decoded (null).
         const wanted = Uint8Array.from({ length: group.rows }, (_, r) => (r % 3 === 0 ? 1 : 0));
         const some = readChunk(bytes.subarray(chunk.offset, chunk.offset + chunk.compressed), group.rows, kind, SCHEMA.fields[c]!.type, wanted);
         expect(some.filter((_, r) => wanted[r] === 1), `column ${c}, some rows`).toEqual(expected.filter((_, r) => wanted[r] === 1));
+        expect(some.filter((_, r) => wanted[r] === 0).every((cell) => cell === null), `column ${c}, rows not wanted`).toBe(true);
         // Statistics bound the chunk's values (text only for a string field).
         if (chunk.min !== null && chunk.max !== null && c !== 1) {
           const min = statisticCell(chunk.min, kind, SCHEMA.fields[c]!.type);

@@ -69,27 +69,27 @@ function decimalAt(bytes: Uint8Array, at: number): Cell {
 export const INSTANT_KINDS: ReadonlySet<ColumnKind> = new Set(["time", "timestamp-utc", "timestamp-local"]);
 
 /**
- * `count` PLAIN values of `kind` from `bytes` at `at`, as cells; with `want`, text (and instants'
- * text) only of the values it names (others null). `digits`: an instant kind's fraction digits (instant-text.ts).
+ * `count` PLAIN values of `kind` from `bytes` at `at`, as cells; with `want`, only the values it
+ * names (others null): a decimal or a date costs a BigInt or a string each, a text a decode. `digits`: an instant kind's fraction digits (instant-text.ts).
  */
 function plainValues(bytes: Uint8Array, at: number, count: number, kind: ColumnKind, type: FieldType, want: Uint8Array | null = null, digits: number | null = null): Cell[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out: Cell[] = new Array<Cell>(count);
   switch (kind) {
     case "int64":
-      for (let i = 0; i < count; i++) out[i] = int64At(view, at + 8 * i);
+      for (let i = 0; i < count; i++) out[i] = want !== null && want[i] === 0 ? null : int64At(view, at + 8 * i);
       return out;
     case "double":
-      for (let i = 0; i < count; i++) out[i] = doubleCell(view.getFloat64(at + 8 * i, true));
+      for (let i = 0; i < count; i++) out[i] = want !== null && want[i] === 0 ? null : doubleCell(view.getFloat64(at + 8 * i, true));
       return out;
     case "date":
-      for (let i = 0; i < count; i++) out[i] = isoDate(view.getInt32(at + 4 * i, true));
+      for (let i = 0; i < count; i++) out[i] = want !== null && want[i] === 0 ? null : isoDate(view.getInt32(at + 4 * i, true));
       return out;
     case "boolean":
-      for (let i = 0; i < count; i++) out[i] = ((bytes[at + (i >> 3)]! >> (i & 7)) & 1) === 1;
+      for (let i = 0; i < count; i++) out[i] = want !== null && want[i] === 0 ? null : ((bytes[at + (i >> 3)]! >> (i & 7)) & 1) === 1;
       return out;
     case "decimal":
-      for (let i = 0; i < count; i++) out[i] = decimalAt(bytes, at + 16 * i);
+      for (let i = 0; i < count; i++) out[i] = want !== null && want[i] === 0 ? null : decimalAt(bytes, at + 16 * i);
       return out;
     case "string": {
       let p = at;
@@ -250,7 +250,7 @@ function decodePage(bytes: Uint8Array, at: number, state: PageState, row: number
     }
   } else if (header.encoding === ENCODING.PLAIN) {
     let want: Uint8Array | null = null;
-    if (wanted !== null && (kind === "string" || INSTANT_KINDS.has(kind))) {
+    if (wanted !== null) {
       want = new Uint8Array(present);
       for (let i = 0, v = 0; i < count; i++) if (levels[i] === 1) want[v++] = wanted[row + i]!;
     }
@@ -270,7 +270,7 @@ function pageState(base: number, rows: number, kind: ColumnKind, type: FieldType
 /**
  * The cells of one column chunk (its bytes from its first page to its end), `rows` of them.
  * `type` is the field's Table Schema type (for text kinds); `kind` the chunk's Parquet kind.
- * With `wanted` (1 per row to read), other rows' text and dictionary-encoded values are skipped,
+ * With `wanted` (1 per row to read), other rows' values are skipped,
  * not decoded: they answer null. `digits`: the chunk's instantDigits, for a time or timestamp.
  */
 export function readChunk(bytes: Uint8Array, rows: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null = null, digits: number | null = null): Cell[] {
