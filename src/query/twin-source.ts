@@ -11,6 +11,8 @@ import { blockMayMatch, type ColumnStatistics } from "./language/pruning.ts";
 import { blockStatistics, candidateRanges, pagesHolding, rowRanges, type RowRange } from "./page-selection.ts";
 import { whereColumns, type CompiledQuery } from "./language/query.ts";
 import type { ScanPiece } from "./scan.ts";
+import { readRuns, type Span } from "./read-runs.ts";
+import { KeptMetadata } from "./kept-metadata.ts";
 
 /** Reads `length` bytes of object `key` from `offset`. */
 export type RangeRead = (key: string, offset: number, length: number) => Promise<Uint8Array>;
@@ -22,29 +24,10 @@ export interface TwinPart {
   metaBytes: number;
 }
 
-/** Chunks closer than this are fetched in one range read, the gap read and dropped. */
-const COALESCE_GAP = 64 * 1024;
-/**
- * A Worker keeps at most six connections open at once, R2 reads included (Cloudflare's Workers
- * limits, "Simultaneous open connections"): a seventh read waits for one of them, a second round
- * trip. So runs beyond six are joined where the gap between them is smallest, up to this gap.
- */
-export const PARALLEL_READS = 6;
-const JOIN_GAP = 512 * 1024;
 /** Part metadata read at once. */
 const METADATA_READS = 6;
-/**
- * Parts' metadata kept in the isolate: a part object is written once under a fresh key and never
- * changes (docs/storage-protocol.md "The Parquet twin"), so a repeated query on a version skips
- * those reads. Bounded; the oldest entry goes first.
- */
-const KEPT_METADATA = 4096;
-const keptMetadata = new Map<string, PartMetadata>();
-
-function keepMetadata(key: string, meta: PartMetadata): void {
-  if (keptMetadata.size >= KEPT_METADATA) keptMetadata.delete(keptMetadata.keys().next().value!);
-  keptMetadata.set(key, meta);
-}
+/** Shared by every request of the isolate. */
+const keptMetadata = new KeptMetadata();
 
 async function partMetadata(read: RangeRead, parts: readonly TwinPart[]): Promise<PartMetadata[]> {
   const out: PartMetadata[] = new Array<PartMetadata>(parts.length);
@@ -59,7 +42,7 @@ async function partMetadata(read: RangeRead, parts: readonly TwinPart[]): Promis
         continue;
       }
       out[index] = decodePartMetadata(new TextDecoder().decode(await read(part.key, part.dataBytes, part.metaBytes)));
-      keepMetadata(part.key, out[index]);
+      keptMetadata.keep(part.key, out[index], part.metaBytes);
     }
   };
   await Promise.all(Array.from({ length: Math.min(METADATA_READS, parts.length) }, worker));
@@ -85,32 +68,6 @@ function asWritten(metadata: readonly PartMetadata[], c: number): boolean {
     exact(metadata, c) ||
     metadata.every((meta) => INSTANT_KINDS.has(meta.kinds[c]!) && meta.rowGroups.every((group) => group.columns[c]!.instantDigits !== null || group.columns[c]!.nulls === group.columns[c]!.values))
   );
-}
-
-interface Span {
-  offset: number;
-  end: number;
-}
-
-/** Byte runs covering `spans` (each tagged with what it holds), near ones joined. */
-function runs<T extends Span>(spans: readonly T[]): { offset: number; end: number; spans: T[] }[] {
-  const sorted = [...spans].sort((a, b) => a.offset - b.offset);
-  const out: { offset: number; end: number; spans: T[] }[] = [];
-  for (const span of sorted) {
-    const last = out.at(-1);
-    if (last && span.offset - last.end <= COALESCE_GAP) {
-      last.end = Math.max(last.end, span.end);
-      last.spans.push(span);
-    } else out.push({ offset: span.offset, end: span.end, spans: [span] });
-  }
-  while (out.length > PARALLEL_READS) {
-    let best = 0;
-    for (let i = 1; i < out.length - 1; i++) if (out[i + 1]!.offset - out[i]!.end < out[best + 1]!.offset - out[best]!.end) best = i;
-    const [left, right] = [out[best]!, out[best + 1]!];
-    if (right.offset - left.end > JOIN_GAP) break;
-    out.splice(best, 2, { offset: left.offset, end: Math.max(left.end, right.end), spans: [...left.spans, ...right.spans] });
-  }
-  return out;
 }
 
 /** Where the pages of a chunk sit in its part: the dictionary page (if any), then data page `page`s. */
@@ -166,7 +123,7 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
           const fetchChunks = async (wanted: readonly number[]) => {
             const spans = wanted.map((column) => ({ offset: chunks[column]!.offset, end: chunks[column]!.offset + chunks[column]!.compressed, column }));
             await Promise.all(
-              runs(spans).map(async (run) => {
+              readRuns(spans).map(async (run) => {
                 const bytes = await readRun(run);
                 for (const { offset, end, column } of run.spans) {
                   const chunk = chunks[column]!;
@@ -188,7 +145,7 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
               return pageSpans(chunk, column, pages);
             });
             await Promise.all(
-              runs(spans).map(async (run) => {
+              readRuns(spans).map(async (run) => {
                 const bytes = await readRun(run);
                 for (const { offset, end, column, page } of run.spans) {
                   const slice = bytes.subarray(offset - run.offset, end - run.offset);
