@@ -5,6 +5,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { deliveryMessages, drainOutbox, EVENTS_PER_MESSAGE, type DeliveryMessage } from "../src/changes/webhooks/drain.ts";
+import { appendRows, collectionPart, createDataset, write } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { consume, createWebhook, deliveries, received, receivedAtLeast } from "./helpers/webhooks.ts";
 
@@ -60,6 +61,51 @@ describe("a message of several events", () => {
     const got = await received(name);
     expect(got.map((r) => r.headers["webhook-id"])).toEqual([...ids(webhook.id, seqs.slice(0, 3)), ...ids(webhook.id, seqs.slice(2))]);
     expect((await deliveries(key, webhook.id)).map((d) => d.status)).toEqual(seqs.map(() => "delivered"));
+  });
+
+  it("of one webhook in one batch run in turn: the endpoint sees one request at a time, each message in commit order", async () => {
+    const key = await createKey("hm-team", "turns");
+    const name = `turns-${crypto.randomUUID()}`;
+    const { webhook, seqs } = await pendingEvents(key, `${RECEIVER}/ok/${name}`, 8);
+    const result = await consume([
+      { webhookId: webhook.id, seqs: seqs.slice(0, 4) },
+      { webhookId: webhook.id, seqs: seqs.slice(4) },
+    ]);
+    expect(result.explicitAcks).toHaveLength(2);
+    // Side by side, the two messages' requests would interleave; in turn, the first message's
+    // four come before the second's.
+    expect((await received(name)).map((r) => r.headers["webhook-id"])).toEqual(ids(webhook.id, seqs));
+  });
+
+  it("stops sending a dataset's public events once a fresh reading finds it private", { timeout: 60_000 }, async () => {
+    const owner = await createKey("hm-owner", "owner");
+    const reader = await createKey("hm-reader", "reader");
+    const d = await createDataset(owner, "a\n1\n", { name: "Hooks mid-message", visibility: "public" });
+    const name = `midway-${crypto.randomUUID()}`;
+    const hook = await createWebhook(reader, { url: `${RECEIVER}/ok/${name}`, datasets: [d.id] });
+    await env.DB.prepare("UPDATE webhooks SET drained_seq = 1000000000000 WHERE id = ?").bind(hook.id).run();
+    const versions: string[] = [];
+    for (const row of ["2\n", "3\n", "4\n"]) versions.push(((await (await appendRows(owner, d.id, row)).json()) as { version: string }).version);
+    const seqs: number[] = [];
+    for (const version of versions) seqs.push((await env.DB.prepare("SELECT seq FROM change_events WHERE version_id = ?").bind(version).first<{ seq: number }>())!.seq);
+    const now = Date.now();
+    const row = env.DB.prepare("INSERT INTO webhook_deliveries (webhook_id, seq, state, attempts, next_attempt, updated) VALUES (?, ?, 'pending', 0, ?, ?)");
+    await env.DB.batch(seqs.map((seq) => row.bind(hook.id, seq, now, now)));
+    // The first event is sent; while it is, the dataset goes private and 11 s pass on the
+    // consumer's clock, so the visibility read with the message is too old for the next one.
+    let skew = 0;
+    const fetcher: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      if (skew === 0) {
+        await write("PUT", `/v1/dataset/${d.id}`, owner, [collectionPart({ visibility: "private" })]);
+        skew = 11_000;
+      }
+      return answer;
+    };
+    const result = await consume([{ webhookId: hook.id, seqs }], { fetcher, now: () => Date.now() + skew });
+    expect(result.explicitAcks).toHaveLength(1);
+    expect((await received(name)).map((r) => r.headers["webhook-id"])).toEqual(ids(hook.id, seqs.slice(0, 1)));
+    expect((await deliveries(reader, hook.id)).reverse().map((r) => r.status)).toEqual(["delivered", "withheld", "withheld"]);
   });
 
   it("of a slow endpoint does not delay another endpoint's message in the same batch", { timeout: 60_000 }, async () => {

@@ -62,15 +62,21 @@ export function dohResolver(endpoint: string, fetcher: typeof fetch = fetch): Re
   };
 }
 
-/** The same resolver, asking once per name: one batch's deliveries to one host share a lookup. */
-export function oncePerName(resolver: Resolver): Resolver {
-  const asked = new Map<string, Promise<Resolution>>();
+/**
+ * The same resolver, asking once per name for at most `maxAgeMs`: one batch's deliveries to one
+ * host share a lookup, and a batch that runs long (a message sends its events one at a time)
+ * asks again rather than trusting an answer older than that.
+ */
+export function oncePerName(resolver: Resolver, maxAgeMs = 10_000, now: () => number = Date.now): Resolver {
+  const asked = new Map<string, { at: number; answer: Promise<Resolution> }>();
   return {
     resolve(name) {
       const key = name.toLowerCase();
-      const known = asked.get(key) ?? resolver.resolve(name);
-      asked.set(key, known);
-      return known;
+      const known = asked.get(key);
+      if (known && now() - known.at < maxAgeMs) return known.answer;
+      const answer = resolver.resolve(name);
+      asked.set(key, { at: now(), answer });
+      return answer;
     },
   };
 }

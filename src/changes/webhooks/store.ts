@@ -253,6 +253,12 @@ export async function readDeliveries(db: D1Database, webhookId: string, seqs: re
   return { webhook: toWebhook(webhook), events };
 }
 
+/** A dataset's visibility now, or null when it is gone. */
+export async function readDatasetVisibility(db: D1Database, datasetId: string): Promise<"public" | "private" | null> {
+  const row = await db.prepare("SELECT visibility FROM datasets WHERE id = ?").bind(datasetId).first<{ visibility: "public" | "private" }>();
+  return row?.visibility ?? null;
+}
+
 export interface Attempt {
   webhookId: string;
   seq: number;
