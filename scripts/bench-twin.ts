@@ -218,7 +218,7 @@ async function buildMemory(client: PubsetClient, origin: string, inspector: Insp
   const csv = writeCsvFile(join(work, "memory.csv"), mebibytes * MIB, 37);
   const created = await client.create({ name: "bench twin: memory", visibility: "public" }, { path: csv.path }, { fileName: "memory.csv" });
   rmSync(csv.path);
-  const sampler = sampleLiveHeap(inspector, 200);
+  const sampler = sampleLiveHeap(inspector, 1000);
   const seconds = await readiness(origin, `/v1/dataset/${created.id}/${created.version}/memory.parquet`, 60 * 60_000);
   const heap = await sampler.stop();
   return { heap, seconds, built: csv.bytes };

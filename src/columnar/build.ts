@@ -48,6 +48,17 @@ export type BuildOutcome = "built" | "unchanged" | "gone";
  */
 export const STORED_TAIL_BYTES = 1024 * 1024;
 
+/**
+ * A long build gives the isolate a timer turn this often: awaiting R2 alone resumes it without
+ * one, so events that wait for a turn, the inspector's messages among them (the bench's live
+ * memory readings, docs/performance.md), were answered about once a minute during a build.
+ */
+const TURN_EVERY_MS = 100;
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /** Widening can repeat only as often as a kind can widen (int64 → decimal → string). */
 const MAX_ROUNDS = 4;
 
@@ -166,9 +177,14 @@ async function writePart(
   const upload = new SegmentUpload(env.CONTENT, key);
   let fits = true;
   try {
+    let turned = Date.now();
     for await (const rows of segmentRows(env.CONTENT, segment.key, opensWithHeader, segment.rowCount)) {
       fits = writer.addRows(rows) && fits;
       if (fits) for (const bytes of writer.takeBytes()) await upload.write(bytes);
+      if (Date.now() - turned >= TURN_EVERY_MS) {
+        await nextTurn();
+        turned = Date.now();
+      }
     }
     const result = writer.finish();
     if (!result.ok) {
