@@ -5,6 +5,7 @@
 // function of its parts; a rebuild stitches others) are kept in the isolate, like the HTTP cache
 // keeps the other immutable version documents. Twins built before kept the document after their tail,
 // and it is read from there. The catalog page keeps only the first columns of the document.
+import { KeptInIsolate } from "../storage/kept-in-isolate.ts";
 import type { TwinRow } from "../read/store.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
 import { statisticsDocument, type ColumnStatistics } from "./statistics/document.ts";
@@ -23,21 +24,8 @@ export function statisticsRange(twin: TwinRow | null): StatisticsRange | null {
   return { key: twin.tailKey, offset: twin.tailBytes + twin.summaryBytes, length: twin.documentBytes };
 }
 
-/** Rendered documents kept per isolate, keyed by the twin's parts (a rebuild stitches others) and column count, at most this many bytes in all. */
-const CACHE_BYTES = 4 * 1024 * 1024;
-const rendered = new Map<string, Uint8Array>();
-let renderedBytes = 0;
-
-function remember(key: string, bytes: Uint8Array): void {
-  if (bytes.length > CACHE_BYTES / 4) return;
-  rendered.set(key, bytes);
-  renderedBytes += bytes.length;
-  for (const [oldest, value] of rendered) {
-    if (renderedBytes <= CACHE_BYTES) break;
-    rendered.delete(oldest);
-    renderedBytes -= value.length;
-  }
-}
+/** Rendered documents kept per isolate, keyed by the twin's parts (a rebuild stitches others) and column count. */
+const rendered = new KeptInIsolate<Uint8Array>(4 * 1024 * 1024);
 
 /**
  * The statistics document of a ready twin as JSON bytes, or null while the twin is pending or
@@ -56,12 +44,7 @@ async function renderedDocument(bucket: R2Bucket, schema: TableSchema, twin: Twi
   const fields = schema.fields.slice(0, maxColumns);
   const key = `${twinIdentity(twin)}#${fields.length}`;
   const cached = rendered.get(key);
-  if (cached) {
-    // Most recently used last.
-    rendered.delete(key);
-    rendered.set(key, cached);
-    return cached;
-  }
+  if (cached) return cached;
   const head = { ...schema, fields };
   let summary = createSummaries(head);
   // One part's summary at a time: the merge holds the version's summary and one part's.
@@ -69,7 +52,7 @@ async function renderedDocument(bucket: R2Bucket, schema: TableSchema, twin: Twi
     summary = mergeSummaries(summary, decodeSummary(await readRange(bucket, part.key, part.dataBytes + part.metaBytes, part.summaryBytes), fields.length));
   }
   const bytes = new TextEncoder().encode(JSON.stringify(statisticsDocument(head, summary)));
-  remember(key, bytes);
+  rendered.keep(key, bytes, bytes.length);
   return bytes;
 }
 

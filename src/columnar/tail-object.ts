@@ -3,29 +3,17 @@
 // parts' metadata and the schema, so the bytes are made again from the parts when a reader first
 // asks for the end of the file, and kept in the isolate (docs/storage-protocol.md "The Parquet
 // twin"). Twins built before kept the tail as an object of its own, read from there.
+import { KeptInIsolate } from "../storage/kept-in-isolate.ts";
 import { decodePartMetadata, writeTail } from "./parquet/index.ts";
 import type { TwinRow } from "../read/store.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
 
-/** Tails kept per isolate, keyed by the twin's parts (a rebuild stitches others), at most this many bytes in all. */
-const CACHE_BYTES = 8 * 1024 * 1024;
-const kept = new Map<string, Uint8Array>();
-let keptBytes = 0;
+/** Tails kept per isolate, keyed by the twin's parts (a rebuild stitches others). */
+const kept = new KeptInIsolate<Uint8Array>(8 * 1024 * 1024);
 
 /** The identity of a twin's file: its parts in order (a ready twin's tail is a function of them). */
 export function twinIdentity(twin: Pick<TwinRow, "parts">): string {
   return twin.parts.map((part) => part.key).join(",");
-}
-
-function keep(key: string, bytes: Uint8Array): void {
-  if (bytes.length > CACHE_BYTES / 4) return;
-  kept.set(key, bytes);
-  keptBytes += bytes.length;
-  for (const [oldest, value] of kept) {
-    if (keptBytes <= CACHE_BYTES) break;
-    kept.delete(oldest);
-    keptBytes -= value.length;
-  }
 }
 
 async function readRange(bucket: R2Bucket, key: string, offset: number, length: number): Promise<Uint8Array> {
@@ -41,14 +29,10 @@ async function readRange(bucket: R2Bucket, key: string, offset: number, length: 
 export async function madeTail(bucket: R2Bucket, schema: TableSchema, twin: TwinRow): Promise<Uint8Array> {
   const key = twinIdentity(twin);
   const cached = kept.get(key);
-  if (cached) {
-    kept.delete(key);
-    kept.set(key, cached);
-    return cached;
-  }
+  if (cached) return cached;
   const metadata = await Promise.all(twin.parts.map(async (part) => decodePartMetadata(new TextDecoder().decode(await readRange(bucket, part.key, part.dataBytes, part.metaBytes)))));
   const tail = writeTail(schema, metadata);
   if (tail.length !== twin.tailBytes) throw new Error(`parquet tail of ${twin.parts.length} parts made ${tail.length} bytes, published ${twin.tailBytes}`);
-  keep(key, tail);
+  kept.keep(key, tail, tail.length);
   return tail;
 }

@@ -12,7 +12,7 @@ import { blockStatistics, candidateRanges, pagesHolding, rowRanges, type RowRang
 import { whereColumns, type CompiledQuery } from "./language/query.ts";
 import type { ScanPiece } from "./scan.ts";
 import { readRuns, type Span } from "./read-runs.ts";
-import { KeptMetadata } from "./kept-metadata.ts";
+import { KeptInIsolate } from "../storage/kept-in-isolate.ts";
 
 /** Reads `length` bytes of object `key` from `offset`. */
 export type RangeRead = (key: string, offset: number, length: number) => Promise<Uint8Array>;
@@ -26,8 +26,13 @@ export interface TwinPart {
 
 /** Part metadata read at once. */
 const METADATA_READS = 6;
+/**
+ * Bytes of part metadata text kept in the isolate (a decoded entry takes a few times its text in
+ * the heap): the metadata of about 60 versions of 100 MiB (docs/queries.md#cost).
+ */
+export const KEPT_METADATA_BYTES = 4 * 1024 * 1024;
 /** Shared by every request of the isolate. */
-const keptMetadata = new KeptMetadata();
+const keptMetadata = new KeptInIsolate<PartMetadata>(KEPT_METADATA_BYTES);
 
 async function partMetadata(read: RangeRead, parts: readonly TwinPart[]): Promise<PartMetadata[]> {
   const out: PartMetadata[] = new Array<PartMetadata>(parts.length);

@@ -1,8 +1,8 @@
 // How the twin's page reads are grouped into R2 range reads (src/query/read-runs.ts), and the
-// bounded store of part metadata (src/query/kept-metadata.ts).
+// bounded store of part metadata (src/storage/kept-in-isolate.ts).
 import { describe, expect, it } from "vitest";
 import { PARALLEL_READS, READ_COST_BYTES, readRuns } from "../../src/query/read-runs.ts";
-import { KeptMetadata } from "../../src/query/kept-metadata.ts";
+import { KeptInIsolate } from "../../src/storage/kept-in-isolate.ts";
 import type { PartMetadata } from "../../src/columnar/parquet/index.ts";
 
 const KIB = 1024;
@@ -46,11 +46,11 @@ describe("readRuns", () => {
   });
 });
 
-describe("KeptMetadata", () => {
+describe("KeptInIsolate", () => {
   const meta = (n: number) => ({ rowGroups: [], kinds: [], n }) as unknown as PartMetadata;
 
   it("drops the least recently used entry once its bytes pass the bound", () => {
-    const kept = new KeptMetadata(300);
+    const kept = new KeptInIsolate<PartMetadata>(300);
     kept.keep("a", meta(1), 100);
     kept.keep("b", meta(2), 100);
     kept.keep("c", meta(3), 100);
@@ -68,7 +68,7 @@ describe("KeptMetadata", () => {
   });
 
   it("keeps nothing larger than its bound, and a key kept again counts once", () => {
-    const kept = new KeptMetadata(100);
+    const kept = new KeptInIsolate<PartMetadata>(100);
     kept.keep("big", meta(1), 101);
     expect(kept.get("big")).toBeUndefined();
     expect(kept.bytes).toBe(0);
