@@ -1,25 +1,14 @@
 // Counts a request's D1 round trips (one per statement run, one per batch) for `npm run bench`:
 // the bench entry (src/bench-entry.ts) wraps the real binding and reports them in `X-Bench-D1`.
+import { type IoWait, waited } from "./io-wait.ts";
 
-export interface D1Count {
+export interface D1Count extends IoWait {
   queries: number;
   writes: number;
-  /** Milliseconds during which at least one round trip was in flight (workerd's clock, which moves only at I/O). */
-  waitMs: number;
-  inFlight: number;
-  waitStarted: number;
 }
 
 export function d1Count(): D1Count {
   return { queries: 0, writes: 0, waitMs: 0, inFlight: 0, waitStarted: 0 };
-}
-
-/** `round` (one round trip) with its wait added to `count.waitMs`. */
-function waited<T>(count: D1Count, round: () => Promise<T>): Promise<T> {
-  if (count.inFlight++ === 0) count.waitStarted = performance.now();
-  return round().finally(() => {
-    if (--count.inFlight === 0) count.waitMs += performance.now() - count.waitStarted;
-  });
 }
 
 const WRITE = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i;

@@ -3,26 +3,15 @@
 // are its range's length, or the object's size when it is read whole. The time waited on reads is
 // workerd's clock, which moves only at I/O, so a wait also holds the CPU work just before it; it
 // runs from the read until its body is in (a body read as a stream counts only until it starts).
+import { type IoWait, waited } from "./io-wait.ts";
 
-export interface R2Count {
+export interface R2Count extends IoWait {
   reads: number;
   bytes: number;
-  /** Milliseconds during which at least one read was in flight (parallel reads count once). */
-  waitMs: number;
-  /** Reads in flight now, and when the current stretch of waiting began. */
-  inFlight: number;
-  waitStarted: number;
 }
 
 export function r2Count(): R2Count {
   return { reads: 0, bytes: 0, waitMs: 0, inFlight: 0, waitStarted: 0 };
-}
-
-function waited<T>(count: R2Count, io: () => Promise<T>): Promise<T> {
-  if (count.inFlight++ === 0) count.waitStarted = performance.now();
-  return io().finally(() => {
-    if (--count.inFlight === 0) count.waitMs += performance.now() - count.waitStarted;
-  });
 }
 
 /** `object` with the wait for its whole body (arrayBuffer, text, json, bytes) counted too; a streamed `body` is not. */
