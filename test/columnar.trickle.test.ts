@@ -9,6 +9,9 @@ import { describe, expect, it } from "vitest";
 import worker from "../src/index.ts";
 import { csvPart, collectionPart, send } from "./helpers/http.ts";
 import { getTwinState, publishTwin } from "../src/columnar/store.ts";
+import { createSummaries, encodeSummary, observeRow, summaryFormat } from "../src/columnar/statistics/table-summary.ts";
+import { typedRow } from "../src/schema/cast.ts";
+import type { TableSchema } from "../src/schema/table-schema.ts";
 import { createKey } from "./helpers/keys.ts";
 import { countingR2 } from "./helpers/r2-counting.ts";
 import { recordingAfterCommit, signedFetch, wrapBinding } from "./helpers/storage.ts";
@@ -143,5 +146,50 @@ describe("a trickle of one-row appends", () => {
     expect(await publishTwin(env.DB, id, version, again, Date.now())).toBe(true);
     expect(await env.DB.prepare("SELECT reason FROM pending_objects WHERE key = ?").bind(olderKey).first<string>("reason")).toBe("replaced");
     expect(await env.DB.prepare("SELECT tail_key FROM version_parquet WHERE version_id = ?").bind(version).first<string | null>("tail_key")).toBeNull();
+  });
+
+  it("keys an append's texts as the parts it joins do when those were stored in format 1, so distinct stays exact", async () => {
+    const key = await createKey("team-trickle", "fiona");
+    const recorder = recordingAfterCommit();
+    // Past the frequent counters' 4,096 on both sides: neither summary could be keyed again from its texts.
+    const rows = (from: number, count: number) => Array.from({ length: count }, (_, i) => `${from + i},${(from + i) / 2},label ${from + i} ü\n`).join("");
+    const created = await signedFetch(recorder.env, "POST", "/v1/dataset", key, { parts: [collectionPart({ name: "format 1 parts", visibility: "public" }), csvPart(HEADER + rows(0, 5000))] });
+    expect(created.status).toBe(201);
+    const { id, version: first } = (await created.json()) as { id: string; version: string };
+    await consume(recorder.env, recorder.sent.splice(0));
+    // The created part as a build before format 2 stored it: its summary keyed by UTF-16 code units.
+    const part = await env.DB.prepare(
+      "SELECT p.key, p.data_bytes, p.meta_bytes, p.summary_bytes FROM version_parquet_parts vp JOIN parquet_parts p ON p.key = vp.part_key WHERE vp.version_id = ?",
+    )
+      .bind(first)
+      .first<{ key: string; data_bytes: number; meta_bytes: number; summary_bytes: number }>();
+    const schema = (await (await send("GET", `/v1/dataset/${id}/${first}/schema`)).json()) as TableSchema;
+    const old = createSummaries(schema, "utf16");
+    for (const line of rows(0, 5000).trimEnd().split("\n")) observeRow(old, typedRow(schema, new Set(schema.missingValues), line.split(",")));
+    old.rows = 5000;
+    const oldBytes = encodeSummary(old);
+    expect(summaryFormat(oldBytes)).toBe(1);
+    const object = new Uint8Array(await (await env.CONTENT.get(part!.key))!.arrayBuffer());
+    await env.CONTENT.put(part!.key, new Uint8Array([...object.subarray(0, part!.data_bytes + part!.meta_bytes), ...oldBytes]));
+    await env.DB.prepare("UPDATE parquet_parts SET summary_bytes = ? WHERE key = ?").bind(oldBytes.length, part!.key).run();
+
+    const appended = await signedFetch(recorder.env, "POST", `/v1/dataset/${id}`, key, { parts: [csvPart(rows(5000, 4500))] });
+    expect(appended.status).toBe(201);
+    const latest = ((await appended.json()) as { version: string }).version;
+    // The twin message only: a compaction would merge both segments into one new part.
+    await consume(recorder.env, recorder.sent.splice(0).filter((message) => (message as { kind: string }).kind === "parquet"));
+    const parts = await env.DB.prepare(
+      "SELECT p.key, p.data_bytes, p.meta_bytes FROM version_parquet_parts vp JOIN parquet_parts p ON p.key = vp.part_key WHERE vp.version_id = ? ORDER BY vp.position",
+    )
+      .bind(latest)
+      .all<{ key: string; data_bytes: number; meta_bytes: number }>();
+    expect(parts.results).toHaveLength(2);
+    const added = parts.results[1]!;
+    const head = await env.CONTENT.get(added.key, { range: { offset: added.data_bytes + added.meta_bytes, length: 5 } });
+    expect(summaryFormat(new Uint8Array(await head!.arrayBuffer()))).toBe(1);
+    const document = (await (await send("GET", `/v1/dataset/${id}/${latest}/statistics`)).json()) as { rows: number; columns: Record<string, unknown>[] };
+    expect(document.rows).toBe(9500);
+    expect(document.columns[2]).toMatchObject({ name: "label", distinct: 9500 });
+    expect(document.columns[2]).not.toHaveProperty("distinct_approximate");
   });
 });

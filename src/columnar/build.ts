@@ -26,7 +26,8 @@
 import { decodePartMetadata, encodePartMetadata, PartWriter, planKinds, startKinds, unifyKinds, writeTail, type ColumnKind, type PartMetadata } from "./parquet/index.ts";
 import { findParts, getTwinState, publishTwin, recordPart, type StoredPart, type TwinState } from "./store.ts";
 import { columnFeeds } from "./statistics/column-feed.ts";
-import { createSummaries, encodeSummary } from "./statistics/table-summary.ts";
+import { createSummaries, encodeSummary, summaryFormat, textKeysOf } from "./statistics/table-summary.ts";
+import type { TextKeys } from "./statistics/string-column.ts";
 import { segmentRows } from "./segment-rows.ts";
 import { getVersionContent } from "../read/store.ts";
 import { recordUploadIntents } from "../storage/pending-objects-db.ts";
@@ -88,13 +89,15 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
     const existing = await findParts(env.DB, segments.map((s) => s.key), encoding);
     const parts: StoredPart[] = [];
     let wider: ColumnKind[] | null = null;
+    // New parts key texts as the reused ones do, so the version's summaries merge exactly.
+    const keys = segments.every((s) => existing.has(s.key)) ? "utf8" : await textKeysOfParts(env.CONTENT, [...existing.values()]);
     for (const [index, segment] of segments.entries()) {
       const found = existing.get(segment.key);
       if (found) {
         parts.push(found);
         continue;
       }
-      const written = await writePart(env, datasetId, segment, index === 0, version.schema, kinds, encoding, timings);
+      const written = await writePart(env, datasetId, segment, index === 0, version.schema, kinds, encoding, keys, timings);
       if ("needs" in written) {
         wider = written.needs;
         break;
@@ -167,12 +170,13 @@ async function writePart(
   schema: TableSchema,
   kinds: readonly ColumnKind[],
   encoding: string,
+  keys: TextKeys,
   timings: StorageTimings,
 ): Promise<Written> {
   const key = parquetKey(datasetId);
   await recordUploadIntents(env.DB, datasetId, [key], Date.now() + timings.writeGraceMs);
   // The statistics of the same rows, fed by the encoder with the values it writes (docs/statistics.md).
-  const summary = createSummaries(schema);
+  const summary = createSummaries(schema, keys);
   const writer = new PartWriter(schema, kinds, { sinks: columnFeeds(summary, schema) });
   const upload = new SegmentUpload(env.CONTENT, key);
   let fits = true;
@@ -206,6 +210,18 @@ async function writePart(
     await upload.abort();
     throw error;
   }
+}
+
+/**
+ * How the summaries of parts a build reuses key texts (docs/statistics.md, "Stored summaries"):
+ * those stored in format 1 by their UTF-16 code units, which new parts then keep, so that the
+ * version's summaries merge exactly; else by their UTF-8 bytes. One 5-byte read.
+ */
+async function textKeysOfParts(bucket: R2Bucket, parts: readonly StoredPart[]): Promise<TextKeys> {
+  const part = parts.find((p) => p.summaryBytes > 0);
+  if (!part) return "utf8";
+  const format = summaryFormat(await readRange(bucket, part.key, part.dataBytes + part.metaBytes, 5));
+  return format === null ? "utf8" : textKeysOf(format);
 }
 
 async function readPartMetadata(bucket: R2Bucket, part: StoredPart): Promise<PartMetadata> {

@@ -142,10 +142,11 @@ export class StringColumn implements TypedColumn {
     }
     const out = this.chunk.slot(text);
     if (out !== null) {
-      out.lengthPrefixedUtf8(text);
+      const written = out.lengthPrefixedUtf8(text);
       this.note(text);
+      // PLAIN (no dictionary, so `out` is the page): the sink hashes the bytes just written.
+      if (this.chunk.dict === null) this.sink?.utf8(text, out.bytes, out.length - written, written);
     }
-    if (this.chunk.dict === null) this.sink?.text(text, 1);
     this.chunk.placed(text.length + 4);
     return undefined;
   }

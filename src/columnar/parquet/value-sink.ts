@@ -10,6 +10,8 @@ export interface ValueSink {
   number(value: number, count: number): void;
   big(value: bigint, count: number): void;
   text(text: string, count: number): void;
+  /** Text written PLAIN, once, with the UTF-8 bytes[start, start + length) the page holds for it (valid during the call). */
+  utf8(text: string, bytes: Uint8Array, start: number, length: number): void;
   booleans(trues: number, falses: number): void;
   /** The column's timestamps were written converted to UTC (`timestamp-utc`). */
   zoned(): void;

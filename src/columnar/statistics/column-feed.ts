@@ -82,6 +82,13 @@ export class ColumnFeed {
     else column.observeText(text, count);
   }
 
+  /** Text written PLAIN with its UTF-8 bytes: a string column hashes those instead of the string. */
+  utf8(text: string, bytes: Uint8Array, start: number, length: number): void {
+    const column = this.column;
+    if (column instanceof StringColumn) column.observeUtf8(text, bytes, start, length);
+    else this.text(text, 1);
+  }
+
   /** `trues` true and `falses` false cells. */
   booleans(trues: number, falses: number): void {
     const column = this.column;

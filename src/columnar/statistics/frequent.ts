@@ -5,6 +5,7 @@
 // positive. Each kept count is a lower bound, at most `offset` ≤ n / FREQUENT_CAPACITY below the
 // truth: a purge subtracting c takes c from at least FREQUENT_CAPACITY counters.
 import type { ByteReader, ByteWriter } from "./bytes.ts";
+import { KEY } from "./hash.ts";
 import { KeyTable } from "./key-table.ts";
 import { FREQUENT_CAPACITY, FREQUENT_PURGE_AT, TOP_VALUE_MAX_LENGTH } from "./limits.ts";
 
@@ -45,6 +46,36 @@ export class FrequentValues {
   forEachKey(visit: (high: number, low: number) => void): void {
     const table = this.table;
     table.forEach((slot) => visit(table.high(slot), table.low(slot)));
+  }
+
+  /** Whether `test` holds for every text kept. */
+  everyText(test: (text: string) => boolean): boolean {
+    const table = this.table;
+    return table.occupied().every((slot) => test(this.texts[table.tags![slot]!]!));
+  }
+
+  /**
+   * The same counters keyed again: `key` puts a text's key in KEY (hash.ts). A text cut to
+   * TOP_VALUE_MAX_LENGTH keeps its old key, which its whole text made.
+   */
+  rekeyed(key: (text: string) => void): FrequentValues {
+    const copy = new FrequentValues();
+    const table = this.table;
+    copy.table = KeyTable.sized(true, table.size + 1);
+    copy.offset = this.offset;
+    table.forEach((slot) => {
+      const text = this.texts[table.tags![slot]!]!;
+      let high = table.high(slot);
+      let low = table.low(slot);
+      if (text.length <= TOP_VALUE_MAX_LENGTH) {
+        key(text);
+        high = KEY[0]!;
+        low = KEY[1]!;
+      }
+      copy.count(high, low, text, table.count(slot));
+    });
+    copy.copied = copy.texts.length;
+    return copy;
   }
 
   get size(): number {

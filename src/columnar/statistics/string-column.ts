@@ -2,13 +2,18 @@
 // counts them), distinct values by 64-bit hash (exact, then HyperLogLog) and the most frequent
 // values (exact, then Misra–Gries). One hash per cell serves both, and while the frequent-value
 // counters still hold every value they are the distinct set too, so a low-cardinality column
-// pays one table probe per cell.
+// pays one table probe per cell. Texts are keyed by a hash of their UTF-8 bytes, taken over the
+// bytes the Parquet encoder writes (observeUtf8); a summary stored in format 1 keyed them by
+// their UTF-16 code units, and keeps that hash when merged (docs/statistics.md, "Stored summaries").
 import type { Cell } from "../../schema/cast.ts";
 import type { ByteReader, ByteWriter } from "./bytes.ts";
 import { FrequentValues, type TopValue } from "./frequent.ts";
-import { hashString, KEY } from "./hash.ts";
+import { hashString, hashText, hashUtf8, KEY } from "./hash.ts";
 import { KeySketch } from "./key-sketch.ts";
-import { TOP_VALUES } from "./limits.ts";
+import { TOP_VALUE_MAX_LENGTH, TOP_VALUES } from "./limits.ts";
+
+/** How a string column's texts are keyed: their UTF-8 bytes (format 2) or UTF-16 code units (format 1). */
+export type TextKeys = "utf8" | "utf16";
 
 export interface StringEntry {
   min_length: number | null;
@@ -27,6 +32,18 @@ export class StringColumn {
   /** Null while `frequent` holds every distinct value (before its first purge). */
   distinct: KeySketch | null = null;
   frequent = new FrequentValues();
+  /** How texts are keyed; every key of this summary was made the same way. */
+  keys: TextKeys;
+  /**
+   * Set when merged with a summary keyed the other way that neither side could be keyed again
+   * (both past the frequent counters' exact limit): a text on both sides may count twice in
+   * `distinct`, which is then approximate without the HyperLogLog bound.
+   */
+  mixedKeys = false;
+
+  constructor(keys: TextKeys = "utf8") {
+    this.keys = keys;
+  }
 
   observe(cell: Cell): void {
     if (cell === null) {
@@ -38,7 +55,16 @@ export class StringColumn {
 
   /** Counts `text` `count` times: a dictionary entry's cells at once. */
   observeText(text: string, count: number): void {
-    const length = hashString(text);
+    this.counted(this.keys === "utf8" ? hashText(text) : hashString(text), text, count);
+  }
+
+  /** Counts `text` once, given its UTF-8 bytes[start, start + length) as the encoder wrote them. */
+  observeUtf8(text: string, bytes: Uint8Array, start: number, length: number): void {
+    this.counted(this.keys === "utf8" ? hashUtf8(bytes, start, length) : hashString(text), text, 1);
+  }
+
+  /** Counts `text`, whose key is in KEY and whose length in code points is `length`, `count` times. */
+  private counted(length: number, text: string, count: number): void {
     const high = KEY[0]!;
     const low = KEY[1]!;
     this.count += count;
@@ -60,11 +86,58 @@ export class StringColumn {
   }
 
   distinctCount(): { distinct: number; approximate: boolean } {
-    if (this.distinct === null) return { distinct: this.frequent.size, approximate: false };
-    return { distinct: this.distinct.distinct(), approximate: this.distinct.approximate };
+    if (this.distinct === null) return { distinct: this.frequent.size, approximate: this.mixedKeys };
+    return { distinct: this.distinct.distinct(), approximate: this.distinct.approximate || this.mixedKeys };
   }
 
-  merge(other: StringColumn): void {
+  /**
+   * Whether every value counted can be keyed again from its text: the frequent counters hold
+   * every value (no purge) and none of their texts was cut.
+   */
+  private rekeyable(): boolean {
+    return this.distinct === null && !this.frequent.approximate && this.frequent.everyText((text) => text.length <= TOP_VALUE_MAX_LENGTH);
+  }
+
+  /** Keys every value again the other way (only when rekeyable()). */
+  private rekey(keys: TextKeys): void {
+    this.keys = keys;
+    this.frequent = this.frequent.rekeyed(keyer(keys));
+  }
+
+  /**
+   * A copy whose frequent counters are keyed `keys` way; its distinct set is shared as it is,
+   * so only a rekeyable() column's copy (whose set is its counters) is keyed through.
+   */
+  private keyedCopy(keys: TextKeys): StringColumn {
+    const copy = new StringColumn(this.rekeyable() ? keys : this.keys);
+    copy.nulls = this.nulls;
+    copy.count = this.count;
+    copy.minLength = this.minLength;
+    copy.maxLength = this.maxLength;
+    copy.totalLength = this.totalLength;
+    copy.distinct = this.distinct;
+    copy.frequent = this.frequent.rekeyed(keyer(keys));
+    copy.mixedKeys = this.mixedKeys;
+    return copy;
+  }
+
+  /**
+   * Merges `given` in (it is left as it was). Summaries keyed differently (formats 1 and 2) are
+   * brought to one key: the side whose values can all be keyed again from their texts is; when
+   * neither can, the frequent counters are keyed again by their texts, but the distinct sets
+   * hold hashes only, so a text on both sides may count twice: `distinct` is then marked
+   * approximate (mixedKeys).
+   */
+  merge(given: StringColumn): void {
+    let other = given;
+    if (this.keys !== other.keys) {
+      if (!other.rekeyable() && this.rekeyable()) this.rekey(other.keys);
+      else {
+        this.mixedKeys ||= !other.rekeyable();
+        other = other.keyedCopy(this.keys);
+      }
+    }
+    this.mixedKeys ||= other.mixedKeys;
     this.nulls += other.nulls;
     this.count += other.count;
     this.minLength = Math.min(this.minLength, other.minLength);
@@ -99,8 +172,9 @@ export class StringColumn {
     this.frequent.encode(out);
   }
 
-  static decode(input: ByteReader): StringColumn {
-    const column = new StringColumn();
+  /** Reads encode()'s bytes; `keys`: how the summary's format keyed texts. */
+  static decode(input: ByteReader, keys: TextKeys = "utf8"): StringColumn {
+    const column = new StringColumn(keys);
     column.nulls = input.varuint();
     column.count = input.varuint();
     const minLength = input.varuint();
@@ -114,4 +188,9 @@ export class StringColumn {
     column.frequent = FrequentValues.decode(input);
     return column;
   }
+}
+
+/** What keys a text the `keys` way into KEY. */
+function keyer(keys: TextKeys): (text: string) => void {
+  return keys === "utf8" ? hashText : hashString;
 }

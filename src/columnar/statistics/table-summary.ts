@@ -6,7 +6,7 @@ import type { FieldType, TableSchema } from "../../schema/table-schema.ts";
 import { BooleanColumn } from "./boolean-column.ts";
 import { ByteReader, ByteWriter } from "./bytes.ts";
 import { NumericColumn, type NumericType } from "./numeric-column.ts";
-import { StringColumn } from "./string-column.ts";
+import { StringColumn, type TextKeys } from "./string-column.ts";
 
 export type ColumnSummary = NumericColumn | StringColumn | BooleanColumn;
 
@@ -15,13 +15,27 @@ export interface TableSummary {
   columns: ColumnSummary[];
 }
 
-/** The byte form's first bytes: `PSST` and the format version. */
+/**
+ * The byte form's first bytes: `PSST` and the format version. Format 2 keys a string column's
+ * texts by their UTF-8 bytes; format 1, still read, by their UTF-16 code units.
+ */
 const MAGIC = [0x50, 0x53, 0x53, 0x54];
-const FORMAT_VERSION = 1;
+const FORMAT_VERSION = 2;
+const UTF16_KEYS_VERSION = 1;
+
+/** How the string columns of a summary stored in format `version` key their texts. */
+export function textKeysOf(version: number): TextKeys {
+  return version === UTF16_KEYS_VERSION ? "utf16" : "utf8";
+}
+
+/** The format version a stored summary's first five bytes name, or null when they are not a summary's. */
+export function summaryFormat(head: Uint8Array): number | null {
+  return head.length >= 5 && MAGIC.every((byte, i) => head[i] === byte) ? head[4]! : null;
+}
 const TYPE_TAGS: readonly FieldType[] = ["integer", "number", "boolean", "date", "datetime", "time", "string"];
 
-export function columnSummary(type: FieldType): ColumnSummary {
-  if (type === "string") return new StringColumn();
+export function columnSummary(type: FieldType, keys: TextKeys = "utf8"): ColumnSummary {
+  if (type === "string") return new StringColumn(keys);
   if (type === "boolean") return new BooleanColumn();
   return new NumericColumn(type);
 }
@@ -31,9 +45,12 @@ export function summaryType(column: ColumnSummary): FieldType {
   return column instanceof StringColumn ? "string" : column instanceof BooleanColumn ? "boolean" : column.type;
 }
 
-/** An empty summary for `schema`: no rows yet. */
-export function createSummaries(schema: TableSchema): TableSummary {
-  return { rows: 0, columns: schema.fields.map((field) => columnSummary(field.type)) };
+/**
+ * An empty summary for `schema`: no rows yet. `keys`: how its string columns key texts (UTF-8, or
+ * UTF-16 to merge exactly with summaries stored in format 1).
+ */
+export function createSummaries(schema: TableSchema, keys: TextKeys = "utf8"): TableSummary {
+  return { rows: 0, columns: schema.fields.map((field) => columnSummary(field.type, keys)) };
 }
 
 /** Counts one row of cells as castCell types them; a cell the row lacks is missing. */
@@ -75,7 +92,10 @@ export function mergeSummaries(a: TableSummary, b: TableSummary): TableSummary {
 export function encodeSummary(summary: TableSummary): Uint8Array {
   const out = new ByteWriter();
   for (const byte of MAGIC) out.u8(byte);
-  out.u8(FORMAT_VERSION);
+  // A summary whose string columns keep format 1's keys (made to merge with such summaries) is stored as format 1.
+  const utf16 = summary.columns.some((column) => column instanceof StringColumn && column.keys === "utf16");
+  if (utf16 && summary.columns.some((column) => column instanceof StringColumn && column.keys === "utf8")) throw new RangeError("statistics summary: string columns keyed both ways");
+  out.u8(utf16 ? UTF16_KEYS_VERSION : FORMAT_VERSION);
   out.varuint(summary.rows);
   out.varuint(summary.columns.length);
   for (const column of summary.columns) {
@@ -93,7 +113,8 @@ export function decodeSummary(bytes: Uint8Array, maxColumns = Infinity): TableSu
   const input = new ByteReader(bytes);
   for (const byte of MAGIC) if (input.u8() !== byte) throw new RangeError("not a statistics summary");
   const version = input.u8();
-  if (version !== FORMAT_VERSION) throw new RangeError(`statistics summary format ${version} is not supported`);
+  if (version !== FORMAT_VERSION && version !== UTF16_KEYS_VERSION) throw new RangeError(`statistics summary format ${version} is not supported`);
+  const keys = textKeysOf(version);
   const rows = input.varuint();
   const stored = input.varuint();
   const count = Math.min(stored, maxColumns);
@@ -101,7 +122,7 @@ export function decodeSummary(bytes: Uint8Array, maxColumns = Infinity): TableSu
   for (let i = 0; i < count; i++) {
     const type = TYPE_TAGS[input.u8()];
     if (type === undefined) throw new RangeError("statistics summary holds an unknown column type");
-    if (type === "string") columns.push(StringColumn.decode(input));
+    if (type === "string") columns.push(StringColumn.decode(input, keys));
     else if (type === "boolean") columns.push(BooleanColumn.decode(input));
     else columns.push(NumericColumn.decode(input, type as NumericType));
   }
