@@ -51,12 +51,20 @@ function builtLines(logFile: string): Built[] {
     .map((l) => JSON.parse(l.slice(l.indexOf("{"))) as Built);
 }
 
+/**
+ * How often readiness asks for the file. Each request runs in the isolate that builds the twin:
+ * a CPU profile of the 100 MiB build polled every 100 ms spent 0.84 s of its 8.6 s in those
+ * requests (about 10 ms each), time the build's wall time then counted; every 500 ms costs about
+ * 2 %, and readiness is read to within half a second.
+ */
+const POLL_MS = 500;
+
 async function readiness(origin: string, path: string, timeoutMs: number): Promise<number> {
   const started = performance.now();
   while (performance.now() - started < timeoutMs) {
     const response = await fetch(origin + path, { method: "HEAD" });
     if (response.status === 200) return (performance.now() - started) / 1000;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   throw new Error(`${path} not ready after ${timeoutMs / 1000} s`);
 }
