@@ -1,12 +1,14 @@
 // docs/storage-protocol.md "Webhook delivery": a queue message holds one webhook's events in
-// commit order (at most EVENTS_PER_MESSAGE). The consumer sends them one at a time, stops at the
-// first failure and leaves the rest, failed event first, to the message's retry; messages of a
-// batch run side by side, so a slow endpoint's message never holds up another's.
+// commit order (at most EVENTS_PER_MESSAGE). The consumer sends a webhook's events through its
+// share of the invocation's connections, several at once, oldest first; a failure stops its
+// message from starting more, and the retry sends only what is still pending, with the same
+// webhook-ids; each webhook of a batch has its own share, so a slow endpoint never holds up another.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { deliveryMessages, drainOutbox, EVENTS_PER_MESSAGE, type DeliveryMessage } from "../src/changes/webhooks/drain.ts";
 import { appendRows, collectionPart, createDataset, write } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
+import { connectionShares, CONNECTIONS_PER_INVOCATION } from "../src/changes/webhooks/consumer.ts";
 import { consume, createWebhook, deliveries, received, receivedAtLeast } from "./helpers/webhooks.ts";
 
 const RECEIVER = env.TEST_WEBHOOK_RECEIVER;
@@ -25,56 +27,101 @@ async function pendingEvents(key: TestKey, url: string, count: number): Promise<
 }
 
 const ids = (webhookId: string, seqs: number[]) => seqs.map((seq) => `msg_${webhookId}_${seq}`);
+const sorted = (list: Array<string | undefined>) => [...list].sort();
+
+/**
+ * The real fetch, holding each answer `holdMs` longer, noting how many requests were in flight at
+ * once, overall and per URL.
+ */
+function countingFetch(holdMs: number) {
+  let now = 0;
+  const perUrl = new Map<string, { now: number; most: number }>();
+  const counts = { most: 0, perUrl: (url: string) => perUrl.get(url)?.most ?? 0 };
+  const fetcher: typeof fetch = async (input, init) => {
+    const url = String(input);
+    const mine = perUrl.get(url) ?? { now: 0, most: 0 };
+    perUrl.set(url, mine);
+    counts.most = Math.max(counts.most, ++now);
+    mine.most = Math.max(mine.most, ++mine.now);
+    try {
+      const answer = await fetch(input, init);
+      await new Promise((resolve) => setTimeout(resolve, holdMs));
+      return answer;
+    } finally {
+      now--;
+      mine.now--;
+    }
+  };
+  return { fetcher, counts };
+}
 
 describe("a message of several events", () => {
-  it("reaches its endpoint one at a time, in commit order", async () => {
+  it(`reaches its endpoint through ${CONNECTIONS_PER_INVOCATION} requests at once, each event delivered and recorded once`, async () => {
     const key = await createKey("hm-team", "order");
     const name = `order-${crypto.randomUUID()}`;
-    const { webhook, seqs } = await pendingEvents(key, `${RECEIVER}/ok/${name}`, 6);
-    const result = await consume([{ webhookId: webhook.id, seqs: [...seqs].reverse() }]);
+    const url = `${RECEIVER}/ok/${name}`;
+    const { webhook, seqs } = await pendingEvents(key, url, 20);
+    const { fetcher, counts } = countingFetch(50);
+    const result = await consume([{ webhookId: webhook.id, seqs: [...seqs].reverse() }], { fetcher });
     expect(result.explicitAcks).toHaveLength(1);
+    // As many at once as an invocation may have connections open, never more.
+    expect(counts.most).toBe(CONNECTIONS_PER_INVOCATION);
     const got = await received(name);
-    expect(got.map((r) => r.headers["webhook-id"])).toEqual(ids(webhook.id, seqs));
-    // One at a time: each request arrived after the one before had been answered and recorded.
-    for (let i = 1; i < got.length; i++) expect(got[i]!.at).toBeGreaterThanOrEqual(got[i - 1]!.at);
-    expect((await deliveries(key, webhook.id)).map((d) => d.status)).toEqual(seqs.map(() => "delivered"));
+    expect(sorted(got.map((r) => r.headers["webhook-id"]))).toEqual(sorted(ids(webhook.id, seqs)));
+    expect((await deliveries(key, webhook.id)).map((d) => [d.status, d.attempts])).toEqual(seqs.map(() => ["delivered", 1]));
+    // A duplicate message sends nothing again.
+    await consume([{ webhookId: webhook.id, seqs }]);
+    expect(await received(name)).toHaveLength(seqs.length);
   });
 
-  it("stops at the first failure; the retry sends the failed event and the rest, never the delivered ones", async () => {
+  it("a failure stops its message from starting more; the retry sends only the undelivered ones, with the same webhook-ids", async () => {
     const key = await createKey("hm-team", "partial");
     const name = `partial-${crypto.randomUUID()}`;
-    const { webhook, seqs } = await pendingEvents(key, `${RECEIVER}/breaking/${name}`, 5);
+    // The endpoint answers 204 to its first two requests, then 503 until healed.
+    const { webhook, seqs } = await pendingEvents(key, `${RECEIVER}/breaking/${name}`, 12);
     const message: DeliveryMessage = { webhookId: webhook.id, seqs };
     const first = await consume([message]);
     expect(first.explicitAcks).toEqual([]);
     expect(first.retryMessages).toHaveLength(1);
-    expect((await received(name)).map((r) => r.headers["webhook-id"])).toEqual(ids(webhook.id, seqs.slice(0, 3)));
+    const tried = (await received(name)).map((r) => r.headers["webhook-id"]);
+    // The first wave is the oldest events, all at once; those started after a failure came back: none.
+    expect(tried.length).toBeGreaterThanOrEqual(CONNECTIONS_PER_INVOCATION);
+    expect(tried.length).toBeLessThan(seqs.length);
     const rows = (await deliveries(key, webhook.id)).reverse();
-    expect(rows.map((d) => [d.status, d.attempts])).toEqual([["delivered", 1], ["delivered", 1], ["pending", 1], ["pending", 0], ["pending", 0]]);
-    // The events after the failed one wait for the same retry, so the sweep does not send them ahead of it.
-    expect(rows[3]!.next_retry).toBe(rows[2]!.next_retry);
-    expect(rows[4]!.next_retry).toBe(rows[2]!.next_retry);
+    const byId = new Map(rows.map((row, i) => [ids(webhook.id, [seqs[i]!])[0], row]));
+    for (const [i, id] of tried.entries()) expect([byId.get(id)!.status, byId.get(id)!.attempts]).toEqual(i < 2 ? ["delivered", 1] : ["pending", 1]);
+    const untried = rows.filter((row) => row.attempts === 0);
+    expect(untried).toHaveLength(seqs.length - tried.length);
+    // The events not started, and every failed one, wait for the message's retry, so the sweep does not send them ahead of it.
+    const retryAt = rows.find((row) => row.attempts === 1 && row.status === "pending")!.next_retry;
+    for (const row of rows.filter((r) => r.status === "pending")) expect(row.next_retry).toBe(retryAt);
 
     await fetch(`${RECEIVER}/heal/${name}`, { method: "POST" });
     const retried = await consume([message]);
     expect(retried.explicitAcks).toHaveLength(1);
-    const got = await received(name);
-    expect(got.map((r) => r.headers["webhook-id"])).toEqual([...ids(webhook.id, seqs.slice(0, 3)), ...ids(webhook.id, seqs.slice(2))]);
+    const resent = (await received(name)).slice(tried.length).map((r) => r.headers["webhook-id"]);
+    // Everything but the two delivered, each once: the failed ones again with their ids, then the rest.
+    expect(sorted(resent)).toEqual(sorted(ids(webhook.id, seqs).filter((id) => id !== tried[0] && id !== tried[1])));
     expect((await deliveries(key, webhook.id)).map((d) => d.status)).toEqual(seqs.map(() => "delivered"));
   });
 
-  it("of one webhook in one batch run in turn: the endpoint sees one request at a time, each message in commit order", async () => {
+  it("of one webhook in one batch share its connections: every event once, each message acknowledged", async () => {
     const key = await createKey("hm-team", "turns");
     const name = `turns-${crypto.randomUUID()}`;
     const { webhook, seqs } = await pendingEvents(key, `${RECEIVER}/ok/${name}`, 8);
-    const result = await consume([
-      { webhookId: webhook.id, seqs: seqs.slice(0, 4) },
-      { webhookId: webhook.id, seqs: seqs.slice(4) },
-    ]);
-    expect(result.explicitAcks).toHaveLength(2);
-    // Side by side, the two messages' requests would interleave; in turn, the first message's
-    // four come before the second's.
-    expect((await received(name)).map((r) => r.headers["webhook-id"])).toEqual(ids(webhook.id, seqs));
+    const { fetcher, counts } = countingFetch(50);
+    const result = await consume(
+      [
+        { webhookId: webhook.id, seqs: seqs.slice(0, 4) },
+        { webhookId: webhook.id, seqs: seqs.slice(4) },
+        // A sweep's resend of events the batch already carries: sent once.
+        { webhookId: webhook.id, seqs: seqs.slice(2, 6) },
+      ],
+      { fetcher },
+    );
+    expect(result.explicitAcks).toHaveLength(3);
+    expect(counts.most).toBe(CONNECTIONS_PER_INVOCATION);
+    expect(sorted((await received(name)).map((r) => r.headers["webhook-id"]))).toEqual(sorted(ids(webhook.id, seqs)));
   });
 
   it("stops sending a dataset's public events once a fresh reading finds it private", { timeout: 60_000 }, async () => {
@@ -88,50 +135,67 @@ describe("a message of several events", () => {
     for (const row of ["2\n", "3\n", "4\n"]) versions.push(((await (await appendRows(owner, d.id, row)).json()) as { version: string }).version);
     const seqs: number[] = [];
     for (const version of versions) seqs.push((await env.DB.prepare("SELECT seq FROM change_events WHERE version_id = ?").bind(version).first<{ seq: number }>())!.seq);
+    // More of the same event than the webhook has connections, so some start only after others end.
+    const copy = env.DB.prepare("INSERT INTO change_events (type, public_type, dataset_id, team_id, version_id, occurred) SELECT type, public_type, dataset_id, team_id, version_id, occurred FROM change_events WHERE seq = ? RETURNING seq");
+    for (const result of await env.DB.batch(Array.from({ length: CONNECTIONS_PER_INVOCATION + 2 - seqs.length }, () => copy.bind(seqs[2]!)))) seqs.push((result.results[0] as { seq: number }).seq);
     const now = Date.now();
     const row = env.DB.prepare("INSERT INTO webhook_deliveries (webhook_id, seq, state, attempts, next_attempt, updated) VALUES (?, ?, 'pending', 0, ?, ?)");
     await env.DB.batch(seqs.map((seq) => row.bind(hook.id, seq, now, now)));
-    // The first event is sent; while it is, the dataset goes private and 11 s pass on the
-    // consumer's clock, so the visibility read with the message is too old for the next one.
+    // The first wave is on its way when the dataset goes private and 11 s pass on the consumer's
+    // clock; its requests are held until then, so the events after it find the visibility read
+    // with the message too old, and read it again.
     let skew = 0;
+    let flipped: Promise<void> | null = null;
     const fetcher: typeof fetch = async (input, init) => {
-      const answer = await fetch(input, init);
-      if (skew === 0) {
-        await write("PUT", `/v1/dataset/${d.id}`, owner, [collectionPart({ visibility: "private" })]);
+      flipped ??= write("PUT", `/v1/dataset/${d.id}`, owner, [collectionPart({ visibility: "private" })]).then(() => {
         skew = 11_000;
-      }
-      return answer;
+      });
+      await flipped;
+      return fetch(input, init);
     };
     const result = await consume([{ webhookId: hook.id, seqs }], { fetcher, now: () => Date.now() + skew });
     expect(result.explicitAcks).toHaveLength(1);
-    expect((await received(name)).map((r) => r.headers["webhook-id"])).toEqual(ids(hook.id, seqs.slice(0, 1)));
-    expect((await deliveries(reader, hook.id)).reverse().map((r) => r.status)).toEqual(["delivered", "withheld", "withheld"]);
+    const first = seqs.slice(0, CONNECTIONS_PER_INVOCATION);
+    expect(sorted((await received(name)).map((r) => r.headers["webhook-id"]))).toEqual(sorted(ids(hook.id, first)));
+    expect((await deliveries(reader, hook.id)).reverse().map((r) => r.status)).toEqual(seqs.map((seq) => (first.includes(seq) ? "delivered" : "withheld")));
   });
 
   it("of a slow endpoint does not delay another endpoint's message in the same batch", { timeout: 60_000 }, async () => {
     const key = await createKey("hm-team", "slow");
     const slowName = `slow-${crypto.randomUUID()}`;
     const okName = `ok-${crypto.randomUUID()}`;
-    const slow = await pendingEvents(key, `${RECEIVER}/slow/${slowName}`, 3);
+    const slow = await pendingEvents(key, `${RECEIVER}/slow/${slowName}`, 5);
     const ok = await pendingEvents(key, `${RECEIVER}/ok/${okName}`, 10);
     const started = Date.now();
-    const result = await consume([{ webhookId: slow.webhook.id, seqs: slow.seqs }, { webhookId: ok.webhook.id, seqs: ok.seqs }]);
+    const { fetcher, counts } = countingFetch(0);
+    const result = await consume([{ webhookId: slow.webhook.id, seqs: slow.seqs }, { webhookId: ok.webhook.id, seqs: ok.seqs }], { fetcher });
     const got = await received(okName);
-    expect(got.map((r) => r.headers["webhook-id"])).toEqual(ids(ok.webhook.id, ok.seqs));
-    expect(got[got.length - 1]!.at - started).toBeLessThan(5_000);
+    expect(sorted(got.map((r) => r.headers["webhook-id"]))).toEqual(sorted(ids(ok.webhook.id, ok.seqs)));
+    expect(Math.max(...got.map((r) => r.at)) - started).toBeLessThan(5_000);
     expect(result.explicitAcks).toHaveLength(1);
     expect(result.retryMessages).toHaveLength(1);
-    // The slow one's first event timed out; the message stopped there.
-    expect(await received(slowName)).toHaveLength(1);
+    // Each webhook had half the connections: the slow one's first three events timed out, and the
+    // message stopped there; the other's ten went three at a time.
+    const [slowShare, okShare] = connectionShares(2);
+    expect(await received(slowName)).toHaveLength(slowShare!);
+    expect(counts.perUrl(`${RECEIVER}/slow/${slowName}`)).toBe(slowShare);
+    expect(counts.perUrl(`${RECEIVER}/ok/${okName}`)).toBe(okShare);
+    expect((await deliveries(key, slow.webhook.id)).reverse().map((d) => [d.status, d.attempts])).toEqual([...slow.seqs.map((_, i) => ["pending", i < slowShare! ? 1 : 0])]);
+  });
+
+  it("the connections are split evenly among a batch's webhooks, at least one each", () => {
+    expect([1, 2, 3, 4, 5, 6].map(connectionShares)).toEqual([[6], [3, 3], [2, 2, 2], [2, 2, 1, 1], [2, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1]]);
+    expect([1, 2, 3, 4, 5, 6].map((n) => connectionShares(n).reduce((a, b) => a + b, 0))).toEqual([6, 6, 6, 6, 6, 6]);
   });
 });
 
 describe("a message cut short", () => {
-  it("by a worker that dies while recording: sent again from the first event not recorded, with the same webhook-ids", async () => {
+  it("by a worker that dies while recording: sent again, with the same webhook-ids, exactly the events not recorded delivered", async () => {
     const key = await createKey("hm-team", "killed");
     const name = `killed-${crypto.randomUUID()}`;
-    const { webhook, seqs } = await pendingEvents(key, `${RECEIVER}/ok/${name}`, 3);
-    // The real database, except that the worker dies at its third batch: the second event's record.
+    const { webhook, seqs } = await pendingEvents(key, `${RECEIVER}/ok/${name}`, 4);
+    // The real database, except that the worker dies at its third batch: the second group of
+    // records (the first is the message's read, the second the first answer's record).
     let batches = 0;
     const dying = {
       prepare: (sql: string) => env.DB.prepare(sql),
@@ -144,11 +208,16 @@ describe("a message cut short", () => {
     const crashed = await consume([message], {}, { ...env, DB: dying });
     expect(crashed.explicitAcks).toEqual([]);
     expect(crashed.retryMessages).toHaveLength(1);
-    expect((await deliveries(key, webhook.id)).reverse().map((d) => d.status)).toEqual(["delivered", "pending", "pending"]);
+    const rows = (await deliveries(key, webhook.id)).reverse();
+    const unrecorded = seqs.filter((_, i) => rows[i]!.status === "pending");
+    expect(unrecorded.length).toBeGreaterThan(0);
+    expect(unrecorded.length).toBeLessThan(seqs.length);
 
     const again = await consume([message]);
     expect(again.explicitAcks).toHaveLength(1);
-    expect((await received(name)).map((r) => r.headers["webhook-id"])).toEqual([...ids(webhook.id, seqs), ...ids(webhook.id, seqs.slice(1))]);
+    const got = (await received(name)).map((r) => r.headers["webhook-id"]);
+    expect(sorted(got.slice(0, seqs.length))).toEqual(sorted(ids(webhook.id, seqs)));
+    expect(sorted(got.slice(seqs.length))).toEqual(sorted(ids(webhook.id, unrecorded)));
     expect((await deliveries(key, webhook.id)).map((d) => d.status)).toEqual(seqs.map(() => "delivered"));
   });
 });

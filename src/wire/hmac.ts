@@ -7,7 +7,15 @@ const HMAC_SHA256 = { name: "HMAC", hash: "SHA-256" } as const;
 
 /** RFC 9421 §3.3.3: HMAC-SHA256 of the signature base's bytes. */
 export async function hmacSha256Sign(key: Uint8Array, signatureBase: string): Promise<Uint8Array> {
-  const cryptoKey = await crypto.subtle.importKey("raw", bufferSource(key), HMAC_SHA256, false, ["sign"]);
+  return hmacSha256SignWith(await hmacSha256SigningKey(key), signatureBase);
+}
+
+/** A signing key imported once, for a signer that signs many bases with one secret. */
+export function hmacSha256SigningKey(key: Uint8Array): Promise<CryptoKey> {
+  return crypto.subtle.importKey("raw", bufferSource(key), HMAC_SHA256, false, ["sign"]);
+}
+
+export async function hmacSha256SignWith(cryptoKey: CryptoKey, signatureBase: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, utf8(signatureBase)));
 }
 

@@ -4,7 +4,7 @@
 // `{webhook-id}.{webhook-timestamp}.{body}` under those bytes. `webhook-signature` holds one
 // or more signatures separated by spaces (two while a rotated secret still signs).
 import { fromBase64, toBase64 } from "./bytes.ts";
-import { hmacSha256Sign, hmacSha256Verify } from "./hmac.ts";
+import { hmacSha256SignWith, hmacSha256SigningKey, hmacSha256Verify } from "./hmac.ts";
 
 export const SECRET_PREFIX = "whsec_";
 /** How far a delivery's timestamp may be from the receiver's clock, as the reference libraries allow. */
@@ -24,11 +24,23 @@ function signedContent(id: string, timestamp: number, body: string): string {
   return `${id}.${timestamp}.${body}`;
 }
 
-/** One `v1,<base64>` signature of a delivery. */
-export async function signWebhook(secret: string, id: string, timestamp: number, body: string): Promise<string> {
-  const key = secretKey(secret);
-  if (!key) throw new Error("a webhook secret must be base64 after its whsec_ prefix");
-  return "v1," + toBase64(await hmacSha256Sign(key, signedContent(id, timestamp, body)));
+/** The `webhook-signature` value of a delivery: one signature per secret, space-separated. */
+export type WebhookSigner = (id: string, timestamp: number, body: string) => Promise<string>;
+
+/** A signer for `secrets` that imports each key once, however many deliveries it signs. */
+export async function webhookSigner(secrets: readonly string[]): Promise<WebhookSigner> {
+  const keys = await Promise.all(
+    secrets.map((secret) => {
+      const key = secretKey(secret);
+      if (!key) throw new Error("a webhook secret must be base64 after its whsec_ prefix");
+      return hmacSha256SigningKey(key);
+    }),
+  );
+  return async (id, timestamp, body) => {
+    const content = signedContent(id, timestamp, body);
+    const signatures = await Promise.all(keys.map(async (key) => "v1," + toBase64(await hmacSha256SignWith(key, content))));
+    return signatures.join(" ");
+  };
 }
 
 export type WebhookVerification = { ok: true } | { ok: false; reason: "missing_headers" | "stale_timestamp" | "no_matching_signature" };

@@ -1,13 +1,15 @@
-// The WEBHOOKS queue's consumer (docs/storage-protocol.md "Webhook delivery"): a message holds one
-// webhook's events in commit order, sent one at a time so its endpoint sees them in that order;
-// different webhooks' messages of a batch (at most 6) run side by side, so one slow endpoint
-// never holds up another, and one webhook's run in turn. The delivery rows decide: a delivered or withheld event is
-// skipped without sending. The first failed attempt is recorded and ends the message's run: the
-// queue retries the message after a growing delay, and the retry skips what was delivered, so it
-// starts at the failed event. An attempt is recorded after it is made, so a consumer that dies in
-// between leaves the message unacknowledged: sent again, with the same webhook-id. Before each
-// attempt the URL is checked again and its host's addresses looked up (DOH_URL, shared within a batch
-// for 10 s); a public event's dataset visibility is read again once its reading is 10 s old.
+// The WEBHOOKS queue's consumer (docs/storage-protocol.md "Webhook delivery"). A message holds one
+// webhook's pending events; a batch holds at most 6 messages. A batch's webhooks share the
+// invocation's open connections (CONNECTIONS_PER_INVOCATION): each webhook gets its own share, so
+// one slow endpoint never holds up another, and sends its messages' events through that many
+// requests at once, oldest first. The delivery rows decide: a delivered or withheld event is
+// skipped without sending. A failed attempt stops its message from starting more events: the
+// message is retried after a growing delay, and the retry sends only what is still pending, with
+// the same webhook-ids. Outcomes are recorded in D1 in groups, one write at a time per webhook,
+// and a message is acknowledged only once all of its outcomes are in: a consumer that dies in
+// between leaves it unacknowledged, so it is sent again. Before each attempt the URL is checked
+// again and its host's addresses looked up (DOH_URL, shared within a batch for 10 s); a public
+// event's dataset visibility is read again once its reading is 10 s old.
 import { z } from "zod";
 import { openSecret } from "../../auth/key-secrets.ts";
 import { eventForWebhook } from "../../model/change-events.ts";
@@ -15,17 +17,18 @@ import { localhostAllowed } from "./url.ts";
 import { checkDestination } from "./destination.ts";
 import { DEFAULT_DOH_URL, dohResolver, oncePerName, type Resolver } from "./resolver.ts";
 import { deliveryBody, FAILING_LIMIT_MS, retryDelaySeconds, sendAttempt, webhookMessageId } from "./deliver.ts";
-import { readDatasetVisibility, readDeliveries, recordAttempt, withholdDelivery, type WebhookRow } from "./store.ts";
+import { readDatasetVisibility, readDeliveries, recordOutcomes, type Outcome, type PendingEvent, type WebhookRow } from "./store.ts";
+import { webhookSigner, type WebhookSigner } from "../../wire/standard-webhooks.ts";
 import { EVENTS_PER_MESSAGE, type DeliveryMessage } from "./drain.ts";
 import { webhookSecretContext } from "./secrets.ts";
 
 const Seq = z.number().int().positive();
 
 /**
- * How old a dataset's visibility may be when a public-view event of it is sent. A message sends
- * its events one at a time, for up to 50 × 10 s, so the visibility read with the message is read
- * again once it is older than this: a dataset made private stops its public events within about
- * this long, as when each event was its own message.
+ * How old a dataset's visibility may be when a public-view event of it is sent. A webhook's
+ * messages of a batch may take minutes (a slow endpoint: up to 10 s per attempt), so the
+ * visibility read with them is read again once it is older than this: a dataset made private
+ * stops its public events within about this long, as when each event was its own message.
  */
 const VISIBILITY_MAX_AGE_MS = 10_000;
 /** A message as the drain sends it; one of a single `seq` is one queued before messages held several. */
@@ -59,86 +62,194 @@ async function signingSecrets(env: ConsumerBindings, webhook: WebhookRow, now: n
   return secrets;
 }
 
-/** The message's events to its endpoint, oldest first, until the first failure. */
-async function deliverMessage(message: Message<unknown>, env: ConsumerBindings, options: ConsumerOptions, resolver: Resolver): Promise<void> {
-  const parsed = DeliveryMessageSchema.safeParse(message.body);
-  if (!parsed.success) {
-    console.error(JSON.stringify({ event: "webhook_message_malformed", id: message.id }));
-    message.ack();
-    return;
-  }
-  const { webhookId, seqs }: DeliveryMessage = parsed.data;
-  const state = await readDeliveries(env.DB, webhookId, [...new Set(seqs)].sort((a, b) => a - b));
-  const clock = options.now ?? Date.now;
-  const readAt = clock();
-  const visibilities = new Map<string, { at: number; visibility: "public" | "private" | null }>();
-  const visibilityOf = async (datasetId: string, read: "public" | "private" | null) => {
-    const known = visibilities.get(datasetId) ?? { at: readAt, visibility: read };
-    if (clock() - known.at < VISIBILITY_MAX_AGE_MS) return known.visibility;
-    const fresh = { at: clock(), visibility: await readDatasetVisibility(env.DB, datasetId) };
-    visibilities.set(datasetId, fresh);
-    return fresh.visibility;
+/**
+ * Open connections one Worker invocation holds at once (Cloudflare Workers limits, "Simultaneous
+ * open connections"); a further fetch waits for one to close. A batch's deliveries use at most
+ * this many, split among its webhooks, so no attempt waits for a connection behind another
+ * endpoint's slow one.
+ */
+export const CONNECTIONS_PER_INVOCATION = 6;
+
+/** Each of `webhooks` webhooks' share of the connections: as even as it goes, at least one each. */
+export function connectionShares(webhooks: number): number[] {
+  const base = Math.max(1, Math.floor(CONNECTIONS_PER_INVOCATION / webhooks));
+  const extra = webhooks * base < CONNECTIONS_PER_INVOCATION ? CONNECTIONS_PER_INVOCATION - webhooks * base : 0;
+  return Array.from({ length: webhooks }, (_, i) => base + (i < extra ? 1 : 0));
+}
+
+/**
+ * One webhook's outcomes, written in groups: while one D1 batch is on its way, the outcomes that
+ * come meanwhile wait and go together in the next, so a message's records cost a few round trips,
+ * not one per event, and never hold up a send. `add` resolves once its outcome is written.
+ */
+function outcomeRecorder(db: D1Database, webhookId: string) {
+  let waiting: Array<{ outcome: Outcome; done: () => void; failed: (error: unknown) => void }> = [];
+  let writing = false;
+  const pump = async () => {
+    if (writing || waiting.length === 0) return;
+    writing = true;
+    const group = waiting;
+    waiting = [];
+    try {
+      await recordOutcomes(db, webhookId, group.map((entry) => entry.outcome));
+      for (const entry of group) entry.done();
+    } catch (error: unknown) {
+      for (const entry of group) entry.failed(error);
+    } finally {
+      writing = false;
+      void pump();
+    }
   };
+  return (outcome: Outcome): Promise<void> => {
+    const written = new Promise<void>((done, failed) => waiting.push({ outcome, done, failed }));
+    written.catch(() => {});
+    void pump();
+    return written;
+  };
+}
+
+interface MessageRun {
+  message: Message<unknown>;
+  seqs: number[];
+  /** Its pending events not yet started, oldest first. */
+  queue: PendingEvent[];
+  /** Its outcomes' records on their way. */
+  records: Promise<void>[];
+  /** Set by its first failure: the retry's delay; no more of its events start. */
+  retryDelay: number | null;
+  /** When its retry is due (ms): the next attempt of every event it leaves pending. */
+  retryAt: number;
+  disabled: boolean;
+  sent: number;
+}
+
+/**
+ * One webhook's messages of a batch, through `connections` requests at once: the events of the
+ * first message first, each oldest first. Outcomes are recorded as they come; each message is
+ * then acknowledged, or retried from its first failure.
+ */
+async function deliverWebhook(webhookId: string, messages: Message<unknown>[], connections: number, env: ConsumerBindings, options: ConsumerOptions, resolver: Resolver): Promise<void> {
+  const runs: MessageRun[] = [];
+  const owner = new Map<number, MessageRun>();
+  for (const message of messages) {
+    const parsed = DeliveryMessageSchema.safeParse(message.body);
+    if (!parsed.success) {
+      console.error(JSON.stringify({ event: "webhook_message_malformed", id: message.id }));
+      message.ack();
+      continue;
+    }
+    const run: MessageRun = { message, seqs: parsed.data.seqs, queue: [], records: [], retryDelay: null, retryAt: 0, disabled: false, sent: 0 };
+    runs.push(run);
+    // A seq in two messages of a batch (a sweep's resend beside the drain's) is the first one's.
+    for (const seq of run.seqs) if (!owner.has(seq)) owner.set(seq, run);
+  }
+  if (runs.length === 0) return;
+  const state = await readDeliveries(env.DB, webhookId, [...owner.keys()].sort((a, b) => a - b));
   // Gone (the webhook deleted), or waiting for its webhook to be enabled again.
   if (!state || !state.webhook.enabled) {
-    message.ack();
+    for (const run of runs) run.message.ack();
     return;
   }
   const { webhook } = state;
   // Done rows (delivered, withheld, or gone with their webhook's events) are skipped: a retry
-  // starts at the failed event, and a duplicate message sends nothing twice.
-  const pending = state.events.filter((e) => e.state === "pending");
-  let failingSince = webhook.failingSince;
-  let secrets: string[] | null = null;
-  // A success's record is written while the next event is sent (its fetch does not wait for
-  // D1), but the records go one after another, and a failure's after them all. The message is
-  // acknowledged only once every record is in, so a consumer that dies first sends those events
-  // again (at least once), and a retry skips only what was recorded delivered.
-  let recording: Promise<void> = Promise.resolve();
-  const record = (write: () => Promise<void>) => {
-    recording = recording.then(write);
-    recording.catch(() => {});
+  // sends only what is still pending, and a duplicate message sends nothing twice.
+  for (const delivery of state.events) if (delivery.state === "pending") owner.get(delivery.seq)?.queue.push(delivery);
+  const clock = options.now ?? Date.now;
+  const readAt = clock();
+  const visibilities = new Map<string, { at: number; visibility: Promise<"public" | "private" | null> }>();
+  const visibilityOf = (datasetId: string, read: "public" | "private" | null) => {
+    const known = visibilities.get(datasetId) ?? { at: readAt, visibility: Promise.resolve(read) };
+    if (clock() - known.at < VISIBILITY_MAX_AGE_MS) return known.visibility;
+    const fresh = { at: clock(), visibility: readDatasetVisibility(env.DB, datasetId) };
+    visibilities.set(datasetId, fresh);
+    return fresh.visibility;
   };
+  const record = outcomeRecorder(env.DB, webhookId);
+  let signer: Promise<WebhookSigner> | null = null;
+  let failingSince = webhook.failingSince;
+  let disabled = false;
+  /** An error that is no attempt's outcome (a secret that does not open): the run stops, and its messages are retried. */
+  let broken: { error: unknown } | null = null;
   const started = Date.now();
-  let sent = 0;
-  const done = (outcome: string) => console.log(JSON.stringify({ event: "webhook_message", webhookId, events: seqs.length, sent, outcome, ms: Date.now() - started }));
-  for (const [i, delivery] of pending.entries()) {
+  /** The next event to start: the first message's first, skipping messages stopped by a failure. */
+  const next = (): { run: MessageRun; delivery: PendingEvent } | null => {
+    if (disabled || broken) return null;
+    for (const run of runs) {
+      if (run.retryDelay !== null) continue;
+      const delivery = run.queue.shift();
+      if (delivery) return { run, delivery };
+    }
+    return null;
+  };
+  const attempt = async (run: MessageRun, delivery: PendingEvent): Promise<void> => {
     const { seq } = delivery;
-    const now = options.now?.() ?? Date.now();
+    const now = clock();
     const seen = eventForWebhook(delivery.event, { teamId: webhook.teamId, events: webhook.events, datasets: webhook.datasets });
     // Never to a reader who may not see it: a public-view event of a dataset no longer public is
     // withheld (its withdrawal follows it in the outbox).
     if (!seen || (seen.public && seen.type !== "dataset.withdrawn" && (await visibilityOf(delivery.event.datasetId, delivery.datasetVisibility)) !== "public")) {
-      record(() => withholdDelivery(env.DB, webhookId, seq, now));
-      continue;
+      run.records.push(record({ kind: "withheld", seq, at: now }));
+      return;
     }
     const destination = await checkDestination(webhook.url, localhostAllowed(env.WEBHOOKS_ALLOW_LOCALHOST), resolver);
-    if (destination.ok) secrets ??= await signingSecrets(env, webhook, now);
-    const outcome =
-      destination.ok && secrets
-        ? await sendAttempt(destination.url, secrets, webhookMessageId(webhookId, seq), deliveryBody(seen), Math.floor(now / 1000), options.fetcher)
-        : { ok: false, status: null, body: null, error: destination.ok ? null : destination.error };
-    sent++;
-    const attempts = delivery.attempts + 1;
+    const outcome = destination.ok
+      ? await sendAttempt(destination.url, await (signer ??= signingSecrets(env, webhook, now).then(webhookSigner)), webhookMessageId(webhookId, seq), deliveryBody(seen), Math.floor(now / 1000), options.fetcher)
+      : { ok: false, status: null, body: null, error: destination.error };
+    run.sent++;
     if (outcome.ok) {
       failingSince = null;
-      record(() => recordAttempt(env.DB, { webhookId, seq, ok: true, status: outcome.status, body: outcome.body, error: null, now, nextAttempt: now, disable: null }));
+      run.records.push(record({ kind: "attempt", seq, ...outcome, at: now, nextAttempt: now, disable: null, deferred: [] }));
+      return;
+    }
+    failingSince ??= now;
+    const failingFor = now - failingSince;
+    const disable = !disabled && failingFor >= FAILING_LIMIT_MS ? `failing since ${new Date(failingSince).toISOString()}: ${outcome.error ?? `answered ${outcome.status}`}` : null;
+    if (disable !== null) {
+      disabled = true;
+      run.disabled = true;
+    }
+    // The message's first failure sets its retry; its events not started wait for it, so the
+    // sweep does not send them ahead of it.
+    if (run.retryDelay === null) {
+      run.retryDelay = retryDelaySeconds(delivery.attempts + 1);
+      run.retryAt = now + run.retryDelay * 1000;
+    }
+    const nextAttempt = run.retryAt;
+    const deferred = run.queue.splice(0).map((later) => later.seq);
+    run.records.push(record({ kind: "attempt", seq, ...outcome, at: now, nextAttempt, disable, deferred }));
+  };
+  const pending = runs.reduce((n, run) => n + run.queue.length, 0);
+  await Promise.all(
+    Array.from({ length: Math.min(connections, pending) }, async () => {
+      for (let job = next(); job; job = next()) {
+        await attempt(job.run, job.delivery).catch((error: unknown) => {
+          broken ??= { error };
+        });
+      }
+    }),
+  );
+  // Its outcomes so far still go in, so a retry does not send again what was delivered.
+  const stopped = broken as { error: unknown } | null;
+  if (stopped) {
+    await Promise.allSettled(runs.flatMap((run) => run.records));
+    throw stopped.error;
+  }
+  for (const run of runs) {
+    // Acknowledged or retried only once every record of it is in: a consumer that dies first
+    // leaves the message to be sent again, from what was not recorded delivered.
+    try {
+      await Promise.all(run.records);
+    } catch (error: unknown) {
+      console.error(JSON.stringify({ event: "webhook_delivery_failed", id: run.message.id, error: String(error) }));
+      run.message.retry({ delaySeconds: 60 });
       continue;
     }
-    const failingFor = now - (failingSince ?? now);
-    const disable = failingFor >= FAILING_LIMIT_MS ? `failing since ${new Date(failingSince ?? now).toISOString()}: ${outcome.error ?? `answered ${outcome.status}`}` : null;
-    const delay = retryDelaySeconds(attempts);
-    const deferred = pending.slice(i + 1).map((later) => later.seq);
-    record(() => recordAttempt(env.DB, { webhookId, seq, ok: false, status: outcome.status, body: outcome.body, error: outcome.error, now, nextAttempt: now + delay * 1000, disable, deferred }));
-    await recording;
-    done(disable !== null ? "disabled" : "retry");
-    if (disable !== null) message.ack();
-    else message.retry({ delaySeconds: delay });
-    return;
+    if (run.disabled || disabled || run.retryDelay === null) run.message.ack();
+    else run.message.retry({ delaySeconds: run.retryDelay });
   }
-  await recording;
-  if (sent > 0) done("delivered");
-  message.ack();
+  const sent = runs.reduce((n, run) => n + run.sent, 0);
+  const outcome = disabled ? "disabled" : runs.some((run) => run.retryDelay !== null) ? "retry" : "delivered";
+  if (sent > 0) console.log(JSON.stringify({ event: "webhook_message", webhookId, messages: runs.length, events: owner.size, sent, connections, outcome, ms: Date.now() - started }));
 }
 
 /** The webhook a message names, to keep one webhook's messages in turn; malformed ones stand alone. */
@@ -149,22 +260,19 @@ function webhookOf(message: Message<unknown>): string {
 
 export async function consumeWebhookBatch(batch: MessageBatch<unknown>, env: ConsumerBindings, options: ConsumerOptions = {}): Promise<void> {
   const resolver = oncePerName(dohResolver(env.DOH_URL || DEFAULT_DOH_URL));
-  // Different webhooks' messages run side by side, so one slow endpoint never holds up another;
-  // one webhook's messages run one after another, so its endpoint has one request at a time and
-  // sees a batch's events in commit order.
+  // Each webhook its own share of the connections, so one slow endpoint never holds up another.
   const byWebhook = new Map<string, Message<unknown>[]>();
   for (const message of batch.messages) {
     const key = webhookOf(message);
     byWebhook.set(key, [...(byWebhook.get(key) ?? []), message]);
   }
+  const shares = connectionShares(byWebhook.size);
   await Promise.all(
-    [...byWebhook.values()].map(async (messages) => {
-      for (const message of messages) {
-        await deliverMessage(message, env, options, resolver).catch((error: unknown) => {
-          console.error(JSON.stringify({ event: "webhook_delivery_failed", id: message.id, error: String(error) }));
-          message.retry({ delaySeconds: 60 });
-        });
-      }
-    }),
+    [...byWebhook].map(([webhookId, messages], i) =>
+      deliverWebhook(webhookId, messages, shares[i] ?? 1, env, options, resolver).catch((error: unknown) => {
+        console.error(JSON.stringify({ event: "webhook_delivery_failed", webhookId, error: String(error) }));
+        for (const message of messages) message.retry({ delaySeconds: 60 });
+      }),
+    ),
   );
 }

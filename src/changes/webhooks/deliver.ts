@@ -3,7 +3,7 @@
 // followed, at most 256 bytes of the answer kept; and the retry schedule after a failure.
 import { encodeChangeCursor } from "../../http/cursor.ts";
 import type { SeenEvent } from "../../model/change-events.ts";
-import { signWebhook } from "../../wire/standard-webhooks.ts";
+import type { WebhookSigner } from "../../wire/standard-webhooks.ts";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 export const KEPT_ANSWER_BYTES = 256;
@@ -64,22 +64,22 @@ async function firstBytes(response: Response, limit: number): Promise<string> {
   return new TextDecoder().decode(kept.subarray(0, length));
 }
 
-/** Signs and sends one attempt; `secrets` all sign it (two during a rotation's overlap). */
+/** Signs and sends one attempt; `sign` signs it with every secret that signs now (two during a rotation's overlap). */
 export async function sendAttempt(
   url: string,
-  secrets: readonly string[],
+  sign: WebhookSigner,
   id: string,
   body: string,
   nowSeconds: number,
   fetcher: typeof fetch = fetch,
 ): Promise<AttemptOutcome> {
-  const signatures = await Promise.all(secrets.map((secret) => signWebhook(secret, id, nowSeconds, body)));
+  const signature = await sign(id, nowSeconds, body);
   const headers = {
     "Content-Type": "application/json",
     "User-Agent": "pubset-webhooks",
     "webhook-id": id,
     "webhook-timestamp": String(nowSeconds),
-    "webhook-signature": signatures.join(" "),
+    "webhook-signature": signature,
   };
   const timeout = AbortSignal.timeout(DELIVERY_TIMEOUT_MS);
   try {

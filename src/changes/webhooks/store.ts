@@ -259,55 +259,72 @@ export async function readDatasetVisibility(db: D1Database, datasetId: string): 
   return row?.visibility ?? null;
 }
 
-export interface Attempt {
-  webhookId: string;
-  seq: number;
-  ok: boolean;
-  status: number | null;
-  body: string | null;
-  error: string | null;
-  now: number;
-  /** When failed: when the next attempt is due (ms). */
-  nextAttempt: number;
-  /** When failed for long enough: why the webhook is disabled. */
-  disable: string | null;
-  /**
-   * When failed: the message's later events, not attempted, due with the retry so the sweep does
-   * not send them ahead of it.
-   */
-  deferred?: readonly number[];
-}
+/** What became of one of a message's events, as the consumer records it. */
+export type Outcome =
+  | {
+      kind: "attempt";
+      seq: number;
+      ok: boolean;
+      status: number | null;
+      body: string | null;
+      error: string | null;
+      /** When the attempt was made (ms). */
+      at: number;
+      /** When failed: when the next attempt is due (ms). */
+      nextAttempt: number;
+      /** When failed for long enough: why the webhook is disabled. */
+      disable: string | null;
+      /**
+       * When failed: the message's events not attempted, due with its retry so the sweep does not
+       * send them ahead of it.
+       */
+      deferred: readonly number[];
+    }
+  /** A delivery the reader may no longer see (the dataset left public view): never sent. */
+  | { kind: "withheld"; seq: number; at: number };
 
-/** Records one attempt and its effect on the webhook, in one transaction. */
-export async function recordAttempt(db: D1Database, attempt: Attempt): Promise<void> {
-  const { webhookId, seq, now } = attempt;
-  const statements = [
-    db
-      .prepare(
-        `UPDATE webhook_deliveries SET state = CASE WHEN ?3 THEN 'delivered' ELSE state END, attempts = attempts + 1,
-           response_status = ?4, response_body = ?5, error = ?6, next_attempt = ?7, updated = ?8
-         WHERE webhook_id = ?1 AND seq = ?2 AND state = 'pending'`,
-      )
-      .bind(webhookId, seq, attempt.ok ? 1 : 0, attempt.status, attempt.body, attempt.error, attempt.ok ? now : attempt.nextAttempt, now),
-    attempt.ok
-      ? db.prepare("UPDATE webhooks SET failing_since = NULL WHERE id = ?").bind(webhookId)
-      : db.prepare("UPDATE webhooks SET failing_since = COALESCE(failing_since, ?) WHERE id = ?").bind(now, webhookId),
-  ];
-  if (!attempt.ok && attempt.deferred && attempt.deferred.length > 0) {
+/**
+ * Records outcomes of one webhook's deliveries, in the order they came, in one transaction: each
+ * row's attempt, and their effect on the webhook (failing since the first failure after the last
+ * success; disabled with its reason).
+ */
+export async function recordOutcomes(db: D1Database, webhookId: string, outcomes: readonly Outcome[]): Promise<void> {
+  const statements: D1PreparedStatement[] = [];
+  let succeeded = false;
+  let failingSince: number | null = null;
+  for (const outcome of outcomes) {
+    if (outcome.kind === "withheld") {
+      statements.push(
+        db
+          .prepare("UPDATE webhook_deliveries SET state = 'withheld', updated = ? WHERE webhook_id = ? AND seq = ? AND state = 'pending'")
+          .bind(outcome.at, webhookId, outcome.seq),
+      );
+      continue;
+    }
     statements.push(
       db
-        .prepare("UPDATE webhook_deliveries SET next_attempt = ?3 WHERE webhook_id = ?1 AND state = 'pending' AND seq IN (SELECT value FROM json_each(?2))")
-        .bind(webhookId, JSON.stringify(attempt.deferred), attempt.nextAttempt),
+        .prepare(
+          `UPDATE webhook_deliveries SET state = CASE WHEN ?3 THEN 'delivered' ELSE state END, attempts = attempts + 1,
+             response_status = ?4, response_body = ?5, error = ?6, next_attempt = ?7, updated = ?8
+           WHERE webhook_id = ?1 AND seq = ?2 AND state = 'pending'`,
+        )
+        .bind(webhookId, outcome.seq, outcome.ok ? 1 : 0, outcome.status, outcome.body, outcome.error, outcome.ok ? outcome.at : outcome.nextAttempt, outcome.at),
     );
+    if (outcome.ok) {
+      succeeded = true;
+      failingSince = null;
+    } else failingSince ??= outcome.at;
+    if (!outcome.ok && outcome.deferred.length > 0) {
+      statements.push(
+        db
+          .prepare("UPDATE webhook_deliveries SET next_attempt = ?3 WHERE webhook_id = ?1 AND state = 'pending' AND seq IN (SELECT value FROM json_each(?2))")
+          .bind(webhookId, JSON.stringify(outcome.deferred), outcome.nextAttempt),
+      );
+    }
+    if (!outcome.ok && outcome.disable !== null) statements.push(db.prepare("UPDATE webhooks SET enabled = 0, disabled_reason = ? WHERE id = ?").bind(outcome.disable, webhookId));
   }
-  if (attempt.disable !== null) statements.push(db.prepare("UPDATE webhooks SET enabled = 0, disabled_reason = ? WHERE id = ?").bind(attempt.disable, webhookId));
-  await db.batch(statements);
-}
-
-/** A delivery the reader may no longer see (the dataset left public view): never sent. */
-export async function withholdDelivery(db: D1Database, webhookId: string, seq: number, now: number): Promise<void> {
-  await db
-    .prepare("UPDATE webhook_deliveries SET state = 'withheld', updated = ? WHERE webhook_id = ? AND seq = ? AND state = 'pending'")
-    .bind(now, webhookId, seq)
-    .run();
+  // A success clears the failing streak; failures after it start a new one.
+  if (succeeded) statements.push(db.prepare("UPDATE webhooks SET failing_since = ? WHERE id = ?").bind(failingSince, webhookId));
+  else if (failingSince !== null) statements.push(db.prepare("UPDATE webhooks SET failing_since = COALESCE(failing_since, ?) WHERE id = ?").bind(failingSince, webhookId));
+  if (statements.length > 0) await db.batch(statements);
 }
