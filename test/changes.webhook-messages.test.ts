@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { deliveryMessages, drainOutbox, EVENTS_PER_MESSAGE, type DeliveryMessage } from "../src/changes/webhooks/drain.ts";
 import { appendRows, collectionPart, createDataset, write } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
-import { connectionShares, CONNECTIONS_PER_INVOCATION } from "../src/changes/webhooks/consumer.ts";
+import { connectionShares, CONNECTIONS_PER_INVOCATION, RUN_BUDGET_MS } from "../src/changes/webhooks/consumer.ts";
 import { consume, createWebhook, deliveries, received, receivedAtLeast } from "./helpers/webhooks.ts";
 
 const RECEIVER = env.TEST_WEBHOOK_RECEIVER;
@@ -219,6 +219,31 @@ describe("a message cut short", () => {
     expect(sorted(got.slice(0, seqs.length))).toEqual(sorted(ids(webhook.id, seqs)));
     expect(sorted(got.slice(seqs.length))).toEqual(sorted(ids(webhook.id, unrecorded)));
     expect((await deliveries(key, webhook.id)).map((d) => d.status)).toEqual(seqs.map(() => "delivered"));
+  });
+  it("by the run's time running out: the events not started wait for the message, delivered at once", async () => {
+    const key = await createKey("hm-team", "budget");
+    const name = `budget-${crypto.randomUUID()}`;
+    const { webhook, seqs } = await pendingEvents(key, `${RECEIVER}/ok/${name}`, 20);
+    // The first wave's requests pass the run's time on the consumer's clock.
+    let skew = 0;
+    const fetcher: typeof fetch = async (input, init) => {
+      skew = RUN_BUDGET_MS;
+      return fetch(input, init);
+    };
+    const message: DeliveryMessage = { webhookId: webhook.id, seqs };
+    const before = Date.now();
+    const first = await consume([message], { fetcher, now: () => Date.now() + skew });
+    expect(first.explicitAcks).toEqual([]);
+    expect(first.retryMessages).toHaveLength(1);
+    expect(first.retryMessages[0]!.delaySeconds ?? 0).toBe(0);
+    const rows = (await deliveries(key, webhook.id)).reverse();
+    expect(rows.map((r) => r.status)).toEqual(seqs.map((_, i) => (i < CONNECTIONS_PER_INVOCATION ? "delivered" : "pending")));
+    // Due with the message's redelivery, not left to the sweep.
+    for (const row of rows.slice(CONNECTIONS_PER_INVOCATION)) expect(Date.parse(row.next_retry!)).toBeGreaterThanOrEqual(before + RUN_BUDGET_MS);
+
+    const again = await consume([message]);
+    expect(again.explicitAcks).toHaveLength(1);
+    expect(sorted((await received(name)).map((r) => r.headers["webhook-id"]))).toEqual(sorted(ids(webhook.id, seqs)));
   });
 });
 

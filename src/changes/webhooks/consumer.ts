@@ -70,6 +70,14 @@ async function signingSecrets(env: ConsumerBindings, webhook: WebhookRow, now: n
  */
 export const CONNECTIONS_PER_INVOCATION = 6;
 
+/**
+ * How long a batch's webhooks start new events. A consumer invocation has 15 minutes of wall
+ * time, and a webhook's messages of a batch (up to 6 × 50 events, through as little as one
+ * connection, each attempt up to 10 s) could take longer; after this, the events not started
+ * wait for their message's next delivery, asked for at once.
+ */
+export const RUN_BUDGET_MS = 12 * 60 * 1000;
+
 /** Each of `webhooks` webhooks' share of the connections: as even as it goes, at least one each. */
 export function connectionShares(webhooks: number): number[] {
   const base = Math.max(1, Math.floor(CONNECTIONS_PER_INVOCATION / webhooks));
@@ -115,7 +123,7 @@ interface MessageRun {
   queue: PendingEvent[];
   /** Its outcomes' records on their way. */
   records: Promise<void>[];
-  /** Set by its first failure: the retry's delay; no more of its events start. */
+  /** Set by its first failure (or 0 when the run ran out of time): the retry's delay; no more of its events start. */
   retryDelay: number | null;
   /** When its retry is due (ms): the next attempt of every event it leaves pending. */
   retryAt: number;
@@ -172,8 +180,9 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], c
   let broken: { error: unknown } | null = null;
   const started = Date.now();
   /** The next event to start: the first message's first, skipping messages stopped by a failure. */
+  const runStarted = clock();
   const next = (): { run: MessageRun; delivery: PendingEvent } | null => {
-    if (disabled || broken) return null;
+    if (disabled || broken || clock() - runStarted >= RUN_BUDGET_MS) return null;
     for (const run of runs) {
       if (run.retryDelay !== null) continue;
       const delivery = run.queue.shift();
@@ -233,6 +242,12 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], c
   if (stopped) {
     await Promise.allSettled(runs.flatMap((run) => run.records));
     throw stopped.error;
+  }
+  // Out of time: what is not started waits for its message's next delivery, asked for now.
+  for (const run of runs) {
+    if (run.queue.length === 0 || run.retryDelay !== null || disabled) continue;
+    run.records.push(record({ kind: "deferred", seqs: run.queue.map((later) => later.seq), nextAttempt: clock() }));
+    run.retryDelay = 0;
   }
   for (const run of runs) {
     // Acknowledged or retried only once every record of it is in: a consumer that dies first

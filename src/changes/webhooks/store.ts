@@ -281,7 +281,9 @@ export type Outcome =
       deferred: readonly number[];
     }
   /** A delivery the reader may no longer see (the dataset left public view): never sent. */
-  | { kind: "withheld"; seq: number; at: number };
+  | { kind: "withheld"; seq: number; at: number }
+  /** Events a run left for its message's next delivery, due then so the sweep does not send them beside it. */
+  | { kind: "deferred"; seqs: readonly number[]; nextAttempt: number };
 
 /**
  * Records outcomes of one webhook's deliveries, in the order they came, in one transaction: each
@@ -293,6 +295,14 @@ export async function recordOutcomes(db: D1Database, webhookId: string, outcomes
   let succeeded = false;
   let failingSince: number | null = null;
   for (const outcome of outcomes) {
+    if (outcome.kind === "deferred") {
+      statements.push(
+        db
+          .prepare("UPDATE webhook_deliveries SET next_attempt = ?3 WHERE webhook_id = ?1 AND state = 'pending' AND seq IN (SELECT value FROM json_each(?2))")
+          .bind(webhookId, JSON.stringify(outcome.seqs), outcome.nextAttempt),
+      );
+      continue;
+    }
     if (outcome.kind === "withheld") {
       statements.push(
         db
