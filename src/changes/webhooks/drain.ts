@@ -13,18 +13,19 @@
 import { eventForWebhook } from "../../model/change-events.ts";
 import { claimDeliveries, eventsAfter, overdueDeliveries, webhooksBehind } from "./store.ts";
 
-/** One webhook's events, oldest first: the consumer sends them in this order, one at a time. */
+/** One webhook's events, oldest first: the consumer starts them in this order, several at once. */
 export interface DeliveryMessage {
   webhookId: string;
   seqs: number[];
 }
 
 /**
- * The most events one message carries. The consumer sends them one after another, each attempt
- * cut at 10 s, so an endpoint that answers slowly but in time keeps a message 50 × 10 s = 500 s,
- * inside a queue consumer invocation's 15 minutes of wall time; a healthy endpoint (~100 ms)
- * takes ~5 s for a full one, and the CPU spent per event (a signature, a D1 write) is well under
- * a millisecond. A larger backlog (after an outage, on enable) becomes several messages.
+ * The most events one message carries. The consumer sends a webhook's events through its share
+ * of the invocation's connections (1 to 6), each attempt cut at 10 s, so an endpoint that answers
+ * slowly but in time keeps a full message at most 50 × 10 s = 500 s; a run stops starting events
+ * after 12 minutes, inside a queue consumer invocation's 15 minutes of wall time. The CPU spent
+ * per event (a signature, a share of a D1 write) is well under a millisecond. A larger backlog
+ * (after an outage, on enable) becomes several messages.
  */
 export const EVENTS_PER_MESSAGE = 50;
 

@@ -64,7 +64,7 @@ export function dohResolver(endpoint: string, fetcher: typeof fetch = fetch): Re
 
 /**
  * The same resolver, asking once per name for at most `maxAgeMs`: one batch's deliveries to one
- * host share a lookup, and a batch that runs long (a message sends its events one at a time)
+ * host share a lookup, and a batch that runs long (a slow endpoint: up to 10 s an attempt)
  * asks again rather than trusting an answer older than that.
  */
 export function oncePerName(resolver: Resolver, maxAgeMs = 10_000, now: () => number = Date.now): Resolver {

@@ -112,7 +112,7 @@ export const DELIVERY_WEBHOOK = {
   path: "dataset-event",
   summary: "A change event, delivered to a webhook's URL",
   description:
-    "Standard Webhooks (standardwebhooks.com): `webhook-signature` holds `v1,<base64 HMAC-SHA256 of \"{webhook-id}.{webhook-timestamp}.{body}\">` keyed by the secret's bytes after `whsec_` (two, space-separated, for 24 h after a rotation). Answer with a 2xx within 10 s; anything else is retried with exponential backoff for up to 3 days, with the same `webhook-id`. Events go to an endpoint one request at a time, oldest first within each hand-over of up to 50; a failure holds back the rest of its hand-over until the retry. Order across hand-overs is not promised: `data.cursor` orders.",
+    "Standard Webhooks (standardwebhooks.com): `webhook-signature` holds `v1,<base64 HMAC-SHA256 of \"{webhook-id}.{webhook-timestamp}.{body}\">` keyed by the secret's bytes after `whsec_` (two, space-separated, for 24 h after a rotation). Answer with a 2xx within 10 s; anything else is retried with exponential backoff for up to 3 days, with the same `webhook-id`. Delivered at least once and not in commit order: an endpoint gets up to 6 requests at once, started oldest first, and a failed one is sent again with its retry after later ones; `data.cursor` is the commit order, by which a receiver orders. A failure stops its hand-over (up to 50 events) from starting more until the retry, which sends only what is undelivered.",
   request: {
     headers: z.object({
       "webhook-id": z.string().openapi({ description: "The same on every attempt of this event to this webhook: de-duplicate by it." }),
