@@ -6,7 +6,10 @@
 // writer appends every second, then recovers: how long until every event of the outage is
 // delivered, and how many arrived more than once (with the same webhook-id).
 // BENCH_WEBHOOKS_BATCH=N sets the consumer's max_batch_size in the bench's copy of wrangler.toml,
-// a what-if for the deployed max_concurrency that the local queue lacks.
+// a what-if for the deployed max_concurrency that the local queue lacks. BENCH_WEBHOOKS_PROFILE=FILE
+// records a CPU profile of the worker's isolate while the writers run (FILE.cpuprofile, for
+// DevTools) and prints where its time went; the profiler slows the isolate, so such a run's
+// figures are not the ones of record.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
@@ -14,6 +17,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { PubsetClient, type SigningKey } from "../src/client/index.ts";
+import { Inspector, profileSummary } from "./bench/heap.ts";
 import { freePort, prepareState, startServer, type RunningServer } from "./bench/server.ts";
 import { machineLine, runBenchPart } from "./bench/stats.ts";
 import { buildWorker } from "./bench/worker-build.ts";
@@ -126,6 +130,9 @@ async function main(): Promise<number> {
     process.stderr.write(`bench webhooks: ${WRITERS} writers for ${seconds} s…\n`);
     // The receiver shares this process with the writers: its event-loop delay shows whether a
     // late delivery waited here rather than in the worker.
+    const profileFile = process.env.BENCH_WEBHOOKS_PROFILE;
+    const profiler = profileFile ? await Inspector.connect(server.inspectorPort) : null;
+    await profiler?.startProfiling();
     const lag = monitorEventLoopDelay({ resolution: 10 });
     lag.enable();
     const answered = new Map<string, number>();
@@ -139,6 +146,14 @@ async function main(): Promise<number> {
       }),
     );
     lag.disable();
+    if (profiler && profileFile) {
+      const profile = await profiler.stopProfiling();
+      profiler.close();
+      writeFileSync(`${profileFile}.cpuprofile`, JSON.stringify(profile));
+      const summary = profileSummary(profile);
+      process.stderr.write(`bench webhooks: CPU profile of the writers' ${summary.seconds.toFixed(1)} s: idle ${(summary.idle * 100).toFixed(1)} %; self time, largest first:\n`);
+      for (const row of summary.rows) process.stderr.write(`  ${String(row.ms).padStart(7)} ms ${(row.share * 100).toFixed(1).padStart(5)} %  ${row.frame}\n`);
+    }
     await until(() => [...answered.keys()].every((v) => receiver.firstArrival.has(v)), 120_000);
     const latencies = [...answered].flatMap(([version, at]) => {
       const arrived = receiver.firstArrival.get(version);

@@ -97,9 +97,55 @@ export class Inspector {
     return usage;
   }
 
+  /** Starts V8's sampling CPU profiler in the isolate (DevTools Profiler domain). */
+  async startProfiling(intervalMicros = 1000): Promise<void> {
+    await this.#call("Profiler.enable", undefined, LIVE_CALL_TIMEOUT_MS);
+    await this.#call("Profiler.setSamplingInterval", { interval: intervalMicros }, LIVE_CALL_TIMEOUT_MS);
+    await this.#call("Profiler.start", undefined, LIVE_CALL_TIMEOUT_MS);
+  }
+
+  /** Stops the profiler: the profile, as DevTools saves it (a `.cpuprofile`). */
+  async stopProfiling(): Promise<CpuProfile> {
+    const result = (await this.#call("Profiler.stop", undefined, LIVE_CALL_TIMEOUT_MS)) as { profile: CpuProfile };
+    return result.profile;
+  }
+
   close(): void {
     this.#socket.close();
   }
+}
+
+/** A V8 CPU profile (DevTools protocol `Profiler.Profile`). */
+export interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
+
+/**
+ * Where a profile's time went: self time per function (name, file and line), largest first, and
+ * the share of samples the isolate was idle (the profiler's `(idle)` node).
+ */
+export function profileSummary(profile: CpuProfile, top = 25): { seconds: number; idle: number; rows: Array<{ ms: number; share: number; frame: string }> } {
+  const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+  const selfMicros = new Map<string, number>();
+  let total = 0;
+  let idle = 0;
+  for (const [i, id] of profile.samples.entries()) {
+    const delta = profile.timeDeltas[i + 1] ?? 0;
+    const frame = byNode.get(id)?.callFrame;
+    const name = frame ? `${frame.functionName || "(anonymous)"} ${frame.url.split("/").pop() ?? ""}:${frame.lineNumber + 1}` : "?";
+    total += delta;
+    if (frame?.functionName === "(idle)") idle += delta;
+    selfMicros.set(name, (selfMicros.get(name) ?? 0) + delta);
+  }
+  const rows = [...selfMicros]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([frame, micros]) => ({ ms: Math.round(micros / 1000), share: total > 0 ? micros / total : 0, frame }));
+  return { seconds: total / 1e6, idle: total > 0 ? idle / total : 0, rows };
 }
 
 /**
