@@ -9,6 +9,7 @@ import { deliveryMessages, drainOutbox, EVENTS_PER_MESSAGE, type DeliveryMessage
 import { appendRows, collectionPart, createDataset, write } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { connectionShares, CONNECTIONS_PER_INVOCATION, RUN_BUDGET_MS } from "../src/changes/webhooks/consumer.ts";
+import { recordOutcomes, type Outcome } from "../src/changes/webhooks/store.ts";
 import { consume, createWebhook, deliveries, received, receivedAtLeast } from "./helpers/webhooks.ts";
 
 const RECEIVER = env.TEST_WEBHOOK_RECEIVER;
@@ -277,5 +278,42 @@ describe("a message's size", () => {
     expect(mine.map((m) => m.seqs.length)).toEqual([50, 50, 20]);
     const got = await receivedAtLeast(name, 120, 40_000);
     expect(got).toHaveLength(120);
+  });
+});
+
+describe("a group of outcomes, written in one batch", () => {
+  const attempt = (seq: number, ok: boolean, at: number): Outcome => ({
+    kind: "attempt",
+    seq,
+    ok,
+    status: ok ? 204 : 503,
+    body: "",
+    error: null,
+    at,
+    nextAttempt: ok ? at : at + 30_000,
+    disable: null,
+    deferred: [],
+  });
+  const failingSince = async (id: string) => (await env.DB.prepare("SELECT failing_since FROM webhooks WHERE id = ?").bind(id).first<{ failing_since: number | null }>())!.failing_since;
+
+  it("leaves the webhook failing since the first failure after its last success, in the order the answers came", async () => {
+    const key = await createKey("hm-team", "records");
+    const { webhook, seqs } = await pendingEvents(key, `${RECEIVER}/ok/records-${crypto.randomUUID()}`, 4);
+    const [a, b, c, d] = seqs as [number, number, number, number];
+    await env.DB.prepare("UPDATE webhooks SET failing_since = 1000 WHERE id = ?").bind(webhook.id).run();
+    // Failures alone keep the streak's start.
+    await recordOutcomes(env.DB, webhook.id, [attempt(a, false, 5000)]);
+    expect(await failingSince(webhook.id)).toBe(1000);
+    // A success ends it; a failure answered after the success starts a new one.
+    await recordOutcomes(env.DB, webhook.id, [attempt(b, true, 6000), attempt(c, false, 7000)]);
+    expect(await failingSince(webhook.id)).toBe(7000);
+    await recordOutcomes(env.DB, webhook.id, [attempt(d, true, 8000), { kind: "withheld", seq: a, at: 8000 }]);
+    expect(await failingSince(webhook.id)).toBeNull();
+    expect((await deliveries(key, webhook.id)).reverse().map((r) => [r.status, r.attempts])).toEqual([
+      ["withheld", 1],
+      ["delivered", 1],
+      ["pending", 1],
+      ["delivered", 1],
+    ]);
   });
 });
