@@ -137,6 +137,7 @@ interface MessageRun {
  * then acknowledged, or retried from its first failure.
  */
 async function deliverWebhook(webhookId: string, messages: Message<unknown>[], connections: number, env: ConsumerBindings, options: ConsumerOptions, resolver: Resolver): Promise<void> {
+  const started = Date.now();
   const runs: MessageRun[] = [];
   const owner = new Map<number, MessageRun>();
   for (const message of messages) {
@@ -178,7 +179,6 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], c
   let disabled = false;
   /** An error that is no attempt's outcome (a secret that does not open): the run stops, and its messages are retried. */
   let broken: { error: unknown } | null = null;
-  const started = Date.now();
   /** The next event to start: the first message's first, skipping messages stopped by a failure. */
   const runStarted = clock();
   const next = (): { run: MessageRun; delivery: PendingEvent } | null => {
@@ -190,8 +190,10 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], c
     }
     return null;
   };
+  const attemptMs: number[] = [];
   const attempt = async (run: MessageRun, delivery: PendingEvent): Promise<void> => {
     const { seq } = delivery;
+    const began = Date.now();
     const now = clock();
     const seen = eventForWebhook(delivery.event, { teamId: webhook.teamId, events: webhook.events, datasets: webhook.datasets });
     // Never to a reader who may not see it: a public-view event of a dataset no longer public is
@@ -205,6 +207,7 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], c
       ? await sendAttempt(destination.url, await (signer ??= signingSecrets(env, webhook, now).then(webhookSigner)), webhookMessageId(webhookId, seq), deliveryBody(seen), Math.floor(now / 1000), options.fetcher)
       : { ok: false, status: null, body: null, error: destination.error };
     run.sent++;
+    attemptMs.push(Date.now() - began);
     if (outcome.ok) {
       failingSince = null;
       run.records.push(record({ kind: "attempt", seq, ...outcome, at: now, nextAttempt: now, disable: null, deferred: [] }));
@@ -227,6 +230,7 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], c
     const deferred = run.queue.splice(0).map((later) => later.seq);
     run.records.push(record({ kind: "attempt", seq, ...outcome, at: now, nextAttempt, disable, deferred }));
   };
+  const readMs = Date.now() - started;
   const pending = runs.reduce((n, run) => n + run.queue.length, 0);
   await Promise.all(
     Array.from({ length: Math.min(connections, pending) }, async () => {
@@ -243,6 +247,7 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], c
     await Promise.allSettled(runs.flatMap((run) => run.records));
     throw stopped.error;
   }
+  const sentMs = Date.now() - started;
   // Out of time: what is not started waits for its message's next delivery, asked for now.
   for (const run of runs) {
     if (run.queue.length === 0 || run.retryDelay !== null || disabled) continue;
@@ -264,7 +269,10 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], c
   }
   const sent = runs.reduce((n, run) => n + run.sent, 0);
   const outcome = disabled ? "disabled" : runs.some((run) => run.retryDelay !== null) ? "retry" : "delivered";
-  if (sent > 0) console.log(JSON.stringify({ event: "webhook_message", webhookId, messages: runs.length, events: owner.size, sent, connections, outcome, ms: Date.now() - started }));
+  // Where a run's time went: its read, its sends (an attempt's median and longest), and the wait for its last records.
+  attemptMs.sort((a, b) => a - b);
+  const attempts = { median: attemptMs[Math.floor(attemptMs.length / 2)] ?? 0, max: attemptMs[attemptMs.length - 1] ?? 0 };
+  if (sent > 0) console.log(JSON.stringify({ event: "webhook_message", webhookId, messages: runs.length, events: owner.size, sent, connections, outcome, ms: Date.now() - started, readMs, sentMs, attemptMs: attempts }));
 }
 
 /** The webhook a message names, to keep one webhook's messages in turn; malformed ones stand alone. */
