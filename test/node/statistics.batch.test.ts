@@ -92,6 +92,34 @@ describe("statistics in sorted batches", () => {
     }
   });
 
+  it("KLL holds a few times its capacity in buffers after a run far longer than that, and still keeps ranks within 0.5 %", () => {
+    const random = mulberry32(12);
+    const run = Float64Array.from({ length: 300_000 }, () => random() * 1e6);
+    sortDoubles(run);
+    const sketch = new KllSketch();
+    sketch.addSorted(run, 0, run.length);
+    const merged = new KllSketch();
+    merged.merge(sketch);
+    merged.merge(sketch);
+    for (const kll of [sketch, merged]) {
+      const held = (kll as unknown as { levels: Float64Array[]; spare: Float64Array });
+      const items = [...held.levels, held.spare].reduce((sum, buffer) => sum + buffer.length, 0);
+      // Capacities sum to about 3 × KLL_K (2,048) items; a level and its merge buffer hold at most 2× and 4× its own.
+      expect(items).toBeLessThan(20 * 2048);
+      const { values, weights } = kll.weighted();
+      const total = weights.reduce((sum, w) => sum + w, 0);
+      expect(total).toBe(kll === sketch ? run.length : 2 * run.length);
+      let rank = 0;
+      for (let i = 0; i < values.length; i++) {
+        rank += weights[i]!;
+        const { below, atOrBelow } = ranks(run, values[i]!);
+        const scale = total / run.length;
+        expect(rank).toBeGreaterThanOrEqual(below * scale - 0.005 * total);
+        expect(rank).toBeLessThanOrEqual(atOrBelow * scale + 0.005 * total);
+      }
+    }
+  });
+
   it("past the exact limit, the encoder's batches keep distinct, median and histogram within their bounds, alone and merged", () => {
     const random = mulberry32(29);
     const schema: TableSchema = {

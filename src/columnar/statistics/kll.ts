@@ -18,8 +18,8 @@ export class KllSketch {
   sizes: number[] = [0];
   /** Whether a level's items are in order. */
   private sorted: boolean[] = [true];
-  /** A second buffer per level for merging into, swapped with the level's own: no allocation. */
-  private spares: Float64Array[] = [new Float64Array(0)];
+  /** One buffer to merge a level into, swapped with that level's own: no allocation per merge, and one spare for the sketch, not one per level. */
+  private spare: Float64Array = new Float64Array(0);
   private capacities: number[] = [KLL_K];
   private totalCapacity = KLL_K;
   private retained = 0;
@@ -54,8 +54,17 @@ export class KllSketch {
    * into a level in order, appended to one that is not.
    */
   addSortedAt(level: number, items: Float64Array, from: number, to: number): void {
+    if (to <= from) return;
+    this.reach(level);
+    // A long run (a part's exact values leaving exact counting, a merged sketch's level) goes in
+    // a level's capacity at a time, each compacted before the next: the level's buffers then stay
+    // within a few times its capacity instead of growing to the run's length (docs/statistics.md#cost).
+    const piece = Math.max(MIN_CAPACITY, this.capacities[level]!);
+    for (let at = from; at < to; at += piece) this.addSortedPiece(level, items, at, Math.min(to, at + piece));
+  }
+
+  private addSortedPiece(level: number, items: Float64Array, from: number, to: number): void {
     const count = to - from;
-    if (count <= 0) return;
     this.reach(level);
     const old = this.levels[level]!;
     const size = this.sizes[level]!;
@@ -70,8 +79,8 @@ export class KllSketch {
       target.set(items.subarray(from, to), size);
       this.levels[level] = target;
     } else {
-      let merged = this.spares[level]!;
-      if (merged.length < size + count) merged = new Float64Array(Math.max(old.length, (size + count) * 2));
+      let merged = this.spare;
+      if (merged.length < size + count) merged = new Float64Array(size + count + ((size + count) >> 1));
       let a = 0;
       let b = from;
       let out = 0;
@@ -79,7 +88,7 @@ export class KllSketch {
       while (a < size) merged[out++] = old[a++]!;
       while (b < to) merged[out++] = items[b++]!;
       this.levels[level] = merged;
-      this.spares[level] = old;
+      this.spare = old;
     }
     this.sizes[level] = size + count;
     this.retained += count;
@@ -102,7 +111,6 @@ export class KllSketch {
       this.levels.push(new Float64Array(MIN_CAPACITY));
       this.sizes.push(0);
       this.sorted.push(true);
-      this.spares.push(new Float64Array(0));
     }
     this.setCapacities();
   }
@@ -135,6 +143,15 @@ export class KllSketch {
       this.sorted[level] = true;
       this.retained -= size - keep;
       this.mergeUp(level + 1, items, start);
+      // A level grown far past its capacity (a long run, or a level whose capacity shrank as the
+      // sketch deepened) gives its buffer back once compacted, so what the sketch holds stays
+      // a few times its capacity (docs/statistics.md, sizes).
+      const capacity = Math.max(MIN_CAPACITY, this.capacities[level]!);
+      if (this.levels[level]!.length > 4 * capacity) {
+        const fresh = new Float64Array(2 * capacity);
+        if (keep === 1) fresh[0] = items[0]!;
+        this.levels[level] = fresh;
+      }
     }
   }
 
@@ -147,8 +164,8 @@ export class KllSketch {
     }
     const old = this.levels[level]!;
     const oldSize = this.sizes[level]!;
-    let merged = this.spares[level]!;
-    if (merged.length < oldSize + count) merged = new Float64Array(Math.max(old.length, (oldSize + count) * 2));
+    let merged = this.spare;
+    if (merged.length < oldSize + count) merged = new Float64Array(oldSize + count + ((oldSize + count) >> 1));
     let a = 0;
     let b = start;
     let out = 0;
@@ -156,7 +173,7 @@ export class KllSketch {
     while (a < oldSize) merged[out++] = old[a++]!;
     for (; b < items.length; b += 2) merged[out++] = items[b]!;
     this.levels[level] = merged;
-    this.spares[level] = old;
+    this.spare = old;
     this.sizes[level] = out;
     this.retained += count;
   }
