@@ -3,7 +3,7 @@
 // decompression against our compressor and hyparquet's; min/max statistics as cells.
 import { snappyUncompress } from "hyparquet";
 import { describe, expect, it } from "vitest";
-import { encodePart, snappyCompress } from "../../src/columnar/parquet/index.ts";
+import { encodePart, PAGE_ROWS, snappyCompress } from "../../src/columnar/parquet/index.ts";
 import { isoDate } from "../../src/schema/calendar.ts";
 import { readChunk, readPages, statisticCell, TEXT_EXACT_KINDS } from "../../src/columnar/parquet/read-chunk.ts";
 import { snappyDecompress } from "../../src/columnar/parquet/snappy-decompress.ts";
@@ -123,6 +123,31 @@ describe("the Parquet chunk reader", () => {
       const some = readPages({ dictionary, pages: [page] }, page.firstRow, rows.length, part.metadata.kinds[c]!, schema.fields[c]!.type, null, chunk.instantDigits);
       expect(some).toEqual({ from: page.firstRow, to: rows.length, cells: expected.slice(page.firstRow) });
     }
+  });
+
+  // Twins written before pages were bounded by PAGE_ROWS (8,192 rows) read the same: the reader
+  // takes each page's rows from the metadata, never from the writer's bounds.
+  it.each([
+    [PAGE_ROWS, undefined],
+    [8192, 1 << 20],
+  ])("reads a middle page alone, with pages of %i rows at most", (pageRows, pageBytes) => {
+    const n = 3 * pageRows + 77;
+    const rnd = random(5);
+    const rows = Array.from({ length: n }, (_, i) => [String(i), (rnd() * 100).toFixed(2), i % 5 === 0 ? "" : String(i % 2 === 0), "2024-02-29", `name-${i % 300}`, `unique-${i}`]);
+    const schema: TableSchema = { fields: [...SCHEMA.fields.slice(0, 5), { name: "u", type: "string" }], missingValues: [""] };
+    const part = encodePart(schema, rows, undefined, pageBytes === undefined ? { pageRows } : { pageRows, pageBytes });
+    const group = part.metadata.rowGroups[0]!;
+    const bytes = concat(part.bytes);
+    for (const [c, chunk] of group.columns.entries()) {
+      expect(chunk.pageFirstRows).toEqual([0, pageRows, 2 * pageRows, 3 * pageRows]);
+      const cells = rows.map((row) => typedRow(schema, new Set([""]), row)[c]!);
+      const page = { bytes: bytes.subarray(chunk.offset + chunk.pageOffsets[1]!, chunk.offset + chunk.pageOffsets[1]! + chunk.pageSizes[1]!), firstRow: pageRows };
+      const dictionary = chunk.dictionary ? bytes.subarray(chunk.offset, chunk.offset + chunk.pageOffsets[0]!) : null;
+      const some = readPages({ dictionary, pages: [page] }, pageRows, 2 * pageRows, part.metadata.kinds[c]!, schema.fields[c]!.type, null, chunk.instantDigits);
+      expect(some).toEqual({ from: pageRows, to: 2 * pageRows, cells: cells.slice(pageRows, 2 * pageRows) });
+    }
+    // The first page is the dictionary's trial: one date or 300 names in it keep theirs, distinct values drop it (booleans have none).
+    expect(group.columns.map((chunk) => chunk.dictionary)).toEqual([false, false, false, true, true, false]);
   });
 
   it("writes days as ISO dates from year 0001 to 9999", () => {

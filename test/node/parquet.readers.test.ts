@@ -4,6 +4,7 @@
 import { readColumnIndex, readOffsetIndex } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import { type ColumnKind, decodePartMetadata, encodePart, encodePartMetadata, joinParquet, type PartMetadata, planKinds, startKinds, writeTail } from "../../src/columnar/parquet/index.ts";
+import { PAGE_BYTES, PAGE_ROWS } from "../../src/columnar/parquet/column-chunk.ts";
 import { fieldNames } from "../../src/schema/field-names.ts";
 import type { TableSchema } from "../../src/schema/table-schema.ts";
 import { decimalsAsDoubles, duckRows, expectedRows, hyparquetMetadata, readWithDuckDB, readWithHyparquet, writeTemp } from "./helpers/parquet-oracle.ts";
@@ -126,8 +127,10 @@ describe("Parquet encoder read back by DuckDB and hyparquet", () => {
     expect(await duckRows(`select count(*) from read_parquet('${path}') where id between 700 and 1200 and name >= 'name-00800'`)).toEqual([[401n]]);
   });
 
-  it("writes a column index: each page's min, max and null count, pages of at most 8,192 rows", async () => {
-    const rows: Rows = Array.from({ length: 20_000 }, (_, i) => [String(i), i >= 8192 && i < 16384 ? "" : `city-${i % 7}`, i < 8192 ? "" : String(i % 3 === 0)]);
+  it("writes a column index: each page's min, max and null count, pages of at most PAGE_ROWS rows", async () => {
+    const P = PAGE_ROWS;
+    const n = 2 * P + 400;
+    const rows: Rows = Array.from({ length: n }, (_, i) => [String(i), i >= P && i < 2 * P ? "" : `city-${i % 7}`, i < P ? "" : String(i % 3 === 0)]);
     const schema: TableSchema = { fields: [{ name: "id", type: "integer" }, { name: "city", type: "string" }, { name: "flag", type: "boolean" }], missingValues: [""] };
     const { bytes } = await expectReadsBack("column-index", schema, [rows]);
     const meta = hyparquetMetadata(bytes);
@@ -141,16 +144,16 @@ describe("Parquet encoder read back by DuckDB and hyparquet", () => {
       const view = new DataView(bytes.buffer, bytes.byteOffset + Number(column.offset_index_offset), column.offset_index_length!);
       return readOffsetIndex({ view, offset: 0 }).page_locations.map((page) => Number(page.first_row_index));
     };
-    for (const c of [0, 1, 2]) expect(offsets(c)).toEqual([0, 8192, 16384]);
+    for (const c of [0, 1, 2]) expect(offsets(c)).toEqual([0, P, 2 * P]);
     const id = columnIndex(0);
     expect(id.null_pages).toEqual([false, false, false]);
-    expect(id.min_values).toEqual([0n, 8192n, 16384n]);
-    expect(id.max_values).toEqual([8191n, 16383n, 19999n]);
+    expect(id.min_values).toEqual([0n, BigInt(P), BigInt(2 * P)]);
+    expect(id.max_values).toEqual([BigInt(P - 1), BigInt(2 * P - 1), BigInt(n - 1)]);
     expect(id.null_counts).toEqual([0n, 0n, 0n]);
     const city = columnIndex(1);
     expect(city.null_pages).toEqual([false, true, false]);
     expect([city.min_values[0], city.max_values[0], city.min_values[2], city.max_values[2]]).toEqual(["city-0", "city-6", "city-0", "city-6"]);
-    expect(city.null_counts).toEqual([0n, 8192n, 0n]);
+    expect(city.null_counts).toEqual([0n, BigInt(P), 0n]);
     const flag = columnIndex(2);
     expect(flag.null_pages).toEqual([true, false, false]);
     expect([flag.min_values[1], flag.max_values[1]]).toEqual([false, true]);
@@ -202,7 +205,7 @@ describe("Parquet encoder read back by DuckDB and hyparquet", () => {
     expect(finalKinds).toEqual(["decimal", "string", "int64"]);
   });
 
-  it("splits long text into pages of about 1 MiB and falls back from a dictionary that outgrows its bound", async () => {
+  it("splits long text into pages of about PAGE_BYTES and falls back from a dictionary that outgrows its bound", async () => {
     const rnd = random(11);
     const rows: Rows = Array.from({ length: 24_000 }, (_, i) => [
       i < 6000 ? `label-${i % 10}` : `unique-${i}-${"x".repeat(60 + Math.floor(rnd() * 60))}`,
@@ -214,8 +217,15 @@ describe("Parquet encoder read back by DuckDB and hyparquet", () => {
     const long = hyparquetMetadata(bytes).row_groups[0]!.columns[1]!;
     const start = Number(long.offset_index_offset);
     const index = readOffsetIndex({ view: new DataView(bytes.buffer, bytes.byteOffset + start, long.offset_index_length!), offset: 0 });
-    expect(index.page_locations.length).toBe(3);
-    expect(index.page_locations.map((page) => Number(page.first_row_index))).toEqual([0, expect.any(Number), expect.any(Number)]);
+    // Each value of `long` is 105 to 109 bytes PLAIN (4 of them its length): a page is cut at the
+    // first value that brings it to PAGE_BYTES, well before PAGE_ROWS rows.
+    const firstRows = index.page_locations.map((page) => Number(page.first_row_index));
+    expect(firstRows[0]).toBe(0);
+    const pageRows = firstRows.slice(1).map((row, i) => row - firstRows[i]!);
+    for (const count of pageRows) {
+      expect(count).toBeGreaterThanOrEqual(Math.ceil(PAGE_BYTES / 109));
+      expect(count).toBeLessThanOrEqual(Math.ceil(PAGE_BYTES / 105));
+    }
     expect(Number(index.page_locations[0]!.offset)).toBe(Number(long.meta_data!.data_page_offset));
     const meta = await duckRows(`select path_in_schema, encodings, dictionary_page_offset from parquet_metadata('${path}')`);
     expect(meta.map((row) => [row[0], row[1], row[2] !== null])).toEqual([

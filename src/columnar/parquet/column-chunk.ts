@@ -10,18 +10,21 @@ import type { ChunkMeta } from "./part-metadata.ts";
 import { bitWidth, encodeHybrid, encodeLevels } from "./rle-hybrid.ts";
 import { maxCompressedLength, snappyCompressInto } from "./snappy.ts";
 
-/** Values (before encoding) per page: small enough for a reader to seek, large enough to compress. */
-export const PAGE_BYTES = 1 << 20;
+/**
+ * Values (before encoding) per page at most, about: small enough that a reader decompresses
+ * little for a few rows, large enough to compress (docs/queries.md#cost).
+ */
+export const PAGE_BYTES = 1 << 16;
 /**
  * Rows per page at most. A page is what a reader skips with the page index (its column index
- * and offset index), so a query matching a few rows decodes a few thousand of each column.
+ * and offset index), so a query matching a few rows decodes about a thousand of each column.
+ * Readers take each page's rows from its header and the offset index, never from this bound, so
+ * twins written with other bounds (8,192 rows and 1 MiB before) read the same.
  */
-export const PAGE_ROWS = 8192;
+export const PAGE_ROWS = 1024;
 /** A dictionary stops growing here and the rest of the chunk is PLAIN. */
 export const DICTIONARY_MAX_ENTRIES = 1 << 16;
 export const DICTIONARY_MAX_BYTES = 1 << 20;
-/** After this many values a dictionary holding more than half of them distinct is dropped. */
-const DICTIONARY_TRIAL = 4096;
 /** Row groups a column whose dictionary was dropped goes without one before trying again. */
 const SKIPPED_TRIALS = 4;
 
@@ -100,6 +103,8 @@ export class ColumnChunk {
   private readonly bounds: PageBounds;
   /** Rows at which a page is cut. */
   pageRows = PAGE_ROWS;
+  /** Values' PLAIN bytes at which a page is cut. */
+  pageBytes = PAGE_BYTES;
 
   constructor(bounds: PageBounds, useDictionary: boolean, bitPacked = false) {
     this.bounds = bounds;
@@ -166,8 +171,7 @@ export class ColumnChunk {
     this.levels[this.rowsInPage++] = 1;
     this.present++;
     this.pageValueBytes += size;
-    if (this.pageValueBytes >= PAGE_BYTES || this.rowsInPage >= this.pageRows) this.cutPage();
-    else if (this.present === DICTIONARY_TRIAL && this.dict !== null && this.pages.length === 0 && this.dict.size * 2 > DICTIONARY_TRIAL) this.dropDictionary();
+    if (this.pageValueBytes >= this.pageBytes || this.rowsInPage >= this.pageRows) this.cutPage();
   }
 
   /** The dictionary is full: the page so far keeps it, the rest of the chunk is PLAIN. */
@@ -258,6 +262,9 @@ export class ColumnChunk {
   }
 
   private cutPage(): void {
+    // The trial of a chunk's dictionary is its first page, as in parquet-mr: a dictionary holding
+    // more than half of that page's values distinct saves nothing and is dropped before any page uses it.
+    if (this.dict !== null && this.pages.length === 0 && this.dict.size * 2 > this.present) this.dropDictionary();
     const rows = this.rowsInPage;
     body.reset();
     encodeLevels(body, this.levels, rows, this.nullsInPage);
@@ -300,7 +307,6 @@ export class ColumnChunk {
    * starts afresh. `statistics` gives the chunk's min/max once its last page is cut.
    */
   finish(statistics: () => Bounds | null): { bytes: Uint8Array[]; meta: ChunkMeta } {
-    if (this.dict !== null && this.pages.length === 0 && this.dict.size * 2 > this.present) this.dropDictionary();
     if (this.rowsInPage > 0 || this.pages.length === 0) this.cutPage();
     this.reportEntries();
     const stats = statistics();

@@ -24,6 +24,8 @@ export interface PartWriterOptions {
   rowGroupBytes?: number;
   /** Rows per page at most (PAGE_ROWS by default; tests make pages small). */
   pageRows?: number;
+  /** Values' PLAIN bytes per page, about (PAGE_BYTES by default; tests write the bounds of older twins). */
+  pageBytes?: number;
   /** One per field: told every value the writer writes, and the missing cells (value-sink.ts). */
   sinks?: readonly ValueSink[];
 }
@@ -54,6 +56,7 @@ export class PartWriter {
     this.sinks = options.sinks ?? null;
     this.columns = schema.fields.map((field, i) => createColumn(kinds[i]!, field, this.sinks?.[i] ?? null));
     if (options.pageRows !== undefined) for (const column of this.columns) column.chunk.pageRows = options.pageRows;
+    if (options.pageBytes !== undefined) for (const column of this.columns) column.chunk.pageBytes = options.pageBytes;
     this.missing = new Set(schema.missingValues);
     this.onlyEmptyMissing = this.missing.size === 1 && this.missing.has("");
     this.maxRows = options.rowGroupRows ?? ROW_GROUP_ROWS;
