@@ -16,14 +16,16 @@ import { ORIGIN, collectionPart, csvPart } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { recordingAfterCommit, signedFetch } from "./helpers/storage.ts";
 
-const ROWS = 4 * PAGE_ROWS + 100;
+const PAGES = 33;
+const MIDDLE = 16;
+const ROWS = (PAGES - 1) * PAGE_ROWS + 100;
 const CITIES = ["Oslo", "Lima", "Zürich", "Accra", "Hanoi"];
 
 let owner: TestKey;
 let id: string;
 let version: string;
 
-/** `note` is text of 60 seeded letters, so three of its pages are a wider gap than a read costs (read-runs.ts). */
+/** `note` is text of 60 seeded letters, so sixteen of its pages (about 20 kB each) are a wider gap than a read costs (read-runs.ts). */
 function csv(): string {
   let seed = 7;
   const letter = () => {
@@ -71,16 +73,16 @@ beforeAll(async () => {
 
 describe("page pruning", () => {
   it("reads only the pages that may hold a match, and answers as the CSV does", async () => {
-    const queries = [`where=id >= ${2 * PAGE_ROWS + 10} AND id < ${2 * PAGE_ROWS + 20}`, `where=id = 5 OR id = ${ROWS - 1}&columns=id,note`, "where=id > 99999999", `where=amount = 37 AND id < ${PAGE_ROWS}&order=-id&limit=3&columns=id,amount`];
+    const queries = [`where=id >= ${MIDDLE * PAGE_ROWS + 10} AND id < ${MIDDLE * PAGE_ROWS + 20}`, `where=id = 5 OR id = ${ROWS - 1}&columns=id,note`, "where=id > 99999999", `where=amount = 37 AND id < ${PAGE_ROWS}&order=-id&limit=3&columns=id,amount`];
     const fromCsv: { rows: unknown[][]; matched: number }[] = [];
     for (const query of queries) fromCsv.push((await ask(query)).body);
-    expect(fromCsv[0]!.rows.map((row) => row[0])).toEqual(Array.from({ length: 10 }, (_, i) => 2 * PAGE_ROWS + 10 + i));
+    expect(fromCsv[0]!.rows.map((row) => row[0])).toEqual(Array.from({ length: 10 }, (_, i) => MIDDLE * PAGE_ROWS + 10 + i));
 
     expect(await buildTwin(env, id, version, storageTimingsFrom(limitsFrom(env)))).toBe("built");
     const part = await twinPart();
     expect(part.meta.rowGroups.length).toBe(1);
     const chunks = part.meta.rowGroups[0]!.columns;
-    expect(chunks.map((chunk) => chunk.pageFirstRows.length)).toEqual([5, 5, 5, 5]);
+    expect(chunks.map((chunk) => chunk.pageFirstRows.length)).toEqual([PAGES, PAGES, PAGES, PAGES]);
     const answers = [];
     for (const query of queries) answers.push(await ask(query));
     answers.forEach((answer, i) => expect(answer.body, queries[i]).toEqual(fromCsv[i]));
@@ -101,14 +103,14 @@ describe("page pruning", () => {
     // before it of `id` (the few kB of `id`'s pages after it lie between it and the next column's
     // pages, which one read bridges); a fraction of the row group in all.
     const narrow = ranges(answers[0]!.reads);
-    for (let page = 0; page < 5; page++) {
-      if (page <= 2) expect(covered(narrow, pageOf(0, page)), `id page ${page}`).toBe(page === 2);
-      expect(covered(narrow, pageOf(3, page)), `note page ${page}`).toBe(page === 2);
+    for (let page = 0; page < PAGES; page++) {
+      if (page <= MIDDLE) expect(covered(narrow, pageOf(0, page)), `id page ${page}`).toBe(page === MIDDLE);
+      expect(covered(narrow, pageOf(3, page)), `note page ${page}`).toBe(page === MIDDLE);
     }
     expect(readBytes(narrow)).toBeLessThan(dataBytes / 3);
     // Two matches, in the first and the last page: those pages of `note`, none between.
     const ends = ranges(answers[1]!.reads);
-    for (let page = 0; page < 5; page++) expect(covered(ends, pageOf(3, page)), `note page ${page}`).toBe(page === 0 || page === 4);
+    for (let page = 0; page < PAGES; page++) expect(covered(ends, pageOf(3, page)), `note page ${page}`).toBe(page === 0 || page === PAGES - 1);
     expect(readBytes(ends)).toBeLessThan(dataBytes / 2);
     // The part's metadata is read by the first query on the twin only: the isolate keeps it under the part's key.
     const metadataReads = answers.map((answer) => answer.reads.filter((read) => read.key === part.key && (read.offset ?? 0) >= part.dataBytes).length);
@@ -122,7 +124,7 @@ describe("page pruning", () => {
     expect(first.length).toBe(1);
     expect(covered(first, pageOf(0, 0))).toBe(true);
     expect(covered(first, pageOf(2, 0))).toBe(true);
-    for (let page = 0; page < 5; page++) expect(covered(first, pageOf(3, page)), `note page ${page}`).toBe(false);
+    for (let page = 0; page < PAGES; page++) expect(covered(first, pageOf(3, page)), `note page ${page}`).toBe(false);
   });
 });
 
