@@ -6,7 +6,9 @@
 // writer appends every second, then recovers: how long until every event of the outage is
 // delivered, and how many arrived more than once (with the same webhook-id).
 // BENCH_WEBHOOKS_BATCH=N sets the consumer's max_batch_size in the bench's copy of wrangler.toml,
-// a what-if for the deployed max_concurrency that the local queue lacks. BENCH_WEBHOOKS_PROFILE=FILE
+// a what-if for the deployed max_concurrency that the local queue lacks. BENCH_WEBHOOKS_WRITERS=N
+// (default 20, the figure of record) is a what-if too: how the latency moves with the writers'
+// share of the one local isolate. BENCH_WEBHOOKS_PROFILE=FILE
 // records a CPU profile of the worker's isolate while the writers run (FILE.cpuprofile, for
 // DevTools) and prints where its time went; the profiler slows the isolate, so such a run's
 // figures are not the ones of record.
@@ -24,7 +26,8 @@ import { buildWorker } from "./bench/worker-build.ts";
 import { PROJECT_ROOT } from "./lib/paths.ts";
 
 const OUT_DIR = join(PROJECT_ROOT, "bench", "out");
-const WRITERS = 20;
+/** Writers appending at once; 20 is the figure of record. */
+const WRITERS = Number(process.env.BENCH_WEBHOOKS_WRITERS ?? "20") || 20;
 /** The lone writer's appends, 1.5 s apart: the pipeline's own latency, the worker otherwise idle. */
 const ALONE_APPENDS = 20;
 
