@@ -14,7 +14,7 @@ import { typedRow } from "../src/schema/cast.ts";
 import type { TableSchema } from "../src/schema/table-schema.ts";
 import { createKey } from "./helpers/keys.ts";
 import { countingR2 } from "./helpers/r2-counting.ts";
-import { recordingAfterCommit, signedFetch, wrapBinding } from "./helpers/storage.ts";
+import { recordingAfterCommit, signedFetch, twinPartRows, wrapBinding } from "./helpers/storage.ts";
 
 const HEADER = "id,amount,label\n";
 /** Distinct labels and amounts: the created part's statistics summary holds every one (exact below 100,000). */
@@ -64,11 +64,7 @@ describe("a trickle of one-row appends", () => {
     expect(created.status).toBe(201);
     const { id, version: first } = (await created.json()) as { id: string; version: string };
     await consume(recorder.env, recorder.sent.splice(0));
-    const createdSummary = await env.DB.prepare(
-      "SELECT p.summary_bytes AS n FROM version_parquet_parts vp JOIN parquet_parts p ON p.key = vp.part_key WHERE vp.version_id = ?",
-    )
-      .bind(first)
-      .first<number>("n");
+    const createdSummary = (await twinPartRows(first))[0]?.summary_bytes;
     expect(createdSummary).toBeGreaterThan(30_000);
 
     let latest = first;
@@ -158,11 +154,7 @@ describe("a trickle of one-row appends", () => {
     const { id, version: first } = (await created.json()) as { id: string; version: string };
     await consume(recorder.env, recorder.sent.splice(0));
     // The created part as a build before format 2 stored it: its summary keyed by UTF-16 code units.
-    const part = await env.DB.prepare(
-      "SELECT p.key, p.data_bytes, p.meta_bytes, p.summary_bytes FROM version_parquet_parts vp JOIN parquet_parts p ON p.key = vp.part_key WHERE vp.version_id = ?",
-    )
-      .bind(first)
-      .first<{ key: string; data_bytes: number; meta_bytes: number; summary_bytes: number }>();
+    const part = (await twinPartRows(first))[0];
     const schema = (await (await send("GET", `/v1/dataset/${id}/${first}/schema`)).json()) as TableSchema;
     const old = createSummaries(schema, "utf16");
     for (const line of rows(0, 5000).trimEnd().split("\n")) observeRow(old, typedRow(schema, new Set(schema.missingValues), line.split(",")));
@@ -178,13 +170,9 @@ describe("a trickle of one-row appends", () => {
     const latest = ((await appended.json()) as { version: string }).version;
     // The twin message only: a compaction would merge both segments into one new part.
     await consume(recorder.env, recorder.sent.splice(0).filter((message) => (message as { kind: string }).kind === "parquet"));
-    const parts = await env.DB.prepare(
-      "SELECT p.key, p.data_bytes, p.meta_bytes FROM version_parquet_parts vp JOIN parquet_parts p ON p.key = vp.part_key WHERE vp.version_id = ? ORDER BY vp.position",
-    )
-      .bind(latest)
-      .all<{ key: string; data_bytes: number; meta_bytes: number }>();
-    expect(parts.results).toHaveLength(2);
-    const added = parts.results[1]!;
+    const parts = await twinPartRows(latest);
+    expect(parts).toHaveLength(2);
+    const added = parts[1]!;
     const head = await env.CONTENT.get(added.key, { range: { offset: added.data_bytes + added.meta_bytes, length: 5 } });
     expect(summaryFormat(new Uint8Array(await head!.arrayBuffer()))).toBe(1);
     const document = (await (await send("GET", `/v1/dataset/${id}/${latest}/statistics`)).json()) as { rows: number; columns: Record<string, unknown>[] };

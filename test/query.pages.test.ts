@@ -14,7 +14,7 @@ import { countingR2 } from "./helpers/r2-counting.ts";
 import { PARALLEL_READS, READ_COST_BYTES } from "../src/query/read-runs.ts";
 import { ORIGIN, collectionPart, csvPart } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
-import { recordingAfterCommit, signedFetch } from "./helpers/storage.ts";
+import { recordingAfterCommit, signedFetch, twinPartRows } from "./helpers/storage.ts";
 
 const PAGES = 33;
 const MIDDLE = 16;
@@ -56,9 +56,7 @@ async function ask(query: string, on?: { id: string; version: string }) {
 
 /** The twin's single part: its key, where its row groups end, and its metadata. */
 async function twinPart(of = version) {
-  const row = await env.DB.prepare("SELECT p.key, p.data_bytes, p.meta_bytes FROM version_parquet_parts vp JOIN parquet_parts p ON p.key = vp.part_key WHERE vp.version_id = ?")
-    .bind(of)
-    .first<{ key: string; data_bytes: number; meta_bytes: number }>();
+  const row = (await twinPartRows(of))[0];
   const object = await env.CONTENT.get(row!.key, { range: { offset: row!.data_bytes, length: row!.meta_bytes } });
   return { key: row!.key, dataBytes: row!.data_bytes, meta: decodePartMetadata(await object!.text()) };
 }

@@ -13,7 +13,7 @@ import { countingR2 } from "./helpers/r2-counting.ts";
 import { countingD1 } from "./helpers/d1-wrappers.ts";
 import { ORIGIN, collectionPart, csvPart, expectProblem } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
-import { appendWith, recordingAfterCommit, signedFetch } from "./helpers/storage.ts";
+import { appendWith, recordingAfterCommit, signedFetch, twinPartRows } from "./helpers/storage.ts";
 
 interface Answer {
   columns: string[];
@@ -68,11 +68,7 @@ async function json(path: string, options: Parameters<typeof ask>[1] = {}): Prom
 
 /** Reads of the twin's row groups (not of the part metadata beside them, which an isolate keeps once read). */
 async function rowGroupReads(reads: { key: string; offset: number | null }[]): Promise<number> {
-  const { results } = await env.DB.prepare(
-    "SELECT p.key, p.data_bytes FROM version_parquet_parts vp JOIN parquet_parts p ON p.key = vp.part_key WHERE vp.version_id = ?",
-  )
-    .bind(version)
-    .all<{ key: string; data_bytes: number }>();
+  const results = await twinPartRows(version);
   const dataBytes = new Map(results.map((r) => [r.key, r.data_bytes]));
   return reads.filter((read) => dataBytes.has(read.key) && (read.offset ?? 0) < dataBytes.get(read.key)!).length;
 }

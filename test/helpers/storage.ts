@@ -179,3 +179,13 @@ export function withoutSequencer(workerEnv: Env): Env {
   delete copy.APPEND_SEQUENCER;
   return copy as Env;
 }
+
+/** A version's Parquet twin parts in their order, as the twin's tables record them (docs/storage-protocol.md). */
+export async function twinPartRows(versionId: string): Promise<Array<{ key: string; data_bytes: number; meta_bytes: number; summary_bytes: number }>> {
+  const { results } = await env.DB.prepare(
+    "SELECT p.key, p.data_bytes, p.meta_bytes, p.summary_bytes FROM version_parquet_parts vp JOIN parquet_parts p ON p.key = vp.part_key WHERE vp.version_id = ? ORDER BY vp.position",
+  )
+    .bind(versionId)
+    .all<{ key: string; data_bytes: number; meta_bytes: number; summary_bytes: number }>();
+  return results;
+}
