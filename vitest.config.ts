@@ -2,6 +2,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { startDohResponder } from "./test/node/helpers/doh-responder.ts";
 import { startWebhookReceiver } from "./test/node/helpers/webhook-receiver.ts";
+import { wasmModules } from "./test/node/helpers/wasm-modules.ts";
 
 // Three projects: `workers` runs inside workerd with the real local D1 and R2 that wrangler.toml
 // declares (migrations applied by test/setup.ts); `node` runs what must live outside the worker:
@@ -70,6 +71,7 @@ export default defineConfig({
         },
       },
       {
+        plugins: [wasmModules()],
         test: {
           name: "node",
           include: ["test/node/**/*.test.ts"],

@@ -7,13 +7,17 @@
 // Run: npx node scripts/bench-parquet.ts (BENCH_PARQUET_MB, BENCH_PARQUET_PART_MB)
 import { closeSync, existsSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { encodePartMetadata, type PartMetadata, PartWriter, planKinds, startKinds, writeTail } from "../src/columnar/parquet/index.ts";
+import type { PartMetadata } from "../src/columnar/parquet/index.ts";
 import { CsvRecordDecoder } from "../src/csv/index.ts";
 import type { TableSchema } from "../src/schema/table-schema.ts";
 import { columnFeeds } from "../src/columnar/statistics/column-feed.ts";
 import { createSummaries } from "../src/columnar/statistics/table-summary.ts";
 import { seededRandom } from "./bench/csv-gen.ts";
 import { machineLine, MB } from "./bench/stats.ts";
+import "./lib/wasm-modules.ts";
+
+// Loaded after the hook above, so the encoder's Snappy kernel imports as it does in the worker.
+const { encodePartMetadata, PartWriter, planKinds, startKinds, writeTail } = await import("../src/columnar/parquet/index.ts");
 
 const TARGET_MB = Number(process.env.BENCH_PARQUET_MB ?? 100);
 const CSV_PATH = `/tmp/pubset-bench-parquet-${TARGET_MB}mb.csv`;

@@ -1,9 +1,12 @@
-// The Snappy compressor (src/columnar/parquet/snappy.ts) against an independent decompressor
-// (hyparquet's): random, repetitive, mixed and empty inputs, sizes around the 64 KiB fragment.
+// The Snappy compressor (src/columnar/parquet/snappy.ts, the kernel snappy-kernel.wasm) against an
+// independent decompressor (hyparquet's): random, repetitive, mixed and empty inputs, sizes around
+// the 64 KiB fragment; and byte for byte against the JavaScript compressor it replaced, on sampled
+// random inputs shaped like Parquet pages.
 import { snappyUncompress } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import { snappyCompress } from "../../src/columnar/parquet/index.ts";
 import { random } from "./helpers/random-table.ts";
+import { referenceSnappyCompress } from "./helpers/snappy-reference.ts";
 
 function roundTrip(input: Uint8Array): number {
   const compressed = snappyCompress(input);
@@ -39,5 +42,32 @@ describe("Snappy compressor", () => {
     const text = Array.from({ length: 20_000 }, (_, i) => `${i},label-${i % 13},${(i * 7919) % 1000}.25,2024-01-${String(1 + (i % 28)).padStart(2, "0")}`).join("\n");
     const input = new TextEncoder().encode(text);
     expect(roundTrip(input)).toBeLessThan(input.length / 2);
+  });
+
+  it("writes the same bytes as the JavaScript compressor it replaced, on 300 sampled page-like inputs", () => {
+    const rnd = random(23);
+    const words = ["paid", "shipped", "São Paulo", "東京", "2024-01-0", "\u0000\u0000\u0000", "😀", "a", ",", '""'];
+    for (let sample = 0; sample < 300; sample++) {
+      // Sizes: mostly under a page, some across the 64 KiB fragment, a few tiny.
+      const n = rnd() < 0.1 ? Math.floor(rnd() * 20) : Math.floor(rnd() * (rnd() < 0.2 ? 200_000 : 70_000));
+      const input = new Uint8Array(n);
+      const mode = sample % 4;
+      let i = 0;
+      while (i < n) {
+        if (mode === 0) input[i++] = Math.floor(rnd() * 256);
+        else if (mode === 1 && i > 8 && rnd() < 0.5) {
+          // A repeat of earlier bytes at a random distance and length (copies of every size and offset).
+          const from = Math.floor(rnd() * i);
+          const length = Math.min(n - i, 1 + Math.floor(rnd() * (rnd() < 0.1 ? 300 : 20)));
+          for (let k = 0; k < length; k++, i++) input[i] = input[from + k]!;
+        } else {
+          const bytes = new TextEncoder().encode(words[Math.floor(rnd() * words.length)]!);
+          for (let k = 0; k < bytes.length && i < n; k++) input[i++] = mode === 3 ? bytes[k]! ^ (rnd() < 0.05 ? 1 : 0) : bytes[k]!;
+        }
+      }
+      const ours = snappyCompress(input);
+      const reference = referenceSnappyCompress(input);
+      if (!Buffer.from(ours).equals(Buffer.from(reference))) expect.fail(`sample ${sample} (${n} bytes, mode ${mode}): ${ours.length} bytes against ${reference.length}`);
+    }
   });
 });

@@ -8,7 +8,7 @@ import { dataPageHeader, dictionaryPageHeader, ENCODING } from "./page-header.ts
 import type { ColumnKind } from "./column-kinds.ts";
 import type { ChunkMeta } from "./part-metadata.ts";
 import { bitWidth, encodeHybrid, encodeLevels } from "./rle-hybrid.ts";
-import { maxCompressedLength, snappyCompressInto } from "./snappy.ts";
+import { snappyCompress } from "./snappy.ts";
 
 /**
  * Values (before encoding) per page at most, about: small enough that a reader decompresses
@@ -29,13 +29,6 @@ export const DICTIONARY_MAX_BYTES = 1 << 20;
 const SKIPPED_TRIALS = 4;
 
 const body = new ByteBuffer(1 << 16);
-let squeezed = new Uint8Array(1 << 16);
-
-function compress(input: Uint8Array): Uint8Array {
-  const bound = maxCompressedLength(input.length);
-  if (squeezed.length < bound) squeezed = new Uint8Array(bound);
-  return squeezed.slice(0, snappyCompressInto(input, squeezed));
-}
 
 export interface Bounds {
   min: Uint8Array;
@@ -282,7 +275,7 @@ export class ColumnChunk {
       this.pageValues(body);
       this.plainPages++;
     }
-    const compressed = compress(body.filled());
+    const compressed = snappyCompress(body.filled());
     const header = dataPageHeader(body.length, compressed.length, rows, encoding);
     this.pageOffsets.push(this.dataBytes);
     this.pageSizes.push(header.length + compressed.length);
@@ -314,7 +307,7 @@ export class ColumnChunk {
     let shift = 0;
     let uncompressed = this.uncompressedBytes;
     if (this.dictPages > 0) {
-      const compressed = compress(this.dictValues.filled());
+      const compressed = snappyCompress(this.dictValues.filled());
       const header = dictionaryPageHeader(this.dictValues.length, compressed.length, this.entryStarts.length);
       bytes.push(header, compressed);
       shift = header.length + compressed.length;
