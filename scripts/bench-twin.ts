@@ -15,6 +15,9 @@
 // - the isolate's live memory (a forced collection, then the heap, over the inspector, answered at
 //   the isolate's pauses between tasks) from the answer of a 1 GiB create (BENCH_TWIN_MEMORY_MIB;
 //   0 skips it) until its twin is ready.
+// BENCH_TWIN_PROFILE=FILE records a CPU profile of the isolate from the 100 MiB create's answer
+// until its twin is ready (FILE.cpuprofile, for DevTools) and prints where its time went; the
+// profiler slows the isolate, so such a run's figures are not the ones of record.
 // Goals (docs/performance.md): ≥ 0.5× DuckDB's speed, ≤ 1.2× its Snappy size, ≤ 8 bytes written
 // per appended byte, append ratio ≤ 1.2, < 64 MiB live memory, statistics ≤ 10 % of the build.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -23,7 +26,7 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { PubsetClient, type SigningKey } from "../src/client/index.ts";
 import { csvRows, HEADER, writeCsvFile } from "./bench/csv-gen.ts";
-import { Inspector, sampleLiveHeap, type HeapSummary } from "./bench/heap.ts";
+import { Inspector, profileSummary, sampleLiveHeap, type HeapSummary } from "./bench/heap.ts";
 import { freePort, prepareState, startServer, type RunningServer } from "./bench/server.ts";
 import { p50 } from "./bench/storage.ts";
 import { errorText, machineLine, MB, MIB, runBenchPart } from "./bench/stats.ts";
@@ -283,7 +286,16 @@ async function main(): Promise<number> {
     process.stderr.write(`bench twin: the ${mebibytes} MiB create, then wait for its Parquet…\n`);
     const created = await client.create({ name: "bench twin", visibility: "public" }, { path: csv.path }, { fileName: "orders.csv" });
     const path = `/v1/dataset/${created.id}/${created.version}/orders.parquet`;
+    const profileFile = process.env.BENCH_TWIN_PROFILE;
+    if (profileFile && inspector) await inspector.startProfiling();
     const ready = await readiness(origin, path, 15 * 60_000);
+    if (profileFile && inspector) {
+      const profile = await inspector.stopProfiling();
+      writeFileSync(`${profileFile}.cpuprofile`, JSON.stringify(profile));
+      const summary = profileSummary(profile, 40);
+      process.stderr.write(`bench twin: CPU profile of the build's ${summary.seconds.toFixed(1)} s: idle ${(summary.idle * 100).toFixed(1)} %; self time, largest first:\n`);
+      for (const row of summary.rows) process.stderr.write(`  ${String(row.ms).padStart(7)} ms ${(row.share * 100).toFixed(1).padStart(5)} %  ${row.frame}\n`);
+    }
     const built = builtLine(logFile, created.version);
     const file = new Uint8Array(await (await fetch(origin + path)).arrayBuffer());
     writeFileSync(join(work, "ours.parquet"), file);
