@@ -15,6 +15,11 @@ const INPUT_AT = 65_536;
 /** Bytes after the output that the kernel's 16-byte literal copies may write. */
 const SLACK = 16;
 
+/**
+ * One instance per isolate, made on first use. Its memory grows to the largest page compressed
+ * and stays: a data page is cut past PAGE_BYTES (64 KiB) plus one value of at most a field's
+ * size limit, a dictionary page past 1 MiB plus one entry, so a few MiB at most.
+ */
 let kernel: SnappyExports | null = null;
 
 /** The largest output snappyCompress can produce for `n` input bytes (the reference's bound). */
