@@ -4,6 +4,9 @@
 import { snappyUncompress } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import { encodePart, PAGE_ROWS, snappyCompress } from "../../src/columnar/parquet/index.ts";
+import { TRIAL_VALUES } from "../../src/columnar/parquet/column-chunk.ts";
+import { ENCODING } from "../../src/columnar/parquet/page-header.ts";
+import { readPageHeader } from "../../src/columnar/parquet/page-reader.ts";
 import { isoDate } from "../../src/schema/calendar.ts";
 import { readChunk, readPages, statisticCell, TEXT_EXACT_KINDS } from "../../src/columnar/parquet/read-chunk.ts";
 import { snappyDecompress } from "../../src/columnar/parquet/snappy-decompress.ts";
@@ -146,8 +149,32 @@ describe("the Parquet chunk reader", () => {
       const some = readPages({ dictionary, pages: [page] }, pageRows, 2 * pageRows, part.metadata.kinds[c]!, schema.fields[c]!.type, null, chunk.instantDigits);
       expect(some).toEqual({ from: pageRows, to: 2 * pageRows, cells: cells.slice(pageRows, 2 * pageRows) });
     }
-    // The first page is the dictionary's trial: one date or 300 names in it keep theirs, distinct values drop it (booleans have none).
+    // One date or 300 names keep their dictionaries, distinct values drop theirs at the first page (booleans have none).
     expect(group.columns.map((chunk) => chunk.dictionary)).toEqual([false, false, false, true, true, false]);
+  });
+
+  it("tries a dictionary on the chunk's first TRIAL_VALUES values, not on its first page alone", () => {
+    const rnd = random(17);
+    const n = 20_000;
+    // About 80 % of a 1,024-row page's days are distinct, 40 % of the trial's: the dictionary stays.
+    // Codes from 3,000 are more than half distinct over the trial: its pages keep the dictionary, the rest go PLAIN.
+    // Unique names are dropped at the first page.
+    const rows = Array.from({ length: n }, (_, i) => [isoDate(Math.floor(rnd() * 1826)), `code-${Math.floor(rnd() * 3000)}`, `unique-${i}`]);
+    const schema: TableSchema = { fields: [{ name: "d", type: "date" }, { name: "c", type: "string" }, { name: "u", type: "string" }], missingValues: [""] };
+    const part = encodePart(schema, rows, undefined, { rowGroupRows: n });
+    const group = part.metadata.rowGroups[0]!;
+    const bytes = concat(part.bytes);
+    const [days, codes, names] = group.columns;
+    expect(days!.dictionary && codes!.dictionary && !names!.dictionary).toBe(true);
+    const encodings = (c: number) => group.columns[c]!.pageOffsets.map((offset) => readPageHeader(bytes, group.columns[c]!.offset + offset).encoding);
+    const trialPages = TRIAL_VALUES / PAGE_ROWS;
+    expect(encodings(0).every((encoding) => encoding === ENCODING.RLE_DICTIONARY)).toBe(true);
+    expect(encodings(1)).toEqual(Array.from({ length: Math.ceil(n / PAGE_ROWS) }, (_, p) => (p < trialPages ? ENCODING.RLE_DICTIONARY : ENCODING.PLAIN)));
+    expect(encodings(2).every((encoding) => encoding === ENCODING.PLAIN)).toBe(true);
+    for (const [c, chunk] of group.columns.entries()) {
+      const cells = readChunk(bytes.subarray(chunk.offset, chunk.offset + chunk.compressed), group.rows, part.metadata.kinds[c]!, schema.fields[c]!.type);
+      expect(cells, `column ${c}`).toEqual(rows.map((row) => typedRow(schema, new Set([""]), row)[c]!));
+    }
   });
 
   it("writes days as ISO dates from year 0001 to 9999", () => {

@@ -25,7 +25,15 @@ export const PAGE_ROWS = 1024;
 /** A dictionary stops growing here and the rest of the chunk is PLAIN. */
 export const DICTIONARY_MAX_ENTRIES = 1 << 16;
 export const DICTIONARY_MAX_BYTES = 1 << 20;
-/** Row groups a column whose dictionary was dropped goes without one before trying again. */
+/**
+ * Values a chunk's dictionary is tried on before it is kept for the rest of the chunk: it is kept
+ * while at most half of them are distinct. The first page alone decides only for a column whose
+ * values are nearly all distinct there (TRIAL_FIRST_PAGE_DISTINCT), which it rewrites PLAIN; a
+ * page of 1,024 rows is too few to tell a date column of a few thousand values from a unique id.
+ */
+export const TRIAL_VALUES = 4096;
+const TRIAL_FIRST_PAGE_DISTINCT = 0.9;
+/** Row groups a column whose dictionary failed its trial goes without one before trying again. */
 const SKIPPED_TRIALS = 4;
 
 const body = new ByteBuffer(1 << 16);
@@ -83,6 +91,10 @@ export class ColumnChunk {
   private readonly useDictionary: boolean;
   /** Row groups left to write PLAIN before trying a dictionary again. */
   private skipTrials = 0;
+  /** The dictionary's trial is over for this chunk (kept, dropped or stopped). */
+  private trialDone = false;
+  /** This chunk's dictionary failed its trial. */
+  private trialFailed = false;
   /** BOOLEAN values: one byte each in `values`, bit-packed when the page is cut. */
   private readonly bitPacked: boolean;
   /**
@@ -104,6 +116,7 @@ export class ColumnChunk {
     this.useDictionary = useDictionary;
     this.bitPacked = bitPacked;
     this.dict = useDictionary ? new Map() : null;
+    this.trialDone = !useDictionary;
   }
 
   /** Bytes this chunk holds in memory, for the row group's size bound. */
@@ -254,10 +267,15 @@ export class ColumnChunk {
     return this.bounds.entryBounds(keys);
   }
 
-  private cutPage(): void {
-    // The trial of a chunk's dictionary is its first page, as in parquet-mr: a dictionary holding
-    // more than half of that page's values distinct saves nothing and is dropped before any page uses it.
-    if (this.dict !== null && this.pages.length === 0 && this.dict.size * 2 > this.present) this.dropDictionary();
+  private cutPage(last = false): void {
+    // A first page of nearly all distinct values drops the dictionary before any page uses it; so
+    // does a first page holding more than half its values distinct when it is the whole trial
+    // (the chunk's only page, or a page of TRIAL_VALUES values or more).
+    const distinctBound = last || this.present >= TRIAL_VALUES ? 0.5 : TRIAL_FIRST_PAGE_DISTINCT;
+    if (this.dict !== null && this.pages.length === 0 && this.dict.size > this.present * distinctBound) {
+      this.dropDictionary();
+      this.trialDone = this.trialFailed = true;
+    }
     const rows = this.rowsInPage;
     body.reset();
     encodeLevels(body, this.levels, rows, this.nullsInPage);
@@ -293,6 +311,19 @@ export class ColumnChunk {
     this.indexCount = 0;
     this.pageValueBytes = 0;
     this.values.reset();
+    if (!this.trialDone && this.present >= TRIAL_VALUES) this.endTrial();
+  }
+
+  /**
+   * TRIAL_VALUES values have been written: a dictionary holding more than half of them distinct
+   * saves little, so the pages so far keep it and the rest of the chunk is PLAIN.
+   */
+  private endTrial(): void {
+    this.trialDone = true;
+    if (this.dict === null || this.dict.size * 2 <= this.present) return;
+    this.trialFailed = true;
+    this.reportEntries();
+    this.dict = null;
   }
 
   /**
@@ -300,7 +331,7 @@ export class ColumnChunk {
    * starts afresh. `statistics` gives the chunk's min/max once its last page is cut.
    */
   finish(statistics: () => Bounds | null): { bytes: Uint8Array[]; meta: ChunkMeta } {
-    if (this.rowsInPage > 0 || this.pages.length === 0) this.cutPage();
+    if (this.rowsInPage > 0 || this.pages.length === 0) this.cutPage(true);
     this.reportEntries();
     const stats = statistics();
     const bytes: Uint8Array[] = [];
@@ -339,9 +370,11 @@ export class ColumnChunk {
   }
 
   private restart(): void {
-    // A dictionary dropped in this row group is not tried again in the next few: the column's values are mostly distinct.
-    if (this.dict === null && this.useDictionary && this.dictPages === 0) this.skipTrials = SKIPPED_TRIALS;
+    // A dictionary that failed its trial in this row group is not tried again in the next few: the column's values are mostly distinct.
+    if (this.trialFailed) this.skipTrials = SKIPPED_TRIALS;
     this.dict = this.useDictionary && this.skipTrials-- <= 0 ? new Map() : null;
+    this.trialDone = this.dict === null;
+    this.trialFailed = false;
     this.dictValues.reset();
     this.entryStarts = [];
     this.entryKeys = [];
