@@ -91,7 +91,8 @@ function encodeOurs(csv: Uint8Array, statistics = false): { bytes: number; rows:
     const result = writer.finish();
     if (!result.ok) throw new Error(`bench: kinds widened to ${result.kinds.join(",")}`);
     for (const piece of writer.takeBytes()) writeSync(fd, piece);
-    metadataBytes += encodePartMetadata(result.metadata).length;
+    const stored = encodePartMetadata(result.metadata);
+    metadataBytes += stored.head.length + stored.pages.length;
     parts.push(result.metadata);
     writer = newWriter();
   };

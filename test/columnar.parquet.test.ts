@@ -33,7 +33,10 @@ describe("Parquet encoder in workerd", () => {
     const plan = planKinds(parts.map((part) => part.metadata));
     expect(plan).toEqual({ kinds: ["decimal", "double", "date", "timestamp-utc", "boolean", "string"], reencode: [0, 1] });
     for (const p of plan.reencode) parts[p] = encodePart(SCHEMA, segments[p]!, plan.kinds, { rowGroupRows: 16 });
-    const metas = parts.map((part) => decodePartMetadata(encodePartMetadata(part.metadata)));
+    const metas = parts.map((part) => {
+      const stored = encodePartMetadata(part.metadata);
+      return decodePartMetadata(stored.head, stored.pages);
+    });
     const file = joinParquet(
       parts.map((part) => part.bytes),
       writeTail(SCHEMA, metas),

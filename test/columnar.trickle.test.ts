@@ -162,7 +162,9 @@ describe("a trickle of one-row appends", () => {
     const oldBytes = encodeSummary(old);
     expect(summaryFormat(oldBytes)).toBe(1);
     const object = new Uint8Array(await (await env.CONTENT.get(part!.key))!.arrayBuffer());
-    await env.CONTENT.put(part!.key, new Uint8Array([...object.subarray(0, part!.data_bytes + part!.meta_bytes), ...oldBytes]));
+    // The summary swapped in place: the row groups' pages stored after it stay (docs/columnar.md "Part metadata").
+    const summaryEnd = part!.data_bytes + part!.meta_bytes + part!.summary_bytes;
+    await env.CONTENT.put(part!.key, new Uint8Array([...object.subarray(0, part!.data_bytes + part!.meta_bytes), ...oldBytes, ...object.subarray(summaryEnd)]));
     await env.DB.prepare("UPDATE parquet_parts SET summary_bytes = ? WHERE key = ?").bind(oldBytes.length, part!.key).run();
 
     const appended = await signedFetch(recorder.env, "POST", `/v1/dataset/${id}`, key, { parts: [csvPart(rows(5000, 4500))] });

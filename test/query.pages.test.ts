@@ -7,14 +7,15 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../src/index.ts";
 import { buildTwin } from "../src/columnar/build.ts";
-import { decodePartMetadata, PAGE_ROWS } from "../src/columnar/parquet/index.ts";
+import { PAGE_ROWS } from "../src/columnar/parquet/index.ts";
+import { readPartMetadata } from "../src/columnar/part-metadata-read.ts";
 import { limitsFrom, storageTimingsFrom } from "../src/config.ts";
 import { signRequest } from "../src/wire/sign.ts";
 import { countingR2 } from "./helpers/r2-counting.ts";
 import { PARALLEL_READS, READ_COST_BYTES } from "../src/query/read-runs.ts";
 import { ORIGIN, collectionPart, csvPart } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
-import { recordingAfterCommit, signedFetch, twinPartRows } from "./helpers/storage.ts";
+import { appendWith, recordingAfterCommit, signedFetch, twinPartRows } from "./helpers/storage.ts";
 
 const PAGES = 33;
 const MIDDLE = 16;
@@ -54,11 +55,23 @@ async function ask(query: string, on?: { id: string; version: string }) {
   return { body: JSON.parse(text) as { rows: unknown[][]; matched: number }, reads: r2.reads };
 }
 
-/** The twin's single part: its key, where its row groups end, and its metadata. */
+async function readRange(key: string, offset: number, length: number): Promise<Uint8Array> {
+  const object = await env.CONTENT.get(key, { range: { offset, length } });
+  return new Uint8Array(await object!.arrayBuffer());
+}
+
+/** The twin's parts (the first by default): key, where its row groups end, where its metadata sections start, and its whole metadata. */
+async function twinParts(of = version) {
+  return Promise.all(
+    (await twinPartRows(of)).map(async (row) => {
+      const sections = { dataBytes: row.data_bytes, metaBytes: row.meta_bytes, summaryBytes: row.summary_bytes };
+      return { key: row.key, ...sections, pagesStart: row.data_bytes + row.meta_bytes + row.summary_bytes, meta: await readPartMetadata((offset, length) => readRange(row.key, offset, length), sections) };
+    }),
+  );
+}
+
 async function twinPart(of = version) {
-  const row = (await twinPartRows(of))[0];
-  const object = await env.CONTENT.get(row!.key, { range: { offset: row!.data_bytes, length: row!.meta_bytes } });
-  return { key: row!.key, dataBytes: row!.data_bytes, meta: decodePartMetadata(await object!.text()) };
+  return (await twinParts(of))[0]!;
 }
 
 beforeAll(async () => {
@@ -110,9 +123,10 @@ describe("page pruning", () => {
     const ends = ranges(answers[1]!.reads);
     for (let page = 0; page < PAGES; page++) expect(covered(ends, pageOf(3, page)), `note page ${page}`).toBe(page === 0 || page === PAGES - 1);
     expect(readBytes(ends)).toBeLessThan(dataBytes / 2);
-    // The part's metadata is read by the first query on the twin only: the isolate keeps it under the part's key.
+    // The part's head and its row group's pages are read by the first query on the twin only:
+    // the isolate keeps them under the part's key (and the row group's number).
     const metadataReads = answers.map((answer) => answer.reads.filter((read) => read.key === part.key && (read.offset ?? 0) >= part.dataBytes).length);
-    expect(metadataReads).toEqual([1, 0, 0, 0]);
+    expect(metadataReads).toEqual([2, 0, 0, 0]);
     // Ruled out by the row group's statistics: nothing of the row group is read.
     expect(ranges(answers[2]!.reads)).toEqual([]);
     // `amount` has no narrow pages, `id` does: only the first page of `id` is asked for to filter,
@@ -169,5 +183,48 @@ describe("range reads", () => {
     const read = reads.reduce((sum, [a, b]) => sum + b - a, 0);
     expect(read - wanted).toBeLessThanOrEqual((chunks.length - reads.length) * READ_COST_BYTES);
     expect(read).toBeLessThan(chunks.reduce((sum, chunk) => sum + chunk.compressed, 0));
+  });
+});
+
+describe("part metadata on demand", () => {
+  it("reads the parts' heads, then only the pages of the row groups a `where` may read, each once per isolate", async () => {
+    const quiet = recordingAfterCommit().env;
+    const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `${from + i},${CITIES[(from + i) % CITIES.length]},${(from + i) % 97}`).join("\n") + "\n";
+    const created = await signedFetch(quiet, "POST", "/v1/dataset", owner, { parts: [collectionPart({ name: "two parts", visibility: "public" }), csvPart(`id,city,amount\n${rows(0, 3000)}`, "two.csv")] });
+    expect(created.status).toBe(201);
+    const made = (await created.json()) as { id: string };
+    const appended = await appendWith(quiet, owner, made.id, rows(3000, 6000));
+    expect(appended.status).toBe(201);
+    const two = { id: made.id, version: ((await appended.json()) as { version: string }).version };
+    expect(await buildTwin(env, two.id, two.version, storageTimingsFrom(limitsFrom(env)))).toBe("built");
+    const parts = await twinParts(two.version);
+    expect(parts.length).toBe(2);
+    const [first, second] = parts as [(typeof parts)[number], (typeof parts)[number]];
+    /** A query's reads of each part's head, and of its stored pages. */
+    const metadataReads = (reads: { key: string; offset: number | null }[]) =>
+      parts.map((part) => {
+        const of = reads.filter((read) => read.key === part.key && read.offset !== null);
+        return [of.filter((read) => read.offset === part.dataBytes).length, of.filter((read) => read.offset! >= part.pagesStart).length];
+      });
+
+    // An `order` without `where`: the heads only, never a row group's pages.
+    const plain = await ask("order=-id&limit=5", two);
+    expect(plain.body.rows.map((row) => row[0])).toEqual([5999, 5998, 5997, 5996, 5995]);
+    expect(metadataReads(plain.reads)).toEqual([[1, 0], [1, 0]]);
+    // `id` in the second part: the first part's row group is ruled out by its statistics, so its pages are not read.
+    const late = await ask("where=id >= 4100 AND id < 4110", two);
+    expect(late.body.matched).toBe(10);
+    expect(metadataReads(late.reads)).toEqual([[0, 0], [0, 1]]);
+    // Then the first part's: only its pages; the second's are kept.
+    const early = await ask("where=id >= 100 AND id < 110", two);
+    expect(early.body.rows.map((row) => row[0])).toEqual(Array.from({ length: 10 }, (_, i) => 100 + i));
+    expect(metadataReads(early.reads)).toEqual([[0, 1], [0, 0]]);
+    // Both, and a scan of every row group: nothing more of the metadata.
+    const both = await ask("where=id = 5 OR id = 5995 OR city = 'Lima'&limit=3", two);
+    expect(both.body.matched).toBe(1200 + 2);
+    expect(metadataReads(both.reads)).toEqual([[0, 0], [0, 0]]);
+    // Each part's pages were read whole, as stored (one range, from the first byte after its summary).
+    const pagesRead = [...late.reads, ...early.reads].filter((read) => read.offset !== null && parts.some((part) => part.key === read.key && read.offset! >= part.pagesStart));
+    expect(pagesRead.map((read) => [read.key, read.offset])).toEqual([[second.key, second.pagesStart], [first.key, first.pagesStart]]);
   });
 });

@@ -23,7 +23,8 @@
 // published length or the read fails); objects are recorded as intents before they are
 // written, so a build that dies leaves nothing the clean-up cannot find; a build is safe twice
 // or concurrently (parts are keyed by segment and encoding, the publish is one batch).
-import { decodePartMetadata, encodePartMetadata, PartWriter, planKinds, startKinds, unifyKinds, writeTail, type ColumnKind, type PartMetadata } from "./parquet/index.ts";
+import { encodePartMetadata, PartWriter, planKinds, startKinds, unifyKinds, writeTail, type ColumnKind, type PartMetadata } from "./parquet/index.ts";
+import { readPartMetadata } from "./part-metadata-read.ts";
 import { findParts, getTwinState, publishTwin, recordPart, type StoredPart, type TwinState } from "./store.ts";
 import { columnFeeds } from "./statistics/column-feed.ts";
 import { createSummaries, encodeSummary, summaryFormat, textKeysOf } from "./statistics/table-summary.ts";
@@ -109,7 +110,7 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
       kinds = unifyKinds(kinds, wider);
       continue;
     }
-    const metadata = await Promise.all(parts.map((part) => readPartMetadata(env.CONTENT, part)));
+    const metadata = await Promise.all(parts.map((part) => storedPartMetadata(env.CONTENT, part)));
     const plan = planKinds(metadata);
     if (plan.reencode.length > 0) {
       kinds = unifyKinds(kinds, plan.kinds);
@@ -197,12 +198,16 @@ async function writePart(
     }
     for (const bytes of writer.takeBytes()) await upload.write(bytes);
     summary.rows = result.metadata.rows;
-    const meta = new TextEncoder().encode(encodePartMetadata(result.metadata));
+    // The head, then the summary, then the row groups' pages, which only a query that needs them reads (docs/columnar.md "Part metadata").
+    const stored = encodePartMetadata(result.metadata);
+    const meta = new TextEncoder().encode(stored.head);
+    const pages = new TextEncoder().encode(stored.pages);
     const summaryBytes = encodeSummary(summary);
     await upload.write(meta);
     await upload.write(summaryBytes);
+    await upload.write(pages);
     const size = await upload.finish();
-    const expected = result.metadata.byteLength + meta.length + summaryBytes.length;
+    const expected = result.metadata.byteLength + meta.length + summaryBytes.length + pages.length;
     if (size !== expected) throw new Error(`part ${key}: wrote ${size} bytes, expected ${expected}`);
     const part = { key, segmentKey: segment.key, dataBytes: result.metadata.byteLength, metaBytes: meta.length, summaryBytes: summaryBytes.length, rowCount: result.metadata.rows };
     return { part: await recordPart(env.DB, datasetId, encoding, part) };
@@ -224,6 +229,6 @@ async function textKeysOfParts(bucket: R2Bucket, parts: readonly StoredPart[]): 
   return format === null ? "utf8" : textKeysOf(format);
 }
 
-async function readPartMetadata(bucket: R2Bucket, part: StoredPart): Promise<PartMetadata> {
-  return decodePartMetadata(new TextDecoder().decode(await readRange(bucket, part.key, part.dataBytes, part.metaBytes)));
+async function storedPartMetadata(bucket: R2Bucket, part: StoredPart): Promise<PartMetadata> {
+  return readPartMetadata((offset, length) => readRange(bucket, part.key, offset, length), part);
 }

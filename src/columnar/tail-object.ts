@@ -4,7 +4,8 @@
 // asks for the end of the file, and kept in the isolate (docs/storage-protocol.md "The Parquet
 // twin"). Twins built before kept the tail as an object of its own, read from there.
 import { KeptInIsolate } from "../storage/kept-in-isolate.ts";
-import { decodePartMetadata, writeTail } from "./parquet/index.ts";
+import { writeTail } from "./parquet/index.ts";
+import { readPartMetadata } from "./part-metadata-read.ts";
 import type { TwinRow } from "../read/store.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
 
@@ -30,7 +31,7 @@ export async function madeTail(bucket: R2Bucket, schema: TableSchema, twin: Twin
   const key = twinIdentity(twin);
   const cached = kept.get(key);
   if (cached) return cached;
-  const metadata = await Promise.all(twin.parts.map(async (part) => decodePartMetadata(new TextDecoder().decode(await readRange(bucket, part.key, part.dataBytes, part.metaBytes)))));
+  const metadata = await Promise.all(twin.parts.map((part) => readPartMetadata((offset, length) => readRange(bucket, part.key, offset, length), part)));
   const tail = writeTail(schema, metadata);
   if (tail.length !== twin.tailBytes) throw new Error(`parquet tail of ${twin.parts.length} parts made ${tail.length} bytes, published ${twin.tailBytes}`);
   kept.keep(key, tail, tail.length);

@@ -1,35 +1,58 @@
 // Part metadata and kinds (src/columnar/parquet): the stored form round-trips and refuses other
 // versions, kinds widen as docs/columnar.md says, and a part that meets a wider value reports it.
 import { describe, expect, it } from "vitest";
-import { decodePartMetadata, encodePart, encodePartMetadata, PART_METADATA_VERSION, PartWriter, ROW_GROUP_BYTES, startKinds, unifyKind } from "../../src/columnar/parquet/index.ts";
+import { decodeGroupPages, decodePartHead, decodePartMetadata, encodePart, encodePartMetadata, joinChunks, PART_METADATA_VERSION, PartWriter, ROW_GROUP_BYTES, startKinds, storedPagesBytes, unifyKind } from "../../src/columnar/parquet/index.ts";
+import { legacyPartMetadata } from "./helpers/legacy-part-metadata.ts";
 import type { TableSchema } from "../../src/schema/table-schema.ts";
 import { randomTable } from "./helpers/random-table.ts";
 
 describe("part metadata", () => {
-  it("round-trips through its stored form", () => {
+  it("round-trips through its stored form: a head without pages, and each row group's pages apart", () => {
     const { schema, rows } = randomTable(3, 10, 200);
     const { metadata } = encodePart(schema, rows, startKinds(schema), { rowGroupRows: 60 });
     const stored = encodePartMetadata(metadata);
-    expect(JSON.parse(stored).v).toBe(PART_METADATA_VERSION);
-    expect(decodePartMetadata(stored)).toEqual(metadata);
+    expect(JSON.parse(stored.head).v).toBe(PART_METADATA_VERSION);
+    expect(decodePartMetadata(stored.head, stored.pages)).toEqual(metadata);
     expect(metadata.rowGroups.map((group) => group.rows)).toEqual([60, 60, 60, 20]);
+    // The head locates each row group's pages; one row group's read alone is its chunks' pages.
+    const head = decodePartHead(stored.head);
+    expect(storedPagesBytes(head)).toBe(stored.pages.length);
+    head.rowGroups.forEach((group, g) => {
+      if (Array.isArray(group.pages)) throw new Error("pages in a version-3 head");
+      const pages = decodeGroupPages(stored.pages.slice(group.pages.offset, group.pages.offset + group.pages.length), schema.fields.length);
+      expect(joinChunks(group.columns, pages)).toEqual(metadata.rowGroups[g]!.columns);
+      expect(group.columns.every((chunk) => !("pageIndex" in chunk) && !("pageOffsets" in chunk))).toBe(true);
+    });
   });
 
   it("refuses another version and malformed documents", () => {
     const { schema, rows } = randomTable(4, 3, 5);
-    const stored = JSON.parse(encodePartMetadata(encodePart(schema, rows).metadata));
-    expect(() => decodePartMetadata(JSON.stringify({ ...stored, v: PART_METADATA_VERSION + 1 }))).toThrow();
-    expect(() => decodePartMetadata(JSON.stringify({ ...stored, v: 1 }))).toThrow();
-    expect(() => decodePartMetadata(JSON.stringify({ ...stored, kinds: ["int128", "string", "string"] }))).toThrow();
-    expect(() => decodePartMetadata(JSON.stringify({ ...stored, groups: [[5, []]] }))).toThrow();
+    const stored = encodePartMetadata(encodePart(schema, rows).metadata);
+    const head = JSON.parse(stored.head) as { groups: [number, unknown[], unknown][] };
+    expect(() => decodePartMetadata(JSON.stringify({ ...head, v: PART_METADATA_VERSION + 1 }), stored.pages)).toThrow();
+    expect(() => decodePartMetadata(JSON.stringify({ ...head, v: 2 }), stored.pages)).toThrow();
+    expect(() => decodePartMetadata(JSON.stringify({ ...head, kinds: ["int128", "string", "string"] }), stored.pages)).toThrow();
+    expect(() => decodePartMetadata(JSON.stringify({ ...head, groups: [[5, []]] }), stored.pages)).toThrow();
+    expect(() => decodePartMetadata(JSON.stringify({ ...head, groups: head.groups.map(([n, chunks]) => [n, chunks]) }), stored.pages)).toThrow();
+    expect(() => decodePartMetadata(stored.head, stored.pages.slice(1))).toThrow();
+    expect(() => decodeGroupPages(stored.pages, 2)).toThrow();
+  });
+
+  it("reads a part written with its pages in the head (version 2), as before", () => {
+    const { schema, rows } = randomTable(6, 5, 300);
+    const { metadata } = encodePart(schema, rows, startKinds(schema), { rowGroupRows: 100, pageRows: 30 });
+    const v2 = legacyPartMetadata(metadata, 2);
+    expect(JSON.parse(v2).v).toBe(2);
+    expect(decodePartMetadata(v2)).toEqual(metadata);
+    const head = decodePartHead(v2);
+    expect(storedPagesBytes(head)).toBe(0);
+    expect(head.rowGroups.map((group) => (Array.isArray(group.pages) ? joinChunks(group.columns, group.pages) : null))).toEqual(metadata.rowGroups.map((group) => group.columns));
   });
 
   it("reads a part written before pages had bounds (version 1): its chunks have no page index", () => {
     const { schema, rows } = randomTable(5, 4, 50);
     const { metadata } = encodePart(schema, rows);
-    const stored = JSON.parse(encodePartMetadata(metadata)) as { groups: [number, unknown[][]][] };
-    const v1 = { ...stored, v: 1, groups: stored.groups.map(([count, chunks]) => [count, chunks.map((chunk) => chunk.slice(0, 12))]) };
-    const read = decodePartMetadata(JSON.stringify(v1));
+    const read = decodePartMetadata(legacyPartMetadata(metadata, 1));
     expect(read.rowGroups.flatMap((group) => group.columns.map((chunk) => chunk.pageIndex))).toEqual(metadata.rowGroups.flatMap((group) => group.columns.map(() => null)));
     expect(read.rowGroups[0]!.columns[0]!.pageOffsets).toEqual(metadata.rowGroups[0]!.columns[0]!.pageOffsets);
   });

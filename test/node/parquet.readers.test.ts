@@ -12,16 +12,22 @@ import { random, randomTable } from "./helpers/random-table.ts";
 
 type Rows = string[][];
 
+/** Part metadata through its stored form, head and pages. */
+function roundTrip(metadata: PartMetadata): PartMetadata {
+  const stored = encodePartMetadata(metadata);
+  return decodePartMetadata(stored.head, stored.pages);
+}
+
 /** Encodes `segments` as parts (re-encoding those whose kinds the file widens), stitches them, and returns the file. */
 function stitch(schema: TableSchema, segments: Rows[], options = {}): { bytes: Uint8Array; kinds: ColumnKind[]; parts: PartMetadata[] } {
   let kinds = startKinds(schema);
   const encoded = segments.map((rows) => encodePart(schema, rows, kinds, options));
-  let metas = encoded.map((part) => decodePartMetadata(encodePartMetadata(part.metadata)));
+  let metas = encoded.map((part) => roundTrip(part.metadata));
   const plan = planKinds(metas);
   kinds = plan.kinds;
   for (const p of plan.reencode) {
     encoded[p] = encodePart(schema, segments[p]!, kinds, options);
-    metas[p] = decodePartMetadata(encodePartMetadata(encoded[p]!.metadata));
+    metas[p] = roundTrip(encoded[p]!.metadata);
   }
   metas = metas.map((meta) => ({ ...meta }));
   const tail = writeTail(schema, metas);

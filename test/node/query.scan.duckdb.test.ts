@@ -12,6 +12,7 @@ import { compileQuery, whereColumns, type CompiledQuery } from "../../src/query/
 import { answerWindow, matchingRows, orderedPass, project, type ScanPiece } from "../../src/query/scan.ts";
 import { castMatching, castRows } from "../../src/query/cast-rows.ts";
 import { twinPieces, type TwinPart } from "../../src/query/twin-source.ts";
+import { legacyPartMetadata } from "./helpers/legacy-part-metadata.ts";
 import type { Cell } from "../../src/schema/cast.ts";
 import type { Ranked } from "../../src/query/language/ordering.ts";
 import { expression, FIELDS, ordering, SCHEMA, seeded, sqlCell, table, type Random, loadTable, openDuckdb } from "./helpers/query-tables.ts";
@@ -64,11 +65,15 @@ function storeTwin(name: string, rows: readonly string[][], cuts: readonly numbe
     const slice = rows.slice(bounds[p], bounds[p + 1]);
     const part = encodePart(SCHEMA, slice, kinds, { rowGroupRows, pageRows });
     const data = concat(part.bytes);
-    const meta = new TextEncoder().encode(encodePartMetadata(part.metadata));
+    // Every other part as twins built before version 3 stored it, its pages in the head: a
+    // version's parts may be of both forms (an append reuses its parent's), and both must read.
+    const stored = p % 2 === 0 ? encodePartMetadata(part.metadata) : { head: legacyPartMetadata(part.metadata, 2), pages: "" };
+    const meta = new TextEncoder().encode(stored.head);
     // Unique, as the service's part keys are: a part's metadata is kept by key (twin-source.ts).
     const key = `${name}-part-${p}`;
-    objects.set(key, concat([data, meta]));
-    parts.push({ key, dataBytes: data.length, metaBytes: meta.length });
+    // No statistics summary here: the pages follow the head.
+    objects.set(key, concat([data, meta, new TextEncoder().encode(stored.pages)]));
+    parts.push({ key, dataBytes: data.length, metaBytes: meta.length, summaryBytes: 0 });
     groups += part.metadata.rowGroups.length;
   }
   return { parts, objects, groups };
