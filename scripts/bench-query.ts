@@ -11,7 +11,8 @@
 //     same query on the same Parquet file on local disk (one thread, as a Worker has);
 //   - a full scan read from the CSV segments (a `where` on a datetime, which the twin keeps as
 //     instants), the rate the scan budget is chosen by (src/config.ts QUERY_SCAN_BUDGET_BYTES);
-//   - the same query repeated anonymously in another spelling: D1 round trips and R2 bytes.
+//   - the same query repeated anonymously in another spelling: D1 round trips and R2 bytes;
+//   - with BENCH_QUERY_PROFILE=N, N selective queries under the isolate's CPU profiler.
 // Goals (issue "Ask a version questions"): selective ≤ 0.1× the full scan's time; ≤ 5 % of the
 // Parquet's bytes read by the selective query; a repeated explicit-version query reads no R2.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -21,6 +22,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { PubsetClient, type SigningKey } from "../src/client/index.ts";
 import { signRequest } from "../src/wire/sign.ts";
 import { writeCsvFile } from "./bench/csv-gen.ts";
+import { Inspector, profileSummary } from "./bench/heap.ts";
 import { freePort, prepareState, startServer, type RunningServer } from "./bench/server.ts";
 import { machineLine, MB, median, MIB, runBenchPart } from "./bench/stats.ts";
 import { buildWorker } from "./bench/worker-build.ts";
@@ -127,10 +129,40 @@ async function duckdbScan(file: string, where: string): Promise<{ seconds: numbe
   return { seconds: median(seconds), matched };
 }
 
+/**
+ * BENCH_QUERY_PROFILE=N: after the report, N selective queries in a row under V8's sampling
+ * profiler in the isolate (over wrangler dev's inspector): where the Worker's own time goes.
+ */
+async function profileSelective(server: RunningServer, path: string, key: SigningKey, count: number): Promise<string> {
+  const inspector = await Inspector.connect(server.inspectorPort);
+  try {
+    await inspector.startProfiling(250);
+    const started = performance.now();
+    for (let i = 0; i < count; i++) await query(server.origin, path, key);
+    const wall = performance.now() - started;
+    const summary = profileSummary(await inspector.stopProfiling(), 20);
+    const busy = summary.seconds * (1 - summary.idle) * 1000;
+    return [
+      "",
+      `#### Profile of ${count} selective queries in a row`,
+      "",
+      `${(wall / count).toFixed(1)} ms a query at the client; the isolate busy ${(busy / count).toFixed(1)} ms a query (${(100 * (1 - summary.idle)).toFixed(0)} % of ${(summary.seconds * 1000).toFixed(0)} ms profiled). Self time, all queries:`,
+      "",
+      "| ms | share | function |",
+      "|---|---|---|",
+      ...summary.rows.map((row) => `| ${row.ms} | ${(100 * row.share).toFixed(1)} % | \`${row.frame}\` |`),
+      "",
+    ].join("\n");
+  } finally {
+    inspector.close();
+  }
+}
+
 async function main(): Promise<number> {
   const mebibytes = Number(process.env.BENCH_QUERY_MIB ?? "100");
   const port = Number(process.env.BENCH_QUERY_PORT ?? (await freePort()));
   const inspector = process.env.BENCH_QUERY_INSPECTOR_PORT === undefined ? undefined : Number(process.env.BENCH_QUERY_INSPECTOR_PORT);
+  const profiled = Number(process.env.BENCH_QUERY_PROFILE ?? "0");
   const work = mkdtempSync(join(tmpdir(), "pubset-bench-query-"));
   let server: RunningServer | null = null;
   try {
@@ -196,6 +228,7 @@ async function main(): Promise<number> {
     ].join("\n");
     writeFileSync(join(OUT_DIR, "query.md"), report);
     process.stdout.write(report);
+    if (profiled > 0) process.stdout.write(await profileSelective(server, q(selectiveWhere), key, profiled));
     return 0;
   } finally {
     await server?.stop();
