@@ -4,6 +4,7 @@
 // the real local R2 behind a recording wrapper (test/helpers/r2-counting.ts).
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { parquetReadObjects } from "hyparquet";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../src/index.ts";
 import { buildTwin } from "../src/columnar/build.ts";
@@ -12,6 +13,7 @@ import { readPartMetadata } from "../src/columnar/part-metadata-read.ts";
 import { limitsFrom, storageTimingsFrom } from "../src/config.ts";
 import { signRequest } from "../src/wire/sign.ts";
 import { countingR2 } from "./helpers/r2-counting.ts";
+import { legacyPartMetadata } from "./helpers/legacy-part-metadata.ts";
 import { PARALLEL_READS, READ_COST_BYTES } from "../src/query/read-runs.ts";
 import { ORIGIN, collectionPart, csvPart } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
@@ -226,5 +228,46 @@ describe("part metadata on demand", () => {
     // Each part's pages were read whole, as stored (one range, from the first byte after its summary).
     const pagesRead = [...late.reads, ...early.reads].filter((read) => read.offset !== null && parts.some((part) => part.key === read.key && read.offset! >= part.pagesStart));
     expect(pagesRead.map((read) => [read.key, read.offset])).toEqual([[second.key, second.pagesStart], [first.key, first.pagesStart]]);
+  });
+});
+
+describe("parts stored before version 3", () => {
+  it("a twin that reuses a part with its pages in the head (version 2) queries, and stitches its file, as one built since", async () => {
+    const quiet = recordingAfterCommit().env;
+    const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `${from + i},${CITIES[(from + i) % CITIES.length]},${(from + i) % 97}`).join("\n") + "\n";
+    const created = await signedFetch(quiet, "POST", "/v1/dataset", owner, { parts: [collectionPart({ name: "older part", visibility: "public" }), csvPart(`id,city,amount\n${rows(0, 3000)}`, "older.csv")] });
+    expect(created.status).toBe(201);
+    const made = (await created.json()) as { id: string; version: string };
+    expect(await buildTwin(env, made.id, made.version, storageTimingsFrom(limitsFrom(env)))).toBe("built");
+    // The part as a build before version 3 stored it: the whole metadata in the head, nothing after the summary.
+    const [old] = await twinParts(made.version);
+    const object = new Uint8Array(await (await env.CONTENT.get(old!.key))!.arrayBuffer());
+    const head = new TextEncoder().encode(legacyPartMetadata(old!.meta, 2));
+    const summary = object.subarray(old!.dataBytes + old!.metaBytes, old!.pagesStart);
+    await env.CONTENT.put(old!.key, new Uint8Array([...object.subarray(0, old!.dataBytes), ...head, ...summary]));
+    await env.DB.prepare("UPDATE parquet_parts SET meta_bytes = ? WHERE key = ?").bind(head.length, old!.key).run();
+
+    const appended = await appendWith(quiet, owner, made.id, rows(3000, 6000));
+    expect(appended.status).toBe(201);
+    const two = { id: made.id, version: ((await appended.json()) as { version: string }).version };
+    const queries = ["where=id >= 2990 AND id < 3010", "where=city = 'Lima' AND amount < 3&order=-id&limit=7", "where=id = 17 OR id = 5017&columns=id,amount"];
+    const fromCsv = [];
+    for (const query of queries) fromCsv.push((await ask(query, two)).body);
+    expect(fromCsv[0]!.rows.map((row) => row[0])).toEqual(Array.from({ length: 20 }, (_, i) => 2990 + i));
+    expect(await buildTwin(env, two.id, two.version, storageTimingsFrom(limitsFrom(env)))).toBe("built");
+    const parts = await twinPartRows(two.version);
+    expect(parts.map((part) => part.key)[0]).toBe(old!.key);
+    for (const [i, query] of queries.entries()) {
+      const answer = await ask(query, two);
+      expect(answer.body, query).toEqual(fromCsv[i]);
+      // Read from the twin: the row groups of a part, not the CSV segments.
+      expect(answer.reads.some((read) => parts.some((part) => part.key === read.key && read.offset !== null && read.offset < part.data_bytes)), query).toBe(true);
+    }
+    // The file's tail is made from both forms of metadata; readers find every row.
+    const url = `${ORIGIN}/v1/dataset/${two.id}/${two.version}/older.parquet`;
+    const response = await worker.fetch(new Request(url), env, createExecutionContext());
+    expect(response.status).toBe(200);
+    const ids = (await parquetReadObjects({ file: await response.arrayBuffer(), columns: ["id"] })).map((row) => Number(row.id));
+    expect(ids).toEqual(Array.from({ length: 6000 }, (_, i) => i));
   });
 });

@@ -2,7 +2,7 @@
 // versions, kinds widen as docs/columnar.md says, and a part that meets a wider value reports it.
 import { describe, expect, it } from "vitest";
 import { decodeGroupPages, decodePartHead, decodePartMetadata, encodePart, encodePartMetadata, joinChunks, PART_METADATA_VERSION, PartWriter, ROW_GROUP_BYTES, startKinds, storedPagesBytes, unifyKind } from "../../src/columnar/parquet/index.ts";
-import { legacyPartMetadata } from "./helpers/legacy-part-metadata.ts";
+import { legacyPartMetadata } from "../helpers/legacy-part-metadata.ts";
 import type { TableSchema } from "../../src/schema/table-schema.ts";
 import { randomTable } from "./helpers/random-table.ts";
 

@@ -12,7 +12,7 @@ import { compileQuery, whereColumns, type CompiledQuery } from "../../src/query/
 import { answerWindow, matchingRows, orderedPass, project, type ScanPiece } from "../../src/query/scan.ts";
 import { castMatching, castRows } from "../../src/query/cast-rows.ts";
 import { twinPieces, type TwinPart } from "../../src/query/twin-source.ts";
-import { legacyPartMetadata } from "./helpers/legacy-part-metadata.ts";
+import { legacyPartMetadata } from "../helpers/legacy-part-metadata.ts";
 import type { Cell } from "../../src/schema/cast.ts";
 import type { Ranked } from "../../src/query/language/ordering.ts";
 import { expression, FIELDS, ordering, SCHEMA, seeded, sqlCell, table, type Random, loadTable, openDuckdb } from "./helpers/query-tables.ts";

@@ -1,7 +1,7 @@
 // Part metadata as twins built before version 3 stored it: one JSON document, each chunk's pages
 // in the head (version 2), or without page bounds (version 1). Made from the version-3 form, so
 // tests can store parts the way older builds did and check they still read.
-import { encodePartMetadata, type PartMetadata } from "../../../src/columnar/parquet/index.ts";
+import { encodePartMetadata, type PartMetadata } from "../../src/columnar/parquet/index.ts";
 
 export function legacyPartMetadata(metadata: PartMetadata, version: 1 | 2): string {
   const stored = encodePartMetadata(metadata);
