@@ -84,12 +84,16 @@ async function timed(origin: string, path: string, key: SigningKey): Promise<Mea
   return (await interleaved(origin, [path], key))[0]!;
 }
 
-/** Each path's median over RUNS, the paths asked in turn, so a change in the machine's load falls on all of them alike. */
+/**
+ * Each path's median over RUNS, the paths asked in turn, so a change in the machine's load falls
+ * on all of them alike; bytes and reads are the last run's, once the part metadata a query needs
+ * is kept (the first query's line counts it).
+ */
 async function interleaved(origin: string, paths: readonly string[], key: SigningKey): Promise<Measured[]> {
   const runs: Measured[][] = paths.map(() => []);
   for (let i = 0; i < RUNS; i++) for (const [p, path] of paths.entries()) runs[p]!.push(await query(origin, path, key));
   return runs.map((each) => ({
-    ...each[0]!,
+    ...each.at(-1)!,
     seconds: median(each.map((run) => run.seconds)),
     workerMs: median(each.map((run) => run.workerMs)),
     r2WaitMs: median(each.map((run) => run.r2WaitMs)),
