@@ -150,6 +150,33 @@ describe("failures", { timeout: 60_000 }, () => {
     expect((await deliveries(key, webhook.id))[0]!.attempts).toBe(2);
   });
 
+  it("a 2xx is a success at its headers: its body, however long, is cancelled unread and nothing of it is kept", async () => {
+    const key = await createKey("hf-team", "long-answer");
+    const name = `long-${crypto.randomUUID()}`;
+    const { webhook, seq } = await detachedDelivery(key, `${RECEIVER}/ok/${name}`);
+    // The real request, answered with a 200 whose body never ends: reading it would last until
+    // the attempt's 10 s limit, and fail it.
+    let cancelled = false;
+    const fetcher: typeof fetch = async (input, init) => {
+      await fetch(input, init);
+      const endless = new ReadableStream<Uint8Array>({
+        pull: (controller) => controller.enqueue(new TextEncoder().encode("y".repeat(1024))),
+        cancel: () => {
+          cancelled = true;
+        },
+      });
+      return new Response(endless, { status: 200 });
+    };
+    const started = Date.now();
+    const result = await consume([{ webhookId: webhook.id, seq }], { fetcher });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(cancelled).toBe(true);
+    const [row] = await deliveries(key, webhook.id);
+    expect(row).toMatchObject({ status: "delivered", attempts: 1, response_code: 200, response_body: null, error: null });
+    expect(await received(name)).toHaveLength(1);
+  });
+
   it("redirects are not followed, and a URL refused at delivery time is a failed attempt", async () => {
     const key = await createKey("hx-team", "redirected");
     const name = `redirect-${crypto.randomUUID()}`;

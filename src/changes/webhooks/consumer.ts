@@ -1,8 +1,8 @@
 // The WEBHOOKS queue's consumer (docs/storage-protocol.md "Webhook delivery"). A message holds one
 // webhook's pending events; a batch holds at most 6 messages. A batch's webhooks share the
-// invocation's open connections (CONNECTIONS_PER_INVOCATION): each webhook gets its own share, so
-// one slow endpoint never holds up another, and sends its messages' events through that many
-// requests at once, oldest first. The delivery rows decide: a delivered or withheld event is
+// invocation's connections (in-flight.ts): each webhook gets its own share, so one slow endpoint
+// never holds up another, and sends its messages' events through that many requests at once,
+// oldest first; a webhook alone in its batch keeps more in flight while its answers are quick. The delivery rows decide: a delivered or withheld event is
 // skipped without sending. A failed attempt stops its message from starting more events: the
 // message is retried after a growing delay, and the retry sends only what is still pending, with
 // the same webhook-ids. Outcomes are recorded in D1 in groups, one write at a time per webhook,
@@ -16,7 +16,9 @@ import { eventForWebhook } from "../../model/change-events.ts";
 import { localhostAllowed } from "./url.ts";
 import { checkDestination } from "./destination.ts";
 import { DEFAULT_DOH_URL, dohResolver, oncePerName, type Resolver } from "./resolver.ts";
-import { deliveryBody, FAILING_LIMIT_MS, retryDelaySeconds, sendAttempt, webhookMessageId } from "./deliver.ts";
+import { deliveryBody, FAILING_LIMIT_MS, retryDelaySeconds, sendAttempt, webhookMessageId, type SentAttempt } from "./deliver.ts";
+import { inFlightBounds, inFlightWindow } from "./in-flight.ts";
+import { turnProbe } from "./turn-probe.ts";
 import { readDatasetVisibility, readDeliveries, recordOutcomes, type Outcome, type PendingEvent, type WebhookRow } from "./store.ts";
 import { webhookSigner, type WebhookSigner } from "../../wire/standard-webhooks.ts";
 import { EVENTS_PER_MESSAGE, type DeliveryMessage } from "./drain.ts";
@@ -63,27 +65,12 @@ async function signingSecrets(env: ConsumerBindings, webhook: WebhookRow, now: n
 }
 
 /**
- * Open connections one Worker invocation holds at once (Cloudflare Workers limits, "Simultaneous
- * open connections"); a further fetch waits for one to close. A batch's deliveries use at most
- * this many, split among its webhooks, so no attempt waits for a connection behind another
- * endpoint's slow one.
- */
-export const CONNECTIONS_PER_INVOCATION = 6;
-
-/**
  * How long a batch's webhooks start new events. A consumer invocation has 15 minutes of wall
  * time, and a webhook's messages of a batch (up to 6 × 50 events, through as little as one
  * connection, each attempt up to 10 s) could take longer; after this, the events not started
  * wait for their message's next delivery, asked for at once.
  */
 export const RUN_BUDGET_MS = 12 * 60 * 1000;
-
-/** Each of `webhooks` webhooks' share of the connections: as even as it goes, at least one each. */
-export function connectionShares(webhooks: number): number[] {
-  const base = Math.max(1, Math.floor(CONNECTIONS_PER_INVOCATION / webhooks));
-  const extra = webhooks * base < CONNECTIONS_PER_INVOCATION ? CONNECTIONS_PER_INVOCATION - webhooks * base : 0;
-  return Array.from({ length: webhooks }, (_, i) => base + (i < extra ? 1 : 0));
-}
 
 /**
  * One webhook's outcomes, written in groups: while one D1 batch is on its way, the outcomes that
@@ -132,11 +119,11 @@ interface MessageRun {
 }
 
 /**
- * One webhook's messages of a batch, through `connections` requests at once: the events of the
- * first message first, each oldest first. Outcomes are recorded as they come; each message is
- * then acknowledged, or retried from its first failure.
+ * One webhook's messages of a batch, through its window of requests at once (from `bounds.share`
+ * up to `bounds.ceiling`): the events of the first message first, each oldest first. Outcomes are
+ * recorded as they come; each message is then acknowledged, or retried from its first failure.
  */
-async function deliverWebhook(webhookId: string, messages: Message<unknown>[], connections: number, env: ConsumerBindings, options: ConsumerOptions, resolver: Resolver): Promise<void> {
+async function deliverWebhook(webhookId: string, messages: Message<unknown>[], bounds: { share: number; ceiling: number }, env: ConsumerBindings, options: ConsumerOptions, resolver: Resolver): Promise<void> {
   const started = Date.now();
   const runs: MessageRun[] = [];
   const owner = new Map<number, MessageRun>();
@@ -181,8 +168,9 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], c
   let broken: { error: unknown } | null = null;
   /** The next event to start: the first message's first, skipping messages stopped by a failure. */
   const runStarted = clock();
+  const startable = (): boolean => !disabled && !broken && clock() - runStarted < RUN_BUDGET_MS && runs.some((run) => run.retryDelay === null && run.queue.length > 0);
   const next = (): { run: MessageRun; delivery: PendingEvent } | null => {
-    if (disabled || broken || clock() - runStarted >= RUN_BUDGET_MS) return null;
+    if (!startable()) return null;
     for (const run of runs) {
       if (run.retryDelay !== null) continue;
       const delivery = run.queue.shift();
@@ -191,7 +179,9 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], c
     return null;
   };
   const attemptMs: number[] = [];
-  const attempt = async (run: MessageRun, delivery: PendingEvent): Promise<void> => {
+  const answerMs: number[] = [];
+  /** Sends one event, or withholds it (null: no request made). */
+  const attempt = async (run: MessageRun, delivery: PendingEvent): Promise<SentAttempt | null> => {
     const { seq } = delivery;
     const began = Date.now();
     const now = clock();
@@ -200,18 +190,20 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], c
     // withheld (its withdrawal follows it in the outbox).
     if (!seen || (seen.public && seen.type !== "dataset.withdrawn" && (await visibilityOf(delivery.event.datasetId, delivery.datasetVisibility)) !== "public")) {
       run.records.push(record({ kind: "withheld", seq, at: now }));
-      return;
+      return null;
     }
     const destination = await checkDestination(webhook.url, localhostAllowed(env.WEBHOOKS_ALLOW_LOCALHOST), resolver);
-    const outcome = destination.ok
+    const sent: SentAttempt = destination.ok
       ? await sendAttempt(destination.url, await (signer ??= signingSecrets(env, webhook, now).then(webhookSigner)), webhookMessageId(webhookId, seq), deliveryBody(seen), Math.floor(now / 1000), options.fetcher)
-      : { ok: false, status: null, body: null, error: destination.error };
+      : { outcome: { ok: false, status: null, body: null, error: destination.error }, answerMs: null };
+    const { outcome } = sent;
     run.sent++;
     attemptMs.push(Date.now() - began);
+    if (sent.answerMs !== null) answerMs.push(sent.answerMs);
     if (outcome.ok) {
       failingSince = null;
       run.records.push(record({ kind: "attempt", seq, ...outcome, at: now, nextAttempt: now, disable: null, deferred: [] }));
-      return;
+      return sent;
     }
     failingSince ??= now;
     const failingFor = now - failingSince;
@@ -229,18 +221,39 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], c
     const nextAttempt = run.retryAt;
     const deferred = run.queue.splice(0).map((later) => later.seq);
     run.records.push(record({ kind: "attempt", seq, ...outcome, at: now, nextAttempt, disable, deferred }));
+    return sent;
   };
   const readMs = Date.now() - started;
-  const pending = runs.reduce((n, run) => n + run.queue.length, 0);
-  await Promise.all(
-    Array.from({ length: Math.min(connections, pending) }, async () => {
+  // Workers take the next event until none is left; after each answer the window says whether
+  // one more starts (a quick answer) or this one stops (the window shrank below those running).
+  const window = inFlightWindow(bounds.share, bounds.ceiling);
+  const workers: Promise<void>[] = [];
+  let inFlight = 0;
+  let widest = 0;
+  const startWorker = () => {
+    inFlight++;
+    widest = Math.max(widest, inFlight);
+    workers.push(work());
+  };
+  const work = async (): Promise<void> => {
+    try {
       for (let job = next(); job; job = next()) {
-        await attempt(job.run, job.delivery).catch((error: unknown) => {
+        const sent = await attempt(job.run, job.delivery).catch((error: unknown) => {
           broken ??= { error };
+          return null;
         });
+        if (sent) window.answered(sent.answerMs);
+        if (inFlight > window.size) return;
+        while (inFlight < window.size && startable()) startWorker();
       }
-    }),
-  );
+    } finally {
+      inFlight--;
+    }
+  };
+  const turns = turnProbe();
+  while (inFlight < window.size && startable()) startWorker();
+  for (let i = 0; i < workers.length; i++) await workers[i];
+  const turnMs = turns();
   // Its outcomes so far still go in, so a retry does not send again what was delivered.
   const stopped = broken as { error: unknown } | null;
   if (stopped) {
@@ -270,9 +283,13 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], c
   const sent = runs.reduce((n, run) => n + run.sent, 0);
   const outcome = disabled ? "disabled" : runs.some((run) => run.retryDelay !== null) ? "retry" : "delivered";
   // Where a run's time went: its read, its sends (an attempt's median and longest), and the wait for its last records.
-  attemptMs.sort((a, b) => a - b);
-  const attempts = { median: attemptMs[Math.floor(attemptMs.length / 2)] ?? 0, max: attemptMs[attemptMs.length - 1] ?? 0 };
-  if (sent > 0) console.log(JSON.stringify({ event: "webhook_message", webhookId, messages: runs.length, events: owner.size, sent, connections, outcome, ms: Date.now() - started, readMs, sentMs, attemptMs: attempts }));
+  const spread = (list: number[]) => {
+    list.sort((a, b) => a - b);
+    return { median: list[Math.floor(list.length / 2)] ?? 0, max: list[list.length - 1] ?? 0 };
+  };
+  // attemptMs: from the event's start to its outcome; answerMs: from the request to its answer's
+  // headers; turnMs: a zero-delay timer's wait in this isolate meanwhile, its queue, not the network.
+  if (sent > 0) console.log(JSON.stringify({ event: "webhook_message", webhookId, messages: runs.length, events: owner.size, sent, inFlight: widest, outcome, ms: Date.now() - started, readMs, sentMs, attemptMs: spread(attemptMs), answerMs: spread(answerMs), turnMs }));
 }
 
 /** The webhook a message names, to keep one webhook's messages in turn; malformed ones stand alone. */
@@ -289,10 +306,10 @@ export async function consumeWebhookBatch(batch: MessageBatch<unknown>, env: Con
     const key = webhookOf(message);
     byWebhook.set(key, [...(byWebhook.get(key) ?? []), message]);
   }
-  const shares = connectionShares(byWebhook.size);
+  const bounds = inFlightBounds(byWebhook.size);
   await Promise.all(
     [...byWebhook].map(([webhookId, messages], i) =>
-      deliverWebhook(webhookId, messages, shares[i] ?? 1, env, options, resolver).catch((error: unknown) => {
+      deliverWebhook(webhookId, messages, bounds[i] ?? { share: 1, ceiling: 1 }, env, options, resolver).catch((error: unknown) => {
         console.error(JSON.stringify({ event: "webhook_delivery_failed", webhookId, error: String(error) }));
         for (const message of messages) message.retry({ delaySeconds: 60 });
       }),

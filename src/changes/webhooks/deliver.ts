@@ -39,9 +39,15 @@ export function retryDelaySeconds(attempts: number, random: () => number = Math.
 export interface AttemptOutcome {
   ok: boolean;
   status: number | null;
-  /** The first 256 bytes of the answer, as text. */
+  /** The first 256 bytes of a failed answer, as text; null for a 2xx, whose body is not read. */
   body: string | null;
   error: string | null;
+}
+
+/** An attempt's outcome, and how long its answer's headers took from the request (null: no answer). */
+export interface SentAttempt {
+  outcome: AttemptOutcome;
+  answerMs: number | null;
 }
 
 /** Reads at most `limit` bytes of a body, then cancels the rest. */
@@ -64,7 +70,11 @@ async function firstBytes(response: Response, limit: number): Promise<string> {
   return new TextDecoder().decode(kept.subarray(0, length));
 }
 
-/** Signs and sends one attempt; `sign` signs it with every secret that signs now (two during a rotation's overlap). */
+/**
+ * Signs and sends one attempt; `sign` signs it with every secret that signs now (two during a
+ * rotation's overlap). A 2xx is a success as soon as its headers arrive: its body is cancelled,
+ * not read, since nothing of it is kept.
+ */
 export async function sendAttempt(
   url: string,
   sign: WebhookSigner,
@@ -72,7 +82,7 @@ export async function sendAttempt(
   body: string,
   nowSeconds: number,
   fetcher: typeof fetch = fetch,
-): Promise<AttemptOutcome> {
+): Promise<SentAttempt> {
   const signature = await sign(id, nowSeconds, body);
   const headers = {
     "Content-Type": "application/json",
@@ -82,16 +92,21 @@ export async function sendAttempt(
     "webhook-signature": signature,
   };
   const timeout = AbortSignal.timeout(DELIVERY_TIMEOUT_MS);
+  const sentAt = Date.now();
   try {
     const response = await fetcher(url, { method: "POST", headers, body, redirect: "manual", signal: timeout });
+    const answerMs = Date.now() - sentAt;
+    if (response.status >= 200 && response.status < 300) {
+      response.body?.cancel().catch(() => {});
+      return { outcome: { ok: true, status: response.status, body: null, error: null }, answerMs };
+    }
     const answer = await Promise.race([
       firstBytes(response, KEPT_ANSWER_BYTES),
       new Promise<string>((resolve) => timeout.addEventListener("abort", () => resolve(""), { once: true })),
     ]);
-    const ok = response.status >= 200 && response.status < 300 && !timeout.aborted;
-    const error = ok ? null : response.status >= 300 && response.status < 400 ? "redirect not followed" : timeout.aborted ? "no complete answer within 10 s" : null;
-    return { ok, status: response.status, body: answer, error };
+    const error = response.status >= 300 && response.status < 400 ? "redirect not followed" : timeout.aborted ? "no complete answer within 10 s" : null;
+    return { outcome: { ok: false, status: response.status, body: answer, error }, answerMs };
   } catch (error: unknown) {
-    return { ok: false, status: null, body: null, error: timeout.aborted ? "no answer within 10 s" : `no answer: ${String(error)}`.slice(0, 200) };
+    return { outcome: { ok: false, status: null, body: null, error: timeout.aborted ? "no answer within 10 s" : `no answer: ${String(error)}`.slice(0, 200) }, answerMs: null };
   }
 }
