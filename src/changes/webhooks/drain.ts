@@ -4,14 +4,14 @@
 // commit's answer and every minute; every run claims in D1 before it sends, so two runs never
 // queue the same delivery, and a run that dies after its claim leaves rows the sweep re-sends.
 //
-//   webhooks ← the enabled ones whose position is behind the newest event
-//   events ← up to 500 outbox rows after the lowest position among them (one read for all)
+//   webhooks ← the enabled ones whose position is behind the newest event, and in the same
+//   D1 batch, events ← up to 500 outbox rows after the lowest position among them
 //   per webhook: its view of each event after its position (eventForWebhook)
 //     batch: INSERT delivery rows (ON CONFLICT DO NOTHING RETURNING) + position ← last event read
 //     queue.sendBatch(the rows this run inserted, EVENTS_PER_MESSAGE to a message, oldest first)
 //   sweep (every minute): pending rows long past due → due now, sent again, grouped the same way
 import { eventForWebhook } from "../../model/change-events.ts";
-import { claimDeliveries, eventsAfter, overdueDeliveries, webhooksBehind } from "./store.ts";
+import { claimDeliveries, drainRead, overdueDeliveries } from "./store.ts";
 
 /** One webhook's events, oldest first: the consumer starts them in this order, several at once. */
 export interface DeliveryMessage {
@@ -62,10 +62,8 @@ export async function send(queue: Queue | undefined, messages: DeliveryMessage[]
 export async function drainOutbox(env: DrainBindings, now: number = Date.now()): Promise<number> {
   let queued = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const webhooks = await webhooksBehind(env.DB);
+    const { webhooks, events } = await drainRead(env.DB, EVENTS_PER_READ);
     if (webhooks.length === 0) return queued;
-    const from = Math.min(...webhooks.map((w) => w.drainedSeq));
-    const events = await eventsAfter(env.DB, from, EVENTS_PER_READ);
     const last = events[events.length - 1];
     if (!last) return queued;
     for (const webhook of webhooks) {

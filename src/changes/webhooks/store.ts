@@ -150,13 +150,6 @@ export async function listDeliveries(db: D1Database, webhookId: string, beforeSe
 // The drain.
 
 /** Enabled webhooks with events after their position. */
-export async function webhooksBehind(db: D1Database): Promise<WebhookRow[]> {
-  const { results } = await db
-    .prepare("SELECT * FROM webhooks WHERE enabled = 1 AND drained_seq < (SELECT COALESCE(MAX(seq), 0) FROM change_events)")
-    .all<WebhookRecord>();
-  return results.map(toWebhook);
-}
-
 interface StoredEventRecord {
   seq: number;
   type: StoredEvent["type"];
@@ -171,10 +164,18 @@ function toStoredEvent(r: StoredEventRecord): StoredEvent {
   return { seq: r.seq, type: r.type, publicType: r.public_type, datasetId: r.dataset_id, teamId: r.team_id, versionId: r.version_id, occurred: r.occurred };
 }
 
-/** Outbox rows after `afterSeq`, oldest first, both views. */
-export async function eventsAfter(db: D1Database, afterSeq: number, limit: number): Promise<StoredEvent[]> {
-  const { results } = await db.prepare("SELECT * FROM change_events WHERE seq > ? ORDER BY seq LIMIT ?").bind(afterSeq, limit).all<StoredEventRecord>();
-  return results.map(toStoredEvent);
+/**
+ * A drain round's read, one round trip: the enabled webhooks behind the newest event, and up to
+ * `limit` outbox rows (both views, oldest first) after the lowest position among them. A webhook
+ * not behind sits at the newest event or past it, so the lowest enabled position is the lowest
+ * behind one whenever one is behind.
+ */
+export async function drainRead(db: D1Database, limit: number): Promise<{ webhooks: WebhookRow[]; events: StoredEvent[] }> {
+  const [webhooks, events] = await db.batch([
+    db.prepare("SELECT * FROM webhooks WHERE enabled = 1 AND drained_seq < (SELECT COALESCE(MAX(seq), 0) FROM change_events)"),
+    db.prepare("SELECT * FROM change_events WHERE seq > (SELECT MIN(drained_seq) FROM webhooks WHERE enabled = 1) ORDER BY seq LIMIT ?").bind(limit),
+  ]);
+  return { webhooks: ((webhooks?.results ?? []) as WebhookRecord[]).map(toWebhook), events: ((events?.results ?? []) as StoredEventRecord[]).map(toStoredEvent) };
 }
 
 /**
