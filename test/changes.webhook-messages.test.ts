@@ -9,7 +9,7 @@ import { deliveryMessages, drainOutbox, EVENTS_PER_MESSAGE, type DeliveryMessage
 import { appendRows, collectionPart, createDataset, write } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { RUN_BUDGET_MS } from "../src/changes/webhooks/consumer.ts";
-import { connectionShares, CONNECTIONS_PER_INVOCATION, IN_FLIGHT_ALONE, inFlightBounds, inFlightWindow, QUICK_ANSWER_MS } from "../src/changes/webhooks/in-flight.ts";
+import { connectionShares, CONNECTIONS_PER_INVOCATION, IN_FLIGHT_ALONE, inFlightBounds, inFlightWindow, lastWindow, QUICK_ANSWER_MS } from "../src/changes/webhooks/in-flight.ts";
 import { recordOutcomes, type Outcome } from "../src/changes/webhooks/store.ts";
 import { consume, createWebhook, deliveries, received, receivedAtLeast } from "./helpers/webhooks.ts";
 
@@ -213,6 +213,31 @@ describe("a message of several events", () => {
     const shared = inFlightWindow(3, 3);
     shared.answered(1);
     expect(shared.size).toBe(3);
+  });
+
+  it("alone in its batch, a webhook's next run in the isolate starts where its last run left the window", { timeout: 60_000 }, async () => {
+    const key = await createKey("hm-team", "window");
+    const name = `window-${crypto.randomUUID()}`;
+    const url = `${RECEIVER}/ok/${name}`;
+    const first = await pendingEvents(key, url, EVENTS_PER_MESSAGE);
+    const quick = countingFetch(50);
+    await consume([{ webhookId: first.webhook.id, seqs: first.seqs }], { fetcher: quick.fetcher });
+    expect(quick.counts.most).toBe(IN_FLIGHT_ALONE);
+    // The same webhook's next events: all of the ceiling at once, no climb from the share.
+    const insert = env.DB.prepare("INSERT INTO change_events (type, public_type, dataset_id, team_id, version_id, occurred) VALUES ('dataset.deleted', NULL, ?, ?, NULL, ?) RETURNING seq");
+    const more = (await env.DB.batch(Array.from({ length: IN_FLIGHT_ALONE }, () => insert.bind(crypto.randomUUID(), key.team, new Date().toISOString())))).map((r) => (r.results[0] as { seq: number }).seq);
+    const now = Date.now();
+    const row = env.DB.prepare("INSERT INTO webhook_deliveries (webhook_id, seq, state, attempts, next_attempt, updated) VALUES (?, ?, 'pending', 0, ?, ?)");
+    await env.DB.batch(more.map((seq) => row.bind(first.webhook.id, seq, now, now)));
+    const again = countingFetch(QUICK_ANSWER_MS + 100);
+    const started = Date.now();
+    const result = await consume([{ webhookId: first.webhook.id, seqs: more }], { fetcher: again.fetcher });
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(again.counts.most).toBe(IN_FLIGHT_ALONE);
+    expect(Date.now() - started).toBeLessThan(2 * (QUICK_ANSWER_MS + 100));
+    // Those answers were slow: the window it leaves is halved down to the share.
+    const window = inFlightWindow(CONNECTIONS_PER_INVOCATION, IN_FLIGHT_ALONE, lastWindow(first.webhook.id));
+    expect(window.size).toBe(CONNECTIONS_PER_INVOCATION);
   });
 
   it("alone in its batch, a slow endpoint is sent no more than the invocation's connections at once", { timeout: 60_000 }, async () => {

@@ -17,7 +17,7 @@ import { localhostAllowed } from "./url.ts";
 import { checkDestination } from "./destination.ts";
 import { DEFAULT_DOH_URL, dohResolver, oncePerName, type Resolver } from "./resolver.ts";
 import { deliveryBody, FAILING_LIMIT_MS, retryDelaySeconds, sendAttempt, webhookMessageId, type SentAttempt } from "./deliver.ts";
-import { inFlightBounds, inFlightWindow } from "./in-flight.ts";
+import { inFlightBounds, inFlightWindow, keepWindow, lastWindow } from "./in-flight.ts";
 import { turnProbe } from "./turn-probe.ts";
 import { readDatasetVisibility, readDeliveries, recordOutcomes, type Outcome, type PendingEvent, type WebhookRow } from "./store.ts";
 import { webhookSigner, type WebhookSigner } from "../../wire/standard-webhooks.ts";
@@ -226,7 +226,10 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], b
   const readMs = Date.now() - started;
   // Workers take the next event until none is left; after each answer the window says whether
   // one more starts (a quick answer) or this one stops (the window shrank below those running).
-  const window = inFlightWindow(bounds.share, bounds.ceiling);
+  // Alone in its batch, the webhook starts where its last run in this isolate left the window.
+  const alone = bounds.ceiling > bounds.share;
+  const window = inFlightWindow(bounds.share, bounds.ceiling, alone ? lastWindow(webhookId) : undefined);
+  const startWindow = window.size;
   const workers: Promise<void>[] = [];
   let inFlight = 0;
   let widest = 0;
@@ -254,6 +257,7 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], b
   while (inFlight < window.size && startable()) startWorker();
   for (let i = 0; i < workers.length; i++) await workers[i];
   const turnMs = turns();
+  if (alone) keepWindow(webhookId, window.size);
   // Its outcomes so far still go in, so a retry does not send again what was delivered.
   const stopped = broken as { error: unknown } | null;
   if (stopped) {
@@ -289,7 +293,7 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], b
   };
   // attemptMs: from the event's start to its outcome; answerMs: from the request to its answer's
   // headers; turnMs: a zero-delay timer's wait in this isolate meanwhile, its queue, not the network.
-  if (sent > 0) console.log(JSON.stringify({ event: "webhook_message", webhookId, messages: runs.length, events: owner.size, sent, inFlight: widest, outcome, ms: Date.now() - started, readMs, sentMs, attemptMs: spread(attemptMs), answerMs: spread(answerMs), turnMs }));
+  if (sent > 0) console.log(JSON.stringify({ event: "webhook_message", webhookId, messages: runs.length, events: owner.size, sent, window: [startWindow, window.size], inFlight: widest, outcome, ms: Date.now() - started, readMs, sentMs, attemptMs: spread(attemptMs), answerMs: spread(answerMs), turnMs }));
 }
 
 /** The webhook a message names, to keep one webhook's messages in turn; malformed ones stand alone. */

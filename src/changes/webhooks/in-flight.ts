@@ -36,10 +36,11 @@ export function inFlightBounds(webhooks: number): Array<{ share: number; ceiling
 }
 
 /**
- * A webhook's window of requests in flight, like TCP's congestion window: it starts at the
- * webhook's share, grows by one with each quick answer up to the ceiling, and halves (never below
- * the share) with each slow one or each attempt that got no answer. So a slow endpoint is sent
- * at most its share at a time, and an endpoint that turns slow is back to it within a few answers.
+ * A webhook's window of requests in flight, like TCP's congestion window: it starts at `start`
+ * (its share, or where its last run in this isolate ended), grows by one with each quick answer up
+ * to the ceiling, and halves (never below the share) with each slow one or each attempt that got
+ * no answer. So a slow endpoint is sent at most its share at a time, and an endpoint that turns
+ * slow is back to it within a few answers.
  */
 export interface InFlightWindow {
   readonly size: number;
@@ -47,8 +48,8 @@ export interface InFlightWindow {
   answered(answerMs: number | null): void;
 }
 
-export function inFlightWindow(share: number, ceiling: number): InFlightWindow {
-  let size = share;
+export function inFlightWindow(share: number, ceiling: number, start: number = share): InFlightWindow {
+  let size = Math.min(ceiling, Math.max(share, start));
   return {
     get size() {
       return size;
@@ -57,4 +58,23 @@ export function inFlightWindow(share: number, ceiling: number): InFlightWindow {
       size = answerMs !== null && answerMs < QUICK_ANSWER_MS ? Math.min(ceiling, size + 1) : Math.max(share, Math.floor(size / 2));
     },
   };
+}
+
+/**
+ * Where each webhook's last run alone in its batch left its window, in this isolate's memory
+ * only: the next run starts there instead of climbing from the share again (a new isolate starts
+ * at the share). At most REMEMBERED webhooks, the longest unused forgotten first.
+ */
+const lastWindows = new Map<string, number>();
+const REMEMBERED = 1_000;
+
+export function lastWindow(webhookId: string): number | undefined {
+  return lastWindows.get(webhookId);
+}
+
+export function keepWindow(webhookId: string, size: number): void {
+  lastWindows.delete(webhookId);
+  lastWindows.set(webhookId, size);
+  const oldest = lastWindows.keys().next();
+  if (lastWindows.size > REMEMBERED && !oldest.done) lastWindows.delete(oldest.value);
 }
