@@ -78,7 +78,7 @@ export const DeliverySchema = z
     }),
     attempts: z.number().int(),
     response_code: z.number().int().nullable().openapi({ description: "The last attempt's HTTP status; null when none came." }),
-    response_body: z.string().nullable().openapi({ description: "The first 256 bytes of the last answer." }),
+    response_body: z.string().nullable().openapi({ description: "The first 256 bytes of the last failed answer; null after a 2xx, whose body is not read." }),
     error: z.string().nullable().openapi({ description: "Why the last attempt failed, when its status does not say." }),
     next_retry: z.string().nullable().openapi({ description: "When the next attempt is due, while pending." }),
     updated: z.string(),
