@@ -293,7 +293,7 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], b
   };
   // attemptMs: from the event's start to its outcome; answerMs: from the request to its answer's
   // headers; turnMs: a zero-delay timer's wait in this isolate meanwhile, its queue, not the network.
-  if (sent > 0) console.log(JSON.stringify({ event: "webhook_message", webhookId, messages: runs.length, events: owner.size, sent, window: [startWindow, window.size], inFlight: widest, outcome, ms: Date.now() - started, readMs, sentMs, attemptMs: spread(attemptMs), answerMs: spread(answerMs), turnMs }));
+  if (sent > 0) console.log(JSON.stringify({ event: "webhook_message", at: new Date(started).toISOString(), webhookId, messages: runs.length, events: owner.size, sent, window: [startWindow, window.size], inFlight: widest, outcome, ms: Date.now() - started, readMs, sentMs, attemptMs: spread(attemptMs), answerMs: spread(answerMs), turnMs }));
 }
 
 /** The webhook a message names, to keep one webhook's messages in turn; malformed ones stand alone. */

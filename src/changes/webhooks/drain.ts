@@ -87,6 +87,14 @@ export async function sweepOverdue(env: DrainBindings, now: number = Date.now())
   return overdue.length;
 }
 
+/**
+ * Under a steady stream of commits, the drain's rounds start at least this far apart: each then
+ * reads and claims more events at once, and hands a webhook more of them in one message, so a
+ * consumer batch (at most 6 messages) carries more. The first round after a quiet spell starts at
+ * once, so a lone commit's event is not held.
+ */
+export const DRAIN_ROUND_MS = 500;
+
 /** This isolate's drain after commits, while one runs, and whether a commit has asked for another round. */
 let draining: Promise<void> | null = null;
 let again = false;
@@ -95,7 +103,8 @@ let again = false;
  * The drain after a commit's answer: one at a time in an isolate. A commit answered while a drain
  * runs asks for one more round instead of a drain of its own, so the burst of answers of an
  * append group costs two drains, not one each, all reading and claiming the same events. Each
- * round reads every event committed before it began. A failure only delays delivery until the
+ * round reads every event committed before it began; rounds asked for back to back start
+ * DRAIN_ROUND_MS apart. A failure only delays delivery until the
  * next run (the every-minute drain, or the next commit's).
  */
 export function drainAfterCommit(env: DrainBindings, defer: (work: Promise<void>) => void): void {
@@ -106,7 +115,10 @@ export function drainAfterCommit(env: DrainBindings, defer: (work: Promise<void>
   const run = async () => {
     do {
       again = false;
+      const began = Date.now();
       await drainOutbox(env).catch((error: unknown) => console.error(JSON.stringify({ event: "webhook_drain_failed", error: String(error) })));
+      const rest = DRAIN_ROUND_MS - (Date.now() - began);
+      if (again && rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
     } while (again);
   };
   draining = run().finally(() => {
