@@ -2,8 +2,8 @@
 // webhook's pending events; a batch holds at most 6 messages. A batch's webhooks share the
 // invocation's connections (in-flight.ts): each webhook gets its own share, so one slow endpoint
 // never holds up another, and sends its messages' events through that many requests at once,
-// oldest first; a webhook alone in its batch keeps more in flight while its answers are quick. The delivery rows decide: a delivered or withheld event is
-// skipped without sending. A failed attempt stops its message from starting more events: the
+// oldest first; a webhook alone in its batch keeps more in flight while its answers are quick.
+// The delivery rows decide: a delivered or withheld event is skipped without sending. A failed attempt stops its message from starting more events: the
 // message is retried after a growing delay, and the retry sends only what is still pending, with
 // the same webhook-ids. Outcomes are recorded in D1 in groups, one write at a time per webhook,
 // and a message is acknowledged only once all of its outcomes are in: a consumer that dies in

@@ -104,8 +104,8 @@ let again = false;
  * runs asks for one more round instead of a drain of its own, so the burst of answers of an
  * append group costs two drains, not one each, all reading and claiming the same events. Each
  * round reads every event committed before it began; rounds asked for back to back start
- * DRAIN_ROUND_MS apart. A failure only delays delivery until the
- * next run (the every-minute drain, or the next commit's).
+ * DRAIN_ROUND_MS apart. A failure only delays delivery until the next run (the every-minute
+ * drain, or the next commit's).
  */
 export function drainAfterCommit(env: DrainBindings, defer: (work: Promise<void>) => void): void {
   if (draining) {

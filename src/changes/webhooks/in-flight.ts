@@ -1,5 +1,5 @@
 // How many of a webhook's deliveries are on their way at once (docs/storage-protocol.md "Webhook
-// delivery", "In flight"). A batch's webhooks split the 6 connections a Worker invocation may have
+// delivery", invariants 4 and 5). A batch's webhooks split the 6 connections a Worker invocation may have
 // waiting for their answers' headers, so one slow endpoint never holds up another; a webhook
 // alone in its batch may keep more requests in flight while its endpoint answers quickly.
 
@@ -39,8 +39,8 @@ export function inFlightBounds(webhooks: number): Array<{ share: number; ceiling
  * A webhook's window of requests in flight, like TCP's congestion window: it starts at `start`
  * (its share, or where its last run in this isolate ended), grows by one with each quick answer up
  * to the ceiling, and halves (never below the share) with each slow one or each attempt that got
- * no answer. So a slow endpoint is sent at most its share at a time, and an endpoint that turns
- * slow is back to it within a few answers.
+ * no answer. So an endpoint that turns slow is back to its share within a few answers, and one
+ * that stays slow is sent no more than its share at a time.
  */
 export interface InFlightWindow {
   readonly size: number;
