@@ -48,6 +48,27 @@ describe("work after an append's commit", () => {
     expect(await csv.text()).toBe(expected);
   });
 
+  it("compacts the dataset's latest version even when every message is older than it, as under a stream of appends", async () => {
+    const key = await createKey("team-after-commit", "bob");
+    const created = await createDataset(key, "n,text\n0,zero\n", { name: "stream" });
+    const { env: recording, sent } = recordingAfterCommit();
+    for (let i = 1; i <= 12; i++) expect((await appendWith(recording, key, created.id, `${i},row ${i}\n`)).status).toBe(201);
+    // One more append commits before the consumer runs: every recorded message is now superseded.
+    const last = await appendWith(recordingAfterCommit().env, key, created.id, "13,row 13\n");
+    const latest = ((await last.json()) as { version: string }).version;
+    expect(planMerge(await sizes(latest), DEFAULT_MERGE_POLICY)).not.toBeNull();
+    const compacts = sent.filter((body) => (body as { kind: string }).kind === "compact");
+    const batch = createMessageBatch("pubset-after-commit", compacts.map((body, i) => ({ id: `c${i}`, timestamp: Date.now(), attempts: 1, body })));
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toHaveLength(compacts.length);
+    const after = await sizes(latest);
+    expect(planMerge(after, DEFAULT_MERGE_POLICY)).toBeNull();
+    expect(after.length).toBeLessThan(8);
+    const csv = await send("GET", `/v1/dataset/${created.id}/${latest}/data.csv`, { key, headers: { "Accept-Encoding": "identity" } });
+    expect(await csv.text()).toBe("n,text\n0,zero\n" + Array.from({ length: 13 }, (_, i) => `${i + 1},row ${i + 1}\n`).join(""));
+  });
+
   it("acknowledges a malformed message without doing anything", async () => {
     const batch = createMessageBatch("pubset-after-commit", [{ id: "bad", timestamp: Date.now(), attempts: 1, body: { kind: "unknown" } }]);
     const ctx = createExecutionContext();

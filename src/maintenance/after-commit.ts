@@ -14,10 +14,13 @@
 //                      build the latest instead; else skip (the newer version's message builds)
 //   compaction lost or failed for good → the clean-up cron finds the list out of shape (cleanup.ts)
 //
+//   compact message  → compact the dataset's latest version (once per dataset in a batch), not
+//                      the message's own: under a stream of appends every message is superseded
+//
 // Invariants: a message is only a hint (compaction and twin builds are safe twice,
 // concurrently, or beside appends: their D1 swaps are guarded), so at-least-once delivery is
 // enough; a burst of appends to one dataset copies, and builds a twin, only for the newest
-// version; a superseded version's twin is built when a reader asks for it (columnar/download.ts).
+// version; a stream that never pauses still compacts; a superseded version's twin is built when a reader asks for it (columnar/download.ts).
 import { z } from "zod";
 import { compactInBackground, type ContentBindings } from "./compaction.ts";
 import { buildTwin } from "../columnar/build.ts";
@@ -122,11 +125,13 @@ async function runMessage(env: ContentBindings, message: AfterCommitMessage, pol
     await buildTwin(env, message.datasetId, target, timings);
     return;
   }
-  const outcome = await compactInBackground(env, message.datasetId, message.versionId, policy, timings);
+  const compacted = await compactInBackground(env, message.datasetId, policy, timings);
   // A twin already built stitches the parts of the segments just merged away: rebuilt over the
   // merged ones, so its row groups merge as the segments did. A twin not built yet is built by
   // its own message, over the merged segments.
-  if (outcome === "compacted" && (await getTwinState(env.DB, message.versionId))?.state === "ready") await buildTwin(env, message.datasetId, message.versionId, timings);
+  if (compacted?.outcome === "compacted" && (await getTwinState(env.DB, compacted.versionId))?.state === "ready") {
+    await buildTwin(env, message.datasetId, compacted.versionId, timings);
+  }
 }
 
 /**
@@ -148,12 +153,21 @@ async function twinToBuild(db: D1Database, datasetId: string, versionId: string)
  * twin build that throws is retried later, and marked failed, with its reason, on its last try.
  */
 export async function consumeAfterCommit(batch: MessageBatch<unknown>, env: ContentBindings, policy: MergePolicy, timings: StorageTimings): Promise<void> {
+  // A compaction works on the dataset's latest version whichever append asked, so one per dataset a batch.
+  const compacted = new Set<string>();
   for (const message of batch.messages) {
     const parsed = AfterCommitMessageSchema.safeParse(message.body);
     if (!parsed.success) {
       console.error(JSON.stringify({ event: "after_commit_malformed", id: message.id }));
       message.ack();
       continue;
+    }
+    if (parsed.data.kind === "compact") {
+      if (compacted.has(parsed.data.datasetId)) {
+        message.ack();
+        continue;
+      }
+      compacted.add(parsed.data.datasetId);
     }
     try {
       await runMessage(env, parsed.data, policy, timings);

@@ -5,7 +5,7 @@
 // concurrently, or beside appends: the swap in D1 is guarded, and a merged object that loses is
 // an unclaimed intent the clean-up removes.
 import { planMerge } from "../storage/compaction-plan.ts";
-import { getVersionSegmentsWithParts, isLatestVersion } from "../storage/datasets-db.ts";
+import { getVersionSegmentsWithParts, latestVersionId } from "../storage/datasets-db.ts";
 import { commitCompaction } from "./store.ts";
 import { recordUploadIntents } from "../storage/pending-objects-db.ts";
 import { pacedStream } from "../storage/paced-stream.ts";
@@ -69,24 +69,26 @@ async function mergeRun(env: ContentBindings, datasetId: string, run: SegmentRow
 }
 
 /**
- * Run by the after-commit queue consumer (after-commit.ts). Never rejects: a failure only leaves the list
- * as it is until the next append or the scheduled clean-up plans again. Null when the version
- * is no longer the latest, or the compaction failed.
+ * Run by the after-commit queue consumer (after-commit.ts) for an append's message: compacts the
+ * dataset's latest version, whichever append's message asks. Under a stream of appends every
+ * message finds a newer version than its own, so skipping those would leave the list growing
+ * for as long as the stream lasts; the latest holds every older list's segments and more.
+ * Never rejects: a failure only leaves the list as it is until the next message or the
+ * scheduled clean-up plans again. Null when the dataset is gone or the compaction failed.
  */
 export async function compactInBackground(
   env: ContentBindings,
   datasetId: string,
-  versionId: string,
   policy: MergePolicy,
   timings: StorageTimings,
-): Promise<CompactionOutcome | null> {
+): Promise<{ versionId: string; outcome: CompactionOutcome } | null> {
+  let versionId: string | null = null;
   try {
-    // A newer append holds this list and more, and enqueues its own compaction: under a
-    // burst, only the newest version's compaction copies anything.
-    if (!(await isLatestVersion(env.DB, datasetId, versionId))) return null;
+    versionId = await latestVersionId(env.DB, datasetId);
+    if (versionId === null) return null;
     const outcome = await compactVersion(env, datasetId, versionId, policy, timings);
     if (outcome !== "unchanged") console.log(JSON.stringify({ event: "compaction", datasetId, versionId, outcome }));
-    return outcome;
+    return { versionId, outcome };
   } catch (error: unknown) {
     console.error(JSON.stringify({ event: "compaction_failed", datasetId, versionId, error: String(error) }));
     return null;

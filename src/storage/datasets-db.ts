@@ -115,9 +115,10 @@ export async function versionExists(db: D1Database, versionId: string): Promise<
   return (await db.prepare("SELECT 1 AS found FROM versions WHERE id = ?").bind(versionId).first<{ found: number }>()) !== null;
 }
 
-export async function isLatestVersion(db: D1Database, datasetId: string, versionId: string): Promise<boolean> {
+/** The dataset's latest version, or null when the dataset is gone. */
+export async function latestVersionId(db: D1Database, datasetId: string): Promise<string | null> {
   const row = await db.prepare("SELECT latest_version FROM datasets WHERE id = ?").bind(datasetId).first<{ latest_version: string }>();
-  return row?.latest_version === versionId;
+  return row?.latest_version ?? null;
 }
 
 export async function datasetExists(db: D1Database, datasetId: string): Promise<boolean> {
