@@ -16,13 +16,20 @@ export function datasetPrefix(datasetId: string): string {
 }
 
 /**
- * Streams bytes into one R2 object with memory bounded by two parts: small objects are written
- * with a single put, larger ones as a multipart upload of fixed-size parts.
+ * Streams bytes into one R2 object with memory bounded by two part buffers: small objects are
+ * written with a single put, larger ones as a multipart upload of fixed-size parts. The two
+ * buffers take turns (one fills while the other uploads) and are reused, never copied: a copy
+ * per part is freed only some turns after its upload ends, and a build that writes faster than
+ * that held 15–40 MiB of them (docs/performance.md, run M6).
  */
 export class SegmentUpload {
   readonly key: string;
   private readonly bucket: R2Bucket;
-  private readonly part: Uint8Array;
+  private readonly partSize: number;
+  /** The buffer being filled. */
+  private part: Uint8Array;
+  /** The other buffer: in flight while `inFlight` is pending, then free; null until a second part is needed. */
+  private spare: Uint8Array | null = null;
   private filled = 0;
   private total = 0;
   private multipart: R2MultipartUpload | null = null;
@@ -34,11 +41,17 @@ export class SegmentUpload {
   constructor(bucket: R2Bucket, key: string, partSize = PART_SIZE) {
     this.bucket = bucket;
     this.key = key;
+    this.partSize = partSize;
     this.part = new Uint8Array(partSize);
   }
 
   get bytesWritten(): number {
     return this.total;
+  }
+
+  /** Bytes of part buffers this upload holds: one part, two once a second part fills. */
+  get bufferBytes(): number {
+    return this.part.length + (this.spare?.length ?? 0);
   }
 
   async write(bytes: Uint8Array): Promise<void> {
@@ -54,16 +67,21 @@ export class SegmentUpload {
   }
 
   /**
-   * Hands the filled part to R2 and lets it upload while the next one fills: at most one part
-   * is in flight, so memory stays two parts, and ingest does not stop for every R2 round trip.
+   * Hands the filled buffer to R2 and fills the other one meanwhile: at most one part is in
+   * flight, and its buffer is written again only after R2 has answered for it, so ingest does not
+   * stop for every R2 round trip and memory stays two parts.
    */
   private async flushPart(): Promise<void> {
     this.multipart ??= await this.bucket.createMultipartUpload(this.key);
+    // The other buffer's upload must end before it is filled again.
     await this.inFlight;
     const multipart = this.multipart;
-    const bytes = this.part.slice(0, this.filled);
+    const sending = this.part;
+    const bytes = this.filled === sending.length ? sending : sending.subarray(0, this.filled);
     const index = this.partCount++;
     this.filled = 0;
+    this.part = this.spare ?? new Uint8Array(this.partSize);
+    this.spare = sending;
     this.inFlight = multipart.uploadPart(index + 1, bytes).then((uploaded) => {
       this.parts[index] = uploaded;
     });
