@@ -19,8 +19,8 @@ export function datasetPrefix(datasetId: string): string {
  * Streams bytes into one R2 object with memory bounded by two part buffers: small objects are
  * written with a single put, larger ones as a multipart upload of fixed-size parts. The two
  * buffers take turns (one fills while the other uploads) and are reused, never copied: a copy
- * per part is freed only some turns after its upload ends, and a build that writes faster than
- * that held 15–40 MiB of them (docs/performance.md, run M6).
+ * per part was freed only some turns after its upload ended, so even parts written with pauses
+ * between them held three parts, not two (docs/performance.md, before run M6).
  */
 export class SegmentUpload {
   readonly key: string;
