@@ -10,7 +10,7 @@
 //       for each segment: part(segment, encoding) exists → reuse
 //                         else intent(part) → R2 put(row groups ‖ metadata) → record the part row
 //       a part needs wider kinds, or planKinds says some must be re-encoded → kinds ← wider; again
-//     tail ← writeTail(the parts' metadata); only past STORED_TAIL_BYTES: intent(tail) → R2 put(tail)
+//     tail ← writeTail(the parts' metadata, read and added one part at a time); only past STORED_TAIL_BYTES: intent(tail) → R2 put(tail)
 //     batch: the version's part list, its twin row `ready` with the tail's length, intents claimed
 //
 // Nothing version-wide is written below STORED_TAIL_BYTES: each part holds its rows' summary,
@@ -23,7 +23,7 @@
 // published length or the read fails); objects are recorded as intents before they are
 // written, so a build that dies leaves nothing the clean-up cannot find; a build is safe twice
 // or concurrently (parts are keyed by segment and encoding, the publish is one batch).
-import { encodePartMetadata, PartWriter, planKinds, startKinds, unifyKinds, writeTail, type ColumnKind, type PartMetadata } from "./parquet/index.ts";
+import { encodePartMetadata, PartWriter, startKinds, TailWriter, unifyKinds, type ColumnKind, type PartMetadata } from "./parquet/index.ts";
 import { readPartMetadata } from "./part-metadata-read.ts";
 import { findParts, getTwinState, publishTwin, recordPart, type StoredPart, type TwinState } from "./store.ts";
 import { columnFeeds } from "./statistics/column-feed.ts";
@@ -110,15 +110,18 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
       kinds = unifyKinds(kinds, wider);
       continue;
     }
-    const metadata = await Promise.all(parts.map((part) => storedPartMetadata(env.CONTENT, part)));
-    const plan = planKinds(metadata);
+    // The tail is made here for its length; a reader's first request for it makes it again from
+    // the same parts (tail-object.ts). Only a tail too large to make on a read is stored. Parts'
+    // metadata are read one at a time and dropped once added: held all at once, with their pages,
+    // they were the build's largest live memory at its end (docs/performance.md).
+    const tailWriter = new TailWriter(version.schema);
+    for (const part of parts) tailWriter.add(await storedPartMetadata(env.CONTENT, part));
+    const plan = tailWriter.plan();
     if (plan.reencode.length > 0) {
       kinds = unifyKinds(kinds, plan.kinds);
       continue;
     }
-    // The tail is made here for its length; a reader's first request for it makes it again from
-    // the same parts (tail-object.ts). Only a tail too large to make on a read is stored.
-    const tail = writeTail(version.schema, metadata);
+    const tail = tailWriter.finish();
     let tailKey: string | null = null;
     if (tail.length > STORED_TAIL_BYTES) {
       tailKey = parquetKey(datasetId);

@@ -3,7 +3,7 @@
 // (docs/columnar.md), and a file stitched from many parts reads as the rows concatenated.
 import { readColumnIndex, readOffsetIndex } from "hyparquet";
 import { describe, expect, it } from "vitest";
-import { type ColumnKind, decodePartMetadata, encodePart, encodePartMetadata, joinParquet, type PartMetadata, planKinds, startKinds, writeTail } from "../../src/columnar/parquet/index.ts";
+import { type ColumnKind, decodePartMetadata, encodePart, encodePartMetadata, joinParquet, type PartMetadata, planKinds, startKinds, TailWriter, writeTail } from "../../src/columnar/parquet/index.ts";
 import { PAGE_BYTES, PAGE_ROWS } from "../../src/columnar/parquet/column-chunk.ts";
 import { fieldNames } from "../../src/schema/field-names.ts";
 import type { TableSchema } from "../../src/schema/table-schema.ts";
@@ -191,6 +191,32 @@ describe("Parquet encoder read back by DuckDB and hyparquet", () => {
     const { path } = await expectReadsBack("stitched", schema, segments, { rowGroupRows: 37 });
     const groups = await duckRows(`select count(distinct row_group_id) from parquet_metadata('${path}')`);
     expect(Number(groups[0]![0])).toBeGreaterThan(segments.length);
+  });
+
+  it("writes the same tail from parts added one at a time and dropped, their pages gone once added", async () => {
+    const { schema, rows } = randomTable(51, 6, 1200);
+    const segments: Rows[] = [rows.slice(0, 1), rows.slice(1, 500), rows.slice(500, 501), rows.slice(501)];
+    const { bytes, kinds, parts } = stitch(schema, segments, { rowGroupRows: 150 });
+    const tail = new TailWriter(schema);
+    for (const part of parts) {
+      const copy = roundTrip(part);
+      tail.add(copy);
+      // What a build drops once the part is added: its pages and their bounds.
+      for (const group of copy.rowGroups) {
+        for (const chunk of group.columns) {
+          chunk.pageOffsets.fill(-1);
+          chunk.pageSizes.fill(-1);
+          chunk.pageFirstRows.fill(-1);
+          if (chunk.pageIndex) chunk.pageIndex.mins.fill(null);
+        }
+      }
+    }
+    expect(tail.plan()).toEqual(planKinds(parts));
+    const written = tail.finish();
+    const dataBytes = parts.reduce((sum, part) => sum + part.byteLength, 0);
+    expect(written).toEqual(bytes.subarray(4 + dataBytes));
+    const path = writeTemp("one-at-a-time", joinParquet([[bytes.subarray(4, 4 + dataBytes)]], written));
+    expect(await readWithDuckDB(path)).toEqual(expectedRows(schema, kinds, rows));
   });
 
   it("re-encodes a part whose kinds a later part widens, and refuses to stitch it unwidened", async () => {

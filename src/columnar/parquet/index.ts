@@ -21,7 +21,7 @@ export {
   storedPagesBytes,
   type StoredPartMetadata,
 } from "./part-metadata.ts";
-export { CREATED_BY, MAGIC, planKinds, writeTail } from "./tail-writer.ts";
+export { CREATED_BY, MAGIC, planKinds, TailWriter, writeTail } from "./tail-writer.ts";
 export { encodeParquet, encodePart, joinParquet } from "./encode-parquet.ts";
 export { snappyCompress } from "./snappy.ts";
 export type { ValueSink } from "./value-sink.ts";

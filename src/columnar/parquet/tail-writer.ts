@@ -7,7 +7,7 @@ import type { TableSchema } from "../../schema/table-schema.ts";
 import { ByteBuffer, utf8 } from "./byte-buffer.ts";
 import { type ColumnKind, kindFits, PHYSICAL, physicalType, unifyKinds } from "./column-kinds.ts";
 import { CODEC_SNAPPY } from "./page-header.ts";
-import type { ChunkMeta, PartMetadata } from "./part-metadata.ts";
+import type { ChunkHead, ChunkMeta, PartMetadata } from "./part-metadata.ts";
 import { writeSchema } from "./schema-elements.ts";
 import { CompactWriter, T_BINARY, T_I32, T_I64, T_STRUCT, T_TRUE } from "./thrift-compact.ts";
 
@@ -16,8 +16,14 @@ export const CREATED_BY = "pubset";
 /** parquet.thrift BoundaryOrder: pages' bounds are not claimed to be sorted. */
 const BOUNDARY_UNORDERED = 0;
 
+/** What planKinds reads of a part: its kinds, and which of its chunks hold a value. */
+export interface PartKinds {
+  kinds: readonly ColumnKind[];
+  rowGroups: readonly { columns: readonly Pick<ChunkMeta, "values" | "nulls">[] }[];
+}
+
 /** The kinds a file of `parts` is written as, and the parts that must be encoded again with them. */
-export function planKinds(parts: readonly PartMetadata[]): { kinds: ColumnKind[]; reencode: number[] } {
+export function planKinds(parts: readonly PartKinds[]): { kinds: ColumnKind[]; reencode: number[] } {
   const kinds = unifyKinds(...parts.map((part) => part.kinds));
   const reencode = parts.flatMap((part, p) =>
     part.rowGroups.some((group) => group.columns.some((chunk, c) => !kindFits(part.kinds[c]!, kinds[c]!, chunk.values > chunk.nulls))) ? [p] : [],
@@ -65,8 +71,8 @@ interface Located {
   length: number;
 }
 
-function columnChunk(w: CompactWriter, name: Uint8Array, kind: ColumnKind, chunk: ChunkMeta, start: number, index: { offsets: Located; columns: Located | null }): void {
-  const dataOffset = start + chunk.pageOffsets[0]!;
+function columnChunk(w: CompactWriter, name: Uint8Array, kind: ColumnKind, chunk: FooterChunk, start: number, index: { offsets: Located; columns: Located | null }): void {
+  const dataOffset = start + chunk.firstPage;
   w.element().i64(2, start).struct(3);
   w.i32(1, physicalType(kind));
   w.list(2, T_I32, chunk.encodings.length);
@@ -89,66 +95,133 @@ function columnChunk(w: CompactWriter, name: Uint8Array, kind: ColumnKind, chunk
  * the file's (planKinds says which parts to encode again). `keyValue` always gains `pubset.schema`.
  */
 export function writeTail(schema: TableSchema, parts: readonly PartMetadata[], keyValue: Readonly<Record<string, string>> = {}): Uint8Array {
-  const names = schema.fields.map((field) => field.name);
-  const nameBytes = names.map(utf8);
-  if (parts.some((part) => part.kinds.length !== names.length)) throw new Error("writeTail: a part has another column count than the schema");
-  const { kinds: unified, reencode } = planKinds(parts);
-  if (reencode.length > 0) throw new Error(`writeTail: parts ${reencode.join(", ")} were encoded with other kinds than the file's`);
-  const kinds = parts.length > 0 ? unified : names.map((): ColumnKind => "string");
-  const out = new ByteBuffer(1 << 16);
-  let position = MAGIC.length + parts.reduce((sum, part) => sum + part.byteLength, 0);
-  const place = (bytes: Uint8Array): Located => {
-    out.write(bytes);
-    const entry = { offset: position, length: bytes.length };
-    position += bytes.length;
-    return entry;
-  };
-  // Every ColumnIndex, then every OffsetIndex, as PageIndex.md lays them out.
-  const columnIndexes = parts.flatMap((part) =>
-    part.rowGroups.map((group) =>
-      group.columns.map((chunk) => {
-        const bytes = columnIndex(chunk);
-        return bytes === null ? null : place(bytes);
+  const tail = new TailWriter(schema, keyValue);
+  for (const part of parts) tail.add(part);
+  return tail.finish();
+}
+
+/** A chunk as the footer needs it once its part's pages are gone, with where its indexes sit in their sections. */
+interface FooterChunk extends ChunkHead {
+  /** Where its first data page starts, relative to the chunk. */
+  firstPage: number;
+  offsets: Located;
+  columns: Located | null;
+}
+
+interface FooterPart {
+  kinds: ColumnKind[];
+  byteLength: number;
+  rows: number;
+  rowGroups: { rows: number; columns: FooterChunk[] }[];
+}
+
+/**
+ * writeTail one part at a time, for parts too many to hold with their pages at once (a build's
+ * end, docs/performance.md): each part's ColumnIndexes and OffsetIndexes are written as it is
+ * added, and only its head is kept for the footer, so the writer holds the index bytes and the
+ * heads, not every part's pages. The bytes are writeTail's to the byte.
+ */
+export class TailWriter {
+  private readonly names: string[];
+  private readonly columnIndexes = new ByteBuffer(1 << 16);
+  private readonly offsetIndexes = new ByteBuffer(1 << 16);
+  private readonly parts: FooterPart[] = [];
+  /** The parts' bytes so far, `PAR1` included: where the next part starts in the file. */
+  private partStart = MAGIC.length;
+
+  private readonly schema: TableSchema;
+  private readonly keyValue: Readonly<Record<string, string>>;
+
+  constructor(schema: TableSchema, keyValue: Readonly<Record<string, string>> = {}) {
+    this.schema = schema;
+    this.keyValue = keyValue;
+    this.names = schema.fields.map((field) => field.name);
+  }
+
+  /** Adds the next part; its metadata is not kept (nor its pages). */
+  add(part: PartMetadata): void {
+    if (part.kinds.length !== this.names.length) throw new Error("writeTail: a part has another column count than the schema");
+    const place = (into: ByteBuffer, bytes: Uint8Array): Located => {
+      const at = { offset: into.length, length: bytes.length };
+      into.write(bytes);
+      return at;
+    };
+    const partStart = this.partStart;
+    const rowGroups = part.rowGroups.map((group) => ({
+      rows: group.rows,
+      columns: group.columns.map((chunk): FooterChunk => {
+        const columns = columnIndex(chunk);
+        return {
+          offset: chunk.offset,
+          compressed: chunk.compressed,
+          uncompressed: chunk.uncompressed,
+          values: chunk.values,
+          nulls: chunk.nulls,
+          dictionary: chunk.dictionary,
+          encodings: chunk.encodings,
+          min: chunk.min,
+          max: chunk.max,
+          instantDigits: chunk.instantDigits,
+          firstPage: chunk.pageOffsets[0]!,
+          columns: columns === null ? null : place(this.columnIndexes, columns),
+          offsets: place(this.offsetIndexes, offsetIndex(chunk, partStart + chunk.offset)),
+        };
       }),
-    ),
-  );
-  const indexes: { offsets: Located; columns: Located | null }[][] = [];
-  let partStart = MAGIC.length;
-  for (const part of parts) {
-    for (const group of part.rowGroups) {
-      const columns = columnIndexes[indexes.length]!;
-      indexes.push(group.columns.map((chunk, c) => ({ offsets: place(offsetIndex(chunk, partStart + chunk.offset)), columns: columns[c]! })));
-    }
-    partStart += part.byteLength;
+    }));
+    this.parts.push({ kinds: part.kinds, byteLength: part.byteLength, rows: part.rows, rowGroups });
+    this.partStart += part.byteLength;
   }
-  const w = new CompactWriter(out);
-  const footerStart = out.length;
-  w.i32(1, 2);
-  writeSchema(w, names, kinds);
-  w.i64(3, parts.reduce((sum, part) => sum + part.rows, 0));
-  w.list(4, T_STRUCT, indexes.length);
-  let group = 0;
-  partStart = MAGIC.length;
-  for (const part of parts) {
-    for (const rowGroup of part.rowGroups) {
-      const first = rowGroup.columns[0];
-      w.element().list(1, T_STRUCT, rowGroup.columns.length);
-      rowGroup.columns.forEach((chunk, c) => columnChunk(w, nameBytes[c]!, kinds[c]!, chunk, partStart + chunk.offset, indexes[group]![c]!));
-      w.i64(2, rowGroup.columns.reduce((sum, chunk) => sum + chunk.uncompressed, 0)).i64(3, rowGroup.rows);
-      if (first) w.i64(5, partStart + first.offset);
-      w.i64(6, rowGroup.columns.reduce((sum, chunk) => sum + chunk.compressed, 0)).end();
-      group++;
-    }
-    partStart += part.byteLength;
+
+  /** The kinds of the parts added so far, and those to encode again (planKinds). */
+  plan(): { kinds: ColumnKind[]; reencode: number[] } {
+    return planKinds(this.parts);
   }
-  const pairs = Object.entries({ ...keyValue, "pubset.schema": JSON.stringify(schema) });
-  w.list(5, T_STRUCT, pairs.length);
-  for (const [key, value] of pairs) w.element().string(1, key).string(2, value).end();
-  w.string(6, CREATED_BY);
-  w.list(7, T_STRUCT, names.length);
-  for (let i = 0; i < names.length; i++) w.element().struct(1).end().end();
-  w.end();
-  out.i32(out.length - footerStart);
-  out.write(MAGIC);
-  return out.copy();
+
+  finish(): Uint8Array {
+    const { parts, names } = this;
+    const nameBytes = names.map(utf8);
+    const { kinds: unified, reencode } = planKinds(parts);
+    if (reencode.length > 0) throw new Error(`writeTail: parts ${reencode.join(", ")} were encoded with other kinds than the file's`);
+    const kinds = parts.length > 0 ? unified : names.map((): ColumnKind => "string");
+    // Every ColumnIndex, then every OffsetIndex, as PageIndex.md lays them out, after the parts.
+    const out = new ByteBuffer(this.columnIndexes.length + this.offsetIndexes.length + (1 << 16));
+    out.write(this.columnIndexes.bytes.subarray(0, this.columnIndexes.length));
+    out.write(this.offsetIndexes.bytes.subarray(0, this.offsetIndexes.length));
+    const columnsAt = this.partStart;
+    const offsetsAt = columnsAt + this.columnIndexes.length;
+    const w = new CompactWriter(out);
+    const footerStart = out.length;
+    w.i32(1, 2);
+    writeSchema(w, names, kinds);
+    w.i64(3, parts.reduce((sum, part) => sum + part.rows, 0));
+    w.list(4, T_STRUCT, parts.reduce((sum, part) => sum + part.rowGroups.length, 0));
+    let partStart = MAGIC.length;
+    for (const part of parts) {
+      for (const rowGroup of part.rowGroups) {
+        const first = rowGroup.columns[0];
+        w.element().list(1, T_STRUCT, rowGroup.columns.length);
+        rowGroup.columns.forEach((chunk, c) => {
+          const index = {
+            offsets: { offset: offsetsAt + chunk.offsets.offset, length: chunk.offsets.length },
+            columns: chunk.columns === null ? null : { offset: columnsAt + chunk.columns.offset, length: chunk.columns.length },
+          };
+          columnChunk(w, nameBytes[c]!, kinds[c]!, chunk, partStart + chunk.offset, index);
+        });
+        w.i64(2, rowGroup.columns.reduce((sum, chunk) => sum + chunk.uncompressed, 0)).i64(3, rowGroup.rows);
+        if (first) w.i64(5, partStart + first.offset);
+        w.i64(6, rowGroup.columns.reduce((sum, chunk) => sum + chunk.compressed, 0)).end();
+      }
+      partStart += part.byteLength;
+    }
+    const pairs = Object.entries({ ...this.keyValue, "pubset.schema": JSON.stringify(this.schema) });
+    w.list(5, T_STRUCT, pairs.length);
+    for (const [key, value] of pairs) w.element().string(1, key).string(2, value).end();
+    w.string(6, CREATED_BY);
+    w.list(7, T_STRUCT, names.length);
+    for (let i = 0; i < names.length; i++) w.element().struct(1).end().end();
+    w.end();
+    out.i32(out.length - footerStart);
+    out.write(MAGIC);
+    return out.copy();
+  }
 }
