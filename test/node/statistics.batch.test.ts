@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import { PartWriter, startKinds } from "../../src/columnar/parquet/index.ts";
 import { columnFeeds } from "../../src/columnar/statistics/column-feed.ts";
 import { statisticsDocument, type ColumnStatistics } from "../../src/columnar/statistics/document.ts";
+import { KEY, keyOfNumber } from "../../src/columnar/statistics/hash.ts";
+import { KeySketch } from "../../src/columnar/statistics/key-sketch.ts";
 import { KllSketch } from "../../src/columnar/statistics/kll.ts";
 import { sortDoubles } from "../../src/columnar/statistics/radix-sort.ts";
 import { createSummaries, decodeSummary, encodeSummary, mergeSummaries, type TableSummary } from "../../src/columnar/statistics/table-summary.ts";
@@ -55,6 +57,30 @@ describe("statistics in sorted batches", () => {
       // −0 and 0 are one value to the statistics (the feed reads −0 as 0 before sorting).
       expect(Array.from(values, (v) => v + 0)).toEqual(Array.from(expected, (v) => v + 0));
     }
+  });
+
+  it("an exact set fed sorted batches that overlap and repeat counts every value as one fed value by value", () => {
+    const random = mulberry32(23);
+    const batched = new KeySketch(true);
+    const single = new KeySketch(true);
+    for (let b = 0; b < 40; b++) {
+      const n = b % 9 === 0 ? 1 : randomInt(random, 1, 3000);
+      const batch = new Float64Array(n);
+      // Few distinct values in some batches (long runs of equals), wide ranges in others.
+      const spread = b % 3 === 0 ? 20 : 5000;
+      for (let i = 0; i < n; i++) batch[i] = randomInt(random, -spread, spread) / (b % 2 === 0 ? 1 : 4);
+      sortDoubles(batch);
+      batched.addSorted(batch, n);
+      for (const value of batch) {
+        keyOfNumber(value);
+        single.add(KEY[0]!, KEY[1]!);
+      }
+      expect(batched.distinct()).toBe(single.distinct());
+    }
+    const a = batched.weighted();
+    const b = single.weighted();
+    expect(a.values).toEqual(b.values);
+    expect(a.weights).toEqual(b.weights);
   });
 
   it("KLL fed sorted runs, single items and weighted ones keeps ranks within 0.5 %", () => {

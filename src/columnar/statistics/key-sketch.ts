@@ -30,8 +30,6 @@ export class KeySketch {
   private runValues = NO_RUN;
   private runCounts = NO_RUN;
   private runSize = 0;
-  private spareValues = NO_RUN;
-  private spareCounts = NO_RUN;
 
   /** `withValues`: the keys are numbers (a double's bits, or a boxed big integer) to rank. */
   constructor(withValues: boolean) {
@@ -109,40 +107,50 @@ export class KeySketch {
     return shared;
   }
 
-  /** Merges the sorted batch values[0, n) into the run, a run of equal values as one entry. */
+  /**
+   * Merges the sorted batch values[0, n) into the run, a run of equal values as one entry. In
+   * place, from the back: the run's arrays are the only ones it holds (no second pair to merge
+   * into), grown by doubling up to the exact limit and a batch, so a column's run stays within
+   * 16 bytes a key of EXACT_DISTINCT_LIMIT plus a batch (docs/statistics.md, "Cost").
+   */
   private mergeRun(values: Float64Array, n: number): void {
     const size = this.runSize;
-    if (this.spareValues.length < size + n) {
-      const capacity = Math.max(size + n, this.spareValues.length * 2, 1024);
-      this.spareValues = new Float64Array(capacity);
-      this.spareCounts = new Float64Array(capacity);
+    if (this.runValues.length < size + n) {
+      const capacity = Math.max(size + n, Math.min(this.runValues.length * 2, EXACT_DISTINCT_LIMIT + n), 1024);
+      const grownValues = new Float64Array(capacity);
+      const grownCounts = new Float64Array(capacity);
+      grownValues.set(this.runValues.subarray(0, size));
+      grownCounts.set(this.runCounts.subarray(0, size));
+      this.runValues = grownValues;
+      this.runCounts = grownCounts;
     }
-    const oldValues = this.runValues;
-    const oldCounts = this.runCounts;
-    const outValues = this.spareValues;
-    const outCounts = this.spareCounts;
-    let a = 0;
-    let b = 0;
-    let out = 0;
-    while (b < n) {
+    const runValues = this.runValues;
+    const runCounts = this.runCounts;
+    // Written downwards from size + n: `out` stays above the old entries not yet moved, as at
+    // least one slot is left for each batch value not yet merged.
+    let a = size - 1;
+    let b = n - 1;
+    let out = size + n;
+    while (b >= 0) {
       const value = values[b]!;
-      let end = b + 1;
-      while (end < n && values[end] === value) end++;
-      while (a < size && oldValues[a]! < value) {
-        outValues[out] = oldValues[a]!;
-        outCounts[out++] = oldCounts[a++]!;
+      let start = b - 1;
+      while (start >= 0 && values[start] === value) start--;
+      while (a >= 0 && runValues[a]! > value) {
+        out--;
+        runValues[out] = runValues[a]!;
+        runCounts[out] = runCounts[a--]!;
       }
-      outValues[out] = value;
-      outCounts[out++] = a < size && oldValues[a] === value ? oldCounts[a++]! + (end - b) : end - b;
-      b = end;
+      out--;
+      runValues[out] = value;
+      runCounts[out] = a >= 0 && runValues[a] === value ? runCounts[a--]! + (b - start) : b - start;
+      b = start;
     }
-    outValues.set(oldValues.subarray(a, size), out);
-    outCounts.set(oldCounts.subarray(a, size), out);
-    this.runSize = out + size - a;
-    this.runValues = outValues;
-    this.runCounts = outCounts;
-    this.spareValues = oldValues;
-    this.spareCounts = oldCounts;
+    // Old entries [0, a] are in place; the merged ones [out, size + n) close the gap equal values left.
+    if (out > a + 1) {
+      runValues.copyWithin(a + 1, out, size + n);
+      runCounts.copyWithin(a + 1, out, size + n);
+    }
+    this.runSize = a + 1 + size + n - out;
   }
 
   /** Moves the run into the table (sized for it when empty), so the table holds every exact key. */
@@ -162,7 +170,7 @@ export class KeySketch {
 
   private dropRun(): void {
     this.runSize = 0;
-    this.runValues = this.runCounts = this.spareValues = this.spareCounts = NO_RUN;
+    this.runValues = this.runCounts = NO_RUN;
   }
 
   /** Counts a big integer `count` times: its boxed key, and the double it ranks as. */
