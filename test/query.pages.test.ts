@@ -28,6 +28,11 @@ let owner: TestKey;
 let id: string;
 let version: string;
 
+/** Rows `from` to `to` of an `id,city,amount` table, `id` rising. */
+function rows(from: number, to: number): string {
+  return Array.from({ length: to - from }, (_, i) => `${from + i},${CITIES[(from + i) % CITIES.length]},${(from + i) % 97}`).join("\n") + "\n";
+}
+
 /** `note` is text of 60 seeded letters, so sixteen of its pages (about 20 kB each) are a wider gap than a read costs (read-runs.ts). */
 function csv(): string {
   let seed = 7;
@@ -191,7 +196,6 @@ describe("range reads", () => {
 describe("part metadata on demand", () => {
   it("reads the parts' heads, then only the pages of the row groups a `where` may read, each once per isolate", async () => {
     const quiet = recordingAfterCommit().env;
-    const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `${from + i},${CITIES[(from + i) % CITIES.length]},${(from + i) % 97}`).join("\n") + "\n";
     const created = await signedFetch(quiet, "POST", "/v1/dataset", owner, { parts: [collectionPart({ name: "two parts", visibility: "public" }), csvPart(`id,city,amount\n${rows(0, 3000)}`, "two.csv")] });
     expect(created.status).toBe(201);
     const made = (await created.json()) as { id: string };
@@ -234,7 +238,6 @@ describe("part metadata on demand", () => {
 describe("parts stored before version 3", () => {
   it("a twin that reuses a part with its pages in the head (version 2) queries, and stitches its file, as one built since", async () => {
     const quiet = recordingAfterCommit().env;
-    const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `${from + i},${CITIES[(from + i) % CITIES.length]},${(from + i) % 97}`).join("\n") + "\n";
     const created = await signedFetch(quiet, "POST", "/v1/dataset", owner, { parts: [collectionPart({ name: "older part", visibility: "public" }), csvPart(`id,city,amount\n${rows(0, 3000)}`, "older.csv")] });
     expect(created.status).toBe(201);
     const made = (await created.json()) as { id: string; version: string };
