@@ -23,8 +23,8 @@
 // published length or the read fails); objects are recorded as intents before they are
 // written, so a build that dies leaves nothing the clean-up cannot find; a build is safe twice
 // or concurrently (parts are keyed by segment and encoding, the publish is one batch).
-import { encodePartMetadata, PartWriter, startKinds, TailWriter, unifyKinds, type ColumnKind, type PartMetadata } from "./parquet/index.ts";
-import { readPartMetadata } from "./part-metadata-read.ts";
+import { encodePartMetadata, PartWriter, startKinds, TailWriter, unifyKinds, type ColumnKind } from "./parquet/index.ts";
+import { readStoredPartMetadata, readTwinRange } from "./part-metadata-read.ts";
 import { findParts, getTwinState, publishTwin, recordPart, type StoredPart, type TwinState } from "./store.ts";
 import { columnFeeds } from "./statistics/column-feed.ts";
 import { createSummaries, encodeSummary, summaryFormat, textKeysOf } from "./statistics/table-summary.ts";
@@ -115,7 +115,7 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
     // metadata are read one at a time and dropped once added: held all at once, with their pages,
     // they were the build's largest live memory at its end (docs/performance.md).
     const tailWriter = new TailWriter(version.schema);
-    for (const part of parts) tailWriter.add(await storedPartMetadata(env.CONTENT, part));
+    for (const part of parts) tailWriter.add(await readStoredPartMetadata(env.CONTENT, part));
     const plan = tailWriter.plan();
     if (plan.reencode.length > 0) {
       kinds = unifyKinds(kinds, plan.kinds);
@@ -151,12 +151,6 @@ async function startingKinds(parent: TwinState | null, schema: TableSchema): Pro
   const kinds = JSON.parse(parent.kinds) as ColumnKind[];
   // The encoding hashes the schema with the kinds: equal only when the parent had this schema.
   return kinds.length === narrowest.length && (await encodingOf(schema, kinds)) === parent.encoding ? kinds : narrowest;
-}
-
-async function readRange(bucket: R2Bucket, key: string, offset: number, length: number): Promise<Uint8Array> {
-  const object = await bucket.get(key, { range: { offset, length } });
-  if (!object) throw new Error(`parquet object missing: ${key}`);
-  return new Uint8Array(await object.arrayBuffer());
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
@@ -228,10 +222,7 @@ async function writePart(
 async function textKeysOfParts(bucket: R2Bucket, parts: readonly StoredPart[]): Promise<TextKeys> {
   const part = parts.find((p) => p.summaryBytes > 0);
   if (!part) return "utf8";
-  const format = summaryFormat(await readRange(bucket, part.key, part.dataBytes + part.metaBytes, 5));
+  const format = summaryFormat(await readTwinRange(bucket, part.key, part.dataBytes + part.metaBytes, 5));
   return format === null ? "utf8" : textKeysOf(format);
 }
 
-async function storedPartMetadata(bucket: R2Bucket, part: StoredPart): Promise<PartMetadata> {
-  return readPartMetadata((offset, length) => readRange(bucket, part.key, offset, length), part);
-}

@@ -10,6 +10,7 @@ import type { TwinRow } from "../read/store.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
 import { statisticsDocument, type ColumnStatistics } from "./statistics/document.ts";
 import { createSummaries, decodeSummary, mergeSummaries } from "./statistics/table-summary.ts";
+import { readTwinRange } from "./part-metadata-read.ts";
 import { twinIdentity } from "./tail-object.ts";
 
 export interface StatisticsRange {
@@ -35,7 +36,7 @@ const rendered = new KeptInIsolate<Uint8Array>(4 * 1024 * 1024);
 export async function statisticsDocumentBytes(bucket: R2Bucket, schema: TableSchema, twin: TwinRow | null): Promise<Uint8Array | null> {
   if (twin?.state !== "ready") return null;
   const stored = statisticsRange(twin);
-  if (stored) return readRange(bucket, stored.key, stored.offset, stored.length);
+  if (stored) return readTwinRange(bucket, stored.key, stored.offset, stored.length);
   return renderedDocument(bucket, schema, twin, Infinity);
 }
 
@@ -49,17 +50,11 @@ async function renderedDocument(bucket: R2Bucket, schema: TableSchema, twin: Twi
   let summary = createSummaries(head);
   // One part's summary at a time: the merge holds the version's summary and one part's.
   for (const part of twin.parts) {
-    summary = mergeSummaries(summary, decodeSummary(await readRange(bucket, part.key, part.dataBytes + part.metaBytes, part.summaryBytes), fields.length));
+    summary = mergeSummaries(summary, decodeSummary(await readTwinRange(bucket, part.key, part.dataBytes + part.metaBytes, part.summaryBytes), fields.length));
   }
   const bytes = new TextEncoder().encode(JSON.stringify(statisticsDocument(head, summary)));
   rendered.keep(key, bytes, bytes.length);
   return bytes;
-}
-
-async function readRange(bucket: R2Bucket, key: string, offset: number, length: number): Promise<Uint8Array> {
-  const object = await bucket.get(key, { range: { offset, length } });
-  if (!object) throw new Error(`parquet object missing: ${key}`);
-  return new Uint8Array(await object.arrayBuffer());
 }
 
 export interface LeadingStatistics {

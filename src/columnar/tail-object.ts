@@ -5,7 +5,7 @@
 // twin"). Twins built before kept the tail as an object of its own, read from there.
 import { KeptInIsolate } from "../storage/kept-in-isolate.ts";
 import { writeTail } from "./parquet/index.ts";
-import { readPartMetadata } from "./part-metadata-read.ts";
+import { readStoredPartMetadata } from "./part-metadata-read.ts";
 import type { TwinRow } from "../read/store.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
 
@@ -17,12 +17,6 @@ export function twinIdentity(twin: Pick<TwinRow, "parts">): string {
   return twin.parts.map((part) => part.key).join(",");
 }
 
-async function readRange(bucket: R2Bucket, key: string, offset: number, length: number): Promise<Uint8Array> {
-  const object = await bucket.get(key, { range: { offset, length } });
-  if (!object) throw new Error(`parquet object missing: ${key}`);
-  return new Uint8Array(await object.arrayBuffer());
-}
-
 /**
  * The tail's bytes of a ready twin whose tail is not stored: made from its parts' metadata.
  * Throws when they do not come to the length the build published (a broken invariant).
@@ -31,7 +25,7 @@ export async function madeTail(bucket: R2Bucket, schema: TableSchema, twin: Twin
   const key = twinIdentity(twin);
   const cached = kept.get(key);
   if (cached) return cached;
-  const metadata = await Promise.all(twin.parts.map((part) => readPartMetadata((offset, length) => readRange(bucket, part.key, offset, length), part)));
+  const metadata = await Promise.all(twin.parts.map((part) => readStoredPartMetadata(bucket, part)));
   const tail = writeTail(schema, metadata);
   if (tail.length !== twin.tailBytes) throw new Error(`parquet tail of ${twin.parts.length} parts made ${tail.length} bytes, published ${twin.tailBytes}`);
   kept.keep(key, tail, tail.length);
