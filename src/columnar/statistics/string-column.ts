@@ -7,9 +7,9 @@
 // their UTF-16 code units, and keeps that hash when merged (docs/statistics.md, "Stored summaries").
 import type { Cell } from "../../schema/cast.ts";
 import type { ByteReader, ByteWriter } from "./bytes.ts";
+import { DistinctTexts } from "./distinct-texts.ts";
 import { FrequentValues, type TopValue } from "./frequent.ts";
 import { hashString, hashText, hashUtf8, KEY } from "./hash.ts";
-import { KeySketch } from "./key-sketch.ts";
 import { TOP_VALUE_MAX_LENGTH, TOP_VALUES } from "./limits.ts";
 
 /** How a string column's texts are keyed: their UTF-8 bytes (format 2) or UTF-16 code units (format 1). */
@@ -30,7 +30,7 @@ export class StringColumn {
   maxLength = -Infinity;
   totalLength = 0;
   /** Null while `frequent` holds every distinct value (before its first purge). */
-  distinct: KeySketch | null = null;
+  distinct: DistinctTexts | null = null;
   frequent = new FrequentValues();
   /** How texts are keyed; every key of this summary was made the same way. */
   keys: TextKeys;
@@ -71,7 +71,7 @@ export class StringColumn {
     this.totalLength += length * count;
     if (length < this.minLength) this.minLength = length;
     if (length > this.maxLength) this.maxLength = length;
-    if (this.distinct !== null) this.distinct.add(high, low, count);
+    if (this.distinct !== null) this.distinct.add(high, low);
     if (this.frequent.add(high, low, text, count)) {
       this.distinct ??= this.keysOfFrequent();
       this.frequent.purge();
@@ -79,8 +79,8 @@ export class StringColumn {
   }
 
   /** The distinct set read off the frequent counters, which hold every value while unpurged. */
-  private keysOfFrequent(): KeySketch {
-    const keys = new KeySketch(false);
+  private keysOfFrequent(): DistinctTexts {
+    const keys = new DistinctTexts(this.frequent.size);
     this.frequent.forEachKey((high, low) => keys.add(high, low));
     return keys;
   }
@@ -184,7 +184,7 @@ export class StringColumn {
       column.maxLength = maxLength;
     }
     column.totalLength = input.varuint();
-    column.distinct = input.u8() === 1 ? KeySketch.decode(input, false) : null;
+    column.distinct = input.u8() === 1 ? DistinctTexts.decode(input) : null;
     column.frequent = FrequentValues.decode(input);
     return column;
   }

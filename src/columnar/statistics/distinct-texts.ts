@@ -1,0 +1,173 @@
+// A string column's distinct values once its frequent-value counters no longer hold them all:
+// their 64-bit keys in an open-addressing set up to EXACT_DISTINCT_LIMIT of them, then
+// HyperLogLog (docs/statistics.md, "The summaries"). A text's count is the frequent counters'
+// business, so a slot is its key alone: 8 bytes, half a KeySketch table's, and a set near the
+// limit is 1 MiB (1.5 MiB for a moment while it grows). Keys are hashes already (hash.ts), so a
+// slot is read off them without mixing again. The stored form is KeySketch's (each key with a
+// count of 1, which no reader of a string column uses), so summaries read and merge across it.
+import type { ByteReader, ByteWriter } from "./bytes.ts";
+import { HLL_REGISTERS, HyperLogLog } from "./hyperloglog.ts";
+import { EXACT_DISTINCT_LIMIT } from "./limits.ts";
+
+const EXACT = 0;
+const SKETCHED = 1;
+/** Slots below which the set grows fourfold rather than twofold (a 512 KiB buffer). */
+const GROW_FAST_SLOTS = 1 << 16;
+const NO_WORDS = new Uint32Array(0);
+
+export class DistinctTexts {
+  /** Slot s: words[2s] key high, words[2s + 1] key low; (0, 0) is an empty slot, and the key (0, 0) is `zero`. */
+  private words: Uint32Array;
+  private mask: number;
+  private zero = false;
+  /** Keys held while exact (the key (0, 0) included). */
+  size = 0;
+  /** Set once past EXACT_DISTINCT_LIMIT, when `words` is let go. */
+  hll: HyperLogLog | null = null;
+
+  /** A set with room for `keys` keys before it grows. */
+  constructor(keys = 12) {
+    let slots = 16;
+    while (keys * 5 > slots * 4) slots *= 2;
+    this.words = new Uint32Array(slots * 2);
+    this.mask = slots - 1;
+  }
+
+  get approximate(): boolean {
+    return this.hll !== null;
+  }
+
+  /** Counts the key (high, low). */
+  add(high: number, low: number): void {
+    if (this.hll !== null) {
+      this.hll.add(high, low);
+      return;
+    }
+    if ((high | low) === 0) {
+      if (this.zero) return;
+      this.zero = true;
+    } else {
+      // Grown before the probe, so a new key always finds an empty slot (load stays under 80 %).
+      if ((this.size + 1) * 5 > (this.mask + 1) * 4) this.grow();
+      const words = this.words;
+      const mask = this.mask;
+      let slot = (low ^ high) & mask;
+      for (;;) {
+        const h = words[slot * 2]!;
+        const l = words[slot * 2 + 1]!;
+        if (h === high && l === low) return;
+        if ((h | l) === 0) break;
+        slot = (slot + 1) & mask;
+      }
+      words[slot * 2] = high;
+      words[slot * 2 + 1] = low;
+    }
+    if (++this.size > EXACT_DISTINCT_LIMIT) this.sketch();
+  }
+
+  /** Fourfold while small, then twofold: a set that ends at 128Ki slots rehashed fewer keys. */
+  private grow(): void {
+    const old = this.words;
+    const slots = (this.mask + 1) * (this.mask + 1 < GROW_FAST_SLOTS ? 4 : 2);
+    const words = new Uint32Array(slots * 2);
+    const mask = slots - 1;
+    for (let i = 0; i < old.length; i += 2) {
+      const high = old[i]!;
+      const low = old[i + 1]!;
+      if ((high | low) === 0) continue;
+      let slot = (low ^ high) & mask;
+      while ((words[slot * 2]! | words[slot * 2 + 1]!) !== 0) slot = (slot + 1) & mask;
+      words[slot * 2] = high;
+      words[slot * 2 + 1] = low;
+    }
+    this.words = words;
+    this.mask = mask;
+  }
+
+  /** Calls `visit` with every key held (only while exact). */
+  private forEach(visit: (high: number, low: number) => void): void {
+    eachKey(this.words, this.zero, visit);
+  }
+
+  /** Leaves exact counting: every key into HyperLogLog, the set let go. */
+  private sketch(): void {
+    const hll = new HyperLogLog();
+    this.forEach((high, low) => hll.add(high, low));
+    this.hll = hll;
+    this.words = NO_WORDS;
+    this.mask = 0;
+    this.zero = false;
+  }
+
+  distinct(): number {
+    return this.hll !== null ? this.hll.estimate() : this.size;
+  }
+
+  /** Merges `other` in (it is left as it was): exact sets add the smaller into the larger, a sketch takes the other's keys or registers. */
+  merge(other: DistinctTexts): void {
+    if (this.hll === null && other.hll === null) {
+      if (other.size > this.size) {
+        const { words, zero } = this;
+        this.words = other.words.slice();
+        this.mask = other.mask;
+        this.zero = other.zero;
+        this.size = other.size;
+        eachKey(words, zero, (high, low) => this.add(high, low));
+      } else other.forEach((high, low) => this.add(high, low));
+      return;
+    }
+    if (this.hll === null) {
+      // Ours exact, theirs sketched: a copy of their registers takes our keys.
+      const hll = new HyperLogLog(other.hll!.registers.slice());
+      this.forEach((high, low) => hll.add(high, low));
+      this.hll = hll;
+      this.words = NO_WORDS;
+      this.mask = 0;
+      this.zero = false;
+      return;
+    }
+    if (other.hll === null) other.forEach((high, low) => this.hll!.add(high, low));
+    else this.hll.merge(other.hll);
+  }
+
+  encode(out: ByteWriter): void {
+    if (this.hll !== null) {
+      out.u8(SKETCHED);
+      out.raw(this.hll.registers);
+      return;
+    }
+    out.u8(EXACT);
+    out.varuint(this.size);
+    this.forEach((high, low) => {
+      out.u32(high);
+      out.u32(low);
+      out.varuint(1);
+    });
+  }
+
+  static decode(input: ByteReader): DistinctTexts {
+    const mode = input.u8();
+    if (mode === EXACT) {
+      const size = input.varuint();
+      const set = new DistinctTexts(Math.min(size, EXACT_DISTINCT_LIMIT) + 1);
+      for (let i = 0; i < size; i++) {
+        const high = input.u32();
+        const low = input.u32();
+        input.varuint();
+        set.add(high, low);
+      }
+      return set;
+    }
+    if (mode !== SKETCHED) throw new RangeError("statistics summary holds an unknown sketch mode");
+    const set = new DistinctTexts(0);
+    set.words = NO_WORDS;
+    set.hll = new HyperLogLog(input.raw(HLL_REGISTERS));
+    return set;
+  }
+}
+
+/** Calls `visit` with every key of a set's slots (and the key (0, 0) when `zero`). */
+function eachKey(words: Uint32Array, zero: boolean, visit: (high: number, low: number) => void): void {
+  if (zero) visit(0, 0);
+  for (let i = 0; i < words.length; i += 2) if ((words[i]! | words[i + 1]!) !== 0) visit(words[i]!, words[i + 1]!);
+}
