@@ -7,6 +7,8 @@ import { DistinctTexts } from "../../src/columnar/statistics/distinct-texts.ts";
 import { hashText, KEY } from "../../src/columnar/statistics/hash.ts";
 import { KeySketch } from "../../src/columnar/statistics/key-sketch.ts";
 import { EXACT_DISTINCT_LIMIT } from "../../src/columnar/statistics/limits.ts";
+import { statisticsDocument } from "../../src/columnar/statistics/document.ts";
+import { createSummaries, decodeSummary, encodeSummary, mergeSummaries, observeRow, type TableSummary } from "../../src/columnar/statistics/table-summary.ts";
 
 function keyed(text: string): [number, number] {
   hashText(text);
@@ -91,5 +93,82 @@ describe("a string column's distinct set", () => {
     const stored = bytesOf((out) => sketched.encode(out));
     expect(DistinctTexts.decode(new ByteReader(stored)).hll!.registers).toEqual(sketched.hll!.registers);
     expect(KeySketch.decode(new ByteReader(stored), false).distinct()).toBe(sketched.distinct());
+  });
+});
+
+// The frequent values' byte bound (docs/statistics.md, "Exact and approximate"): long texts leave
+// exact counting of `top` before 4,096 distinct values, never at or below 1,024 of them.
+describe("a string column of long texts", () => {
+  const schema = { fields: [{ name: "x", type: "string" as const }], missingValues: [""] };
+  const long = (i: number) => `${i} ${"ü".repeat(400)}`;
+  /** Text i appears 1 + (i mod 7) times, in a shuffled but fixed order. */
+  function cells(from: number, to: number): string[] {
+    const out: string[] = [];
+    for (let i = from; i < to; i++) for (let k = 0; k <= i % 7; k++) out.push(long(i));
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = (i * 7919) % (i + 1);
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
+    return out;
+  }
+  function summaryOf(texts: string[]): TableSummary {
+    const summary = createSummaries(schema);
+    for (const text of texts) observeRow(summary, [text]);
+    return decodeSummary(encodeSummary(summary));
+  }
+  function entryOf(summary: TableSummary): Record<string, unknown> {
+    return statisticsDocument(schema, summary).columns[0] as unknown as Record<string, unknown>;
+  }
+  function truth(texts: string[]): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
+    return counts;
+  }
+  /** Each listed count is a lower bound at most rows ÷ 1,024 below the truth. */
+  function expectWithinBound(entry: Record<string, unknown>, texts: string[]): void {
+    const counts = truth(texts);
+    const top = entry.top as { value: string; count: number }[];
+    expect(top).toHaveLength(10);
+    for (const { value, count } of top) {
+      const whole = [...counts.keys()].find((text) => text.startsWith(value.slice(0, -1)))!;
+      expect(count).toBeLessThanOrEqual(counts.get(whole)!);
+      expect(count).toBeGreaterThanOrEqual(counts.get(whole)! - texts.length / 1024);
+    }
+  }
+
+  it("keeps every count exact up to 1,024 distinct texts however long", () => {
+    const texts = cells(0, 1024);
+    const entry = entryOf(summaryOf(texts));
+    expect(entry.top_approximate).toBeUndefined();
+    expect(entry.distinct).toBe(1024);
+    expect((entry.top as { count: number }[])[0]!.count).toBe(7);
+  });
+
+  it("leaves exact counting by bytes well before 4,096 distinct texts, marked and within the bound", () => {
+    const texts = cells(0, 3000);
+    const entry = entryOf(summaryOf(texts));
+    expect(entry.top_approximate).toBe(true);
+    expect(entry.distinct).toBe(3000);
+    expect(entry.distinct_approximate).toBeUndefined();
+    expectWithinBound(entry, texts);
+    // Short texts, as many of them, stay exact.
+    const short = createSummaries(schema);
+    for (let i = 0; i < 3000; i++) observeRow(short, [`${i}`]);
+    expect(entryOf(short).top_approximate).toBeUndefined();
+  });
+
+  it("merges two exact sides whose texts together pass the bound into a marked summary within it", () => {
+    const left = cells(0, 1500);
+    const right = cells(1000, 2500);
+    const a = summaryOf(left);
+    const b = summaryOf(right);
+    expect(entryOf(a).top_approximate).toBeUndefined();
+    expect(entryOf(b).top_approximate).toBeUndefined();
+    const merged = mergeSummaries(a, b);
+    const entry = entryOf(decodeSummary(encodeSummary(merged)));
+    expect(entry.top_approximate).toBe(true);
+    expect(entry.distinct).toBe(2500);
+    expect(entry.distinct_approximate).toBeUndefined();
+    expectWithinBound(entry, [...left, ...right]);
   });
 });

@@ -1,13 +1,13 @@
 // A string column's most frequent values: exact counts while it has at most FREQUENT_PURGE_AT
 // distinct values, then the Misra–Gries summary (Misra and Gries 1982, "Finding repeated
 // elements"; mergeable as in Agarwal et al. 2012, "Mergeable Summaries"). Counters accumulate up
-// to FREQUENT_PURGE_AT; a purge subtracts the count that leaves FREQUENT_CAPACITY of them
-// positive. Each kept count is a lower bound, at most `offset` ≤ n / FREQUENT_CAPACITY below the
+// to FREQUENT_PURGE_AT, or fewer once their texts pass FREQUENT_TEXT_UNITS together; a purge
+// subtracts the count that leaves FREQUENT_CAPACITY of them positive. Each kept count is a lower bound, at most `offset` ≤ n / FREQUENT_CAPACITY below the
 // truth: a purge subtracting c takes c from at least FREQUENT_CAPACITY counters.
 import type { ByteReader, ByteWriter } from "./bytes.ts";
 import { KEY } from "./hash.ts";
 import { KeyTable } from "./key-table.ts";
-import { FREQUENT_CAPACITY, FREQUENT_PURGE_AT, TOP_VALUE_MAX_LENGTH } from "./limits.ts";
+import { FREQUENT_CAPACITY, FREQUENT_PURGE_AT, FREQUENT_TEXT_UNITS, TOP_VALUE_MAX_LENGTH } from "./limits.ts";
 
 export interface TopValue {
   value: string;
@@ -18,7 +18,12 @@ export class FrequentValues {
   /** Key → count, with `tags` holding the index of the key's text in `texts`. */
   private table = new KeyTable(true);
   private texts: string[] = [];
+  /** UTF-16 code units of the texts kept: past FREQUENT_TEXT_UNITS a purge comes before FREQUENT_PURGE_AT counters. */
+  private units = 0;
   private spare: KeyTable | null = null;
+  /** The last purge's texts array and counts, reused by the next. */
+  private spareTexts: string[] = [];
+  private purgeCounts = new Float64Array(0);
   /** What every purge subtracted, summed: how far below the truth a count may be. */
   offset = 0;
   /** texts[0, copied) are copies already (a purge's survivors), which the next purge keeps as they are. */
@@ -27,17 +32,30 @@ export class FrequentValues {
   /** Counts `text` `count` times (once by default), keyed by its hash (high, low); true when the counters are over capacity. */
   add(high: number, low: number, text: string, count = 1): boolean {
     this.count(high, low, text, count);
-    return this.table.size > FREQUENT_PURGE_AT;
+    return this.overFull();
+  }
+
+  /**
+   * Past FREQUENT_PURGE_AT counters, or past FREQUENT_CAPACITY whose texts hold more than
+   * FREQUENT_TEXT_UNITS: long texts leave exact counting earlier, so the texts kept stay bounded
+   * in bytes as well as in number. A purge leaves at most FREQUENT_CAPACITY texts of at most
+   * TOP_VALUE_MAX_LENGTH + 1 units, half the budget, so purges stay a thousand new values apart.
+   */
+  private overFull(): boolean {
+    const size = this.table.size;
+    return size > FREQUENT_PURGE_AT || (size > FREQUENT_CAPACITY && this.units > FREQUENT_TEXT_UNITS);
   }
 
   private count(high: number, low: number, text: string, count: number): void {
     const table = this.table;
     const slot = table.slotOf(high, low);
-    if (table.count(slot) === 0) {
+    if (table.counts[slot * 2 + 1] === 0) {
       table.tags![slot] = this.texts.length;
       // Before the first purge a new value is rare past the first few thousand, so it is kept as
       // its own copy; after, the purge copies the survivors (a value that goes costs no copy).
-      this.texts.push(text.length > TOP_VALUE_MAX_LENGTH ? detached(cut(text)) : this.offset === 0 ? detached(text) : text);
+      const kept = text.length > TOP_VALUE_MAX_LENGTH ? detached(cut(text)) : this.offset === 0 ? detached(text) : text;
+      this.texts.push(kept);
+      this.units += kept.length;
     }
     table.counts[slot * 2 + 1]! += count;
   }
@@ -82,26 +100,37 @@ export class FrequentValues {
     return this.table.size;
   }
 
-  /** Past FREQUENT_PURGE_AT counters, subtracts the count that leaves at most FREQUENT_CAPACITY positive. */
+  /** When over full (overFull), subtracts the count that leaves at most FREQUENT_CAPACITY counters positive. */
   purge(): void {
-    while (this.table.size > FREQUENT_PURGE_AT) {
+    while (this.overFull()) {
       const old = this.table;
-      const counts = new Float64Array(old.size);
+      const oldCounts = old.counts;
+      const slots = old.slots;
+      if (this.purgeCounts.length < old.size) this.purgeCounts = new Float64Array(old.size * 2);
+      const counts = this.purgeCounts;
       let at = 0;
-      old.forEach((slot) => (counts[at++] = old.count(slot)));
-      const floor = kthSmallest(counts, counts.length, counts.length - FREQUENT_CAPACITY - 1);
+      for (let slot = 0; slot < slots; slot++) {
+        const count = oldCounts[slot * 2 + 1]!;
+        if (count !== 0) counts[at++] = count;
+      }
+      const floor = kthSmallest(counts, at, at - FREQUENT_CAPACITY - 1);
       const texts = this.texts;
       // Before the first purge every new text was copied as it came (count below).
       const copied = this.offset === 0 ? texts.length : this.copied;
-      // The spare table from the last purge is reused: a purge allocates no table buffer.
-      this.table = this.spare && this.spare.slots === old.slots ? this.spare.cleared() : new KeyTable(true, old.slots);
-      this.texts = [];
-      old.forEach((slot) => {
-        const count = old.count(slot) - floor;
-        if (count <= 0) return;
-        const index = old.tags![slot]!;
+      // The spare table and texts from the last purge are reused: a purge allocates no buffer.
+      this.table = this.spare && this.spare.slots === slots ? this.spare.cleared() : new KeyTable(true, slots);
+      this.texts = this.spareTexts;
+      this.texts.length = 0;
+      this.units = 0;
+      const tags = old.tags!;
+      for (let slot = 0; slot < slots; slot++) {
+        const count = oldCounts[slot * 2 + 1]! - floor;
+        if (count <= 0) continue;
+        const index = tags[slot]!;
         this.count(old.high(slot), old.low(slot), index < copied ? texts[index]! : detached(texts[index]!), count);
-      });
+      }
+      texts.length = 0;
+      this.spareTexts = texts;
       this.spare = old;
       this.offset += floor;
       this.copied = this.texts.length;

@@ -19,6 +19,13 @@ export const FREQUENT_CAPACITY = 1024;
  */
 export const FREQUENT_PURGE_AT = 4 * FREQUENT_CAPACITY;
 
+/**
+ * UTF-16 code units of text the frequent values keep before a purge comes early (at least
+ * FREQUENT_CAPACITY counters): twice what a purge's survivors can hold (1,024 texts of at most
+ * 257 units), so a column of long texts keeps at most 1 MiB of them (512 KiB of Latin-1).
+ */
+export const FREQUENT_TEXT_UNITS = 512 * 1024;
+
 /** The most frequent values a string column lists. */
 export const TOP_VALUES = 10;
 
