@@ -146,11 +146,15 @@ export class KllSketch {
       // A level grown far past its capacity (a long run, or a level whose capacity shrank as the
       // sketch deepened) gives its buffer back once compacted, so what the sketch holds stays
       // a few times its capacity (docs/statistics.md, sizes).
+      // The buffer given back becomes the spare when that is smaller, as mergeUp would otherwise
+      // allocate one its size for the next level up.
       const capacity = Math.max(MIN_CAPACITY, this.capacities[level]!);
-      if (this.levels[level]!.length > 4 * capacity) {
+      const given = this.levels[level]!;
+      if (given.length > 4 * capacity) {
         const fresh = new Float64Array(2 * capacity);
         if (keep === 1) fresh[0] = items[0]!;
         this.levels[level] = fresh;
+        if (given.length > this.spare.length) this.spare = given;
       }
     }
   }

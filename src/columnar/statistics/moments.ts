@@ -36,6 +36,35 @@ export class Moments {
     this.m2 += delta * weight * (value - this.mean);
   }
 
+  /**
+   * Adds values[0, n) at once: their own compensated sum, mean and squared deviations (two passes,
+   * no division per value), merged in by Chan et al.'s formula.
+   */
+  addBatch(values: Float64Array, n: number): void {
+    if (n === 0) return;
+    let sum = 0;
+    let compensation = 0;
+    for (let i = 0; i < n; i++) {
+      const value = values[i]!;
+      const next = sum + value;
+      compensation += Math.abs(sum) >= Math.abs(value) ? sum - next + value : value - next + sum;
+      sum = next;
+    }
+    const mean = (sum + compensation) / n;
+    let m2 = 0;
+    for (let i = 0; i < n; i++) {
+      const delta = values[i]! - mean;
+      m2 += delta * delta;
+    }
+    const batch = BATCH;
+    batch.count = n;
+    batch.sum = sum;
+    batch.compensation = compensation;
+    batch.mean = mean;
+    batch.m2 = m2;
+    this.merge(batch);
+  }
+
   merge(other: Moments): void {
     if (other.count === 0) return;
     if (this.count === 0) {
@@ -80,3 +109,6 @@ export class Moments {
     return moments;
   }
 }
+
+/** addBatch's scratch: a batch's moments before they are merged in. */
+const BATCH = new Moments();

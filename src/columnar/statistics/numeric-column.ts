@@ -63,16 +63,7 @@ export class NumericColumn {
     if (n === 0) return;
     if (values[0]! < this.low) this.low = values[0]!;
     if (values[n - 1]! > this.high) this.high = values[n - 1]!;
-    if (this.type === "integer" || this.type === "number") {
-      const moments = this.moments;
-      for (let i = 0; i < n; ) {
-        const value = values[i]!;
-        let end = i + 1;
-        while (end < n && values[end] === value) end++;
-        moments.addWeighted(value, end - i);
-        i = end;
-      }
-    }
+    if (this.type === "integer" || this.type === "number") this.moments.addBatch(values, n);
     this.values.addSorted(values, n);
   }
 
