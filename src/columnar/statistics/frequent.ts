@@ -18,6 +18,8 @@ export class FrequentValues {
   /** Key → count, with `tags` holding the index of the key's text in `texts`. */
   private table = new KeyTable(true);
   private texts: string[] = [];
+  /** texts[0, textCount) are in use; the rest are empty slots kept for the next texts. */
+  private textCount = 0;
   /** UTF-16 code units of the texts kept: past FREQUENT_TEXT_UNITS a purge comes before FREQUENT_PURGE_AT counters. */
   private units = 0;
   private spare: KeyTable | null = null;
@@ -50,11 +52,11 @@ export class FrequentValues {
     const table = this.table;
     const slot = table.slotOf(high, low);
     if (table.counts[slot * 2 + 1] === 0) {
-      table.tags![slot] = this.texts.length;
+      table.tags![slot] = this.textCount;
       // Before the first purge a new value is rare past the first few thousand, so it is kept as
       // its own copy; after, the purge copies the survivors (a value that goes costs no copy).
       const kept = text.length > TOP_VALUE_MAX_LENGTH ? detached(cut(text)) : this.offset === 0 ? detached(text) : text;
-      this.texts.push(kept);
+      this.texts[this.textCount++] = kept;
       this.units += kept.length;
     }
     table.counts[slot * 2 + 1]! += count;
@@ -92,7 +94,7 @@ export class FrequentValues {
       }
       copy.count(high, low, text, table.count(slot));
     });
-    copy.copied = copy.texts.length;
+    copy.copied = copy.textCount;
     return copy;
   }
 
@@ -116,11 +118,12 @@ export class FrequentValues {
       const floor = kthSmallest(counts, at, at - FREQUENT_CAPACITY - 1);
       const texts = this.texts;
       // Before the first purge every new text was copied as it came (count below).
-      const copied = this.offset === 0 ? texts.length : this.copied;
+      const copied = this.offset === 0 ? this.textCount : this.copied;
       // The spare table and texts from the last purge are reused: a purge allocates no buffer.
       this.table = this.spare && this.spare.slots === slots ? this.spare.cleared() : new KeyTable(true, slots);
+      const textCount = this.textCount;
       this.texts = this.spareTexts;
-      this.texts.length = 0;
+      this.textCount = 0;
       this.units = 0;
       const tags = old.tags!;
       for (let slot = 0; slot < slots; slot++) {
@@ -129,11 +132,12 @@ export class FrequentValues {
         const index = tags[slot]!;
         this.count(old.high(slot), old.low(slot), index < copied ? texts[index]! : detached(texts[index]!), count);
       }
-      texts.length = 0;
+      // The texts that went are let go (a slice of a cell's chunk would keep the chunk alive).
+      texts.fill("", 0, textCount);
       this.spareTexts = texts;
       this.spare = old;
       this.offset += floor;
-      this.copied = this.texts.length;
+      this.copied = this.textCount;
     }
   }
 
