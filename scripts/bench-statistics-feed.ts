@@ -1,0 +1,130 @@
+// The column statistics' own CPU time on what the Parquet build feeds them (docs/statistics.md#cost):
+// one part of `npm run bench:twin`'s CSV (25 MiB, as the build cuts its 100 MiB) is encoded once
+// by the part writer with recording sinks, and the calls it made are replayed into fresh
+// summaries, column by column and all at once, then encoded: the encoder's own time is left out.
+// BENCH_STATISTICS_BASE=<a checkout's src/columnar/statistics/> replays into that code too,
+// alternated with this tree's in one process, so a change is measured against its parent on the
+// same machine load. Not part of `npm run bench`. Run: `npx node scripts/bench-statistics-feed.ts`
+// (BENCH_STATISTICS_RUNS, default 9; BENCH_STATISTICS_COLUMNS, a comma list, default all).
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { pathToFileURL } from "node:url";
+import type { TableSchema } from "../src/schema/table-schema.ts";
+import { writeCsvFile } from "./bench/csv-gen.ts";
+import "./lib/wasm-modules.ts";
+
+// Loaded after the hook above, so the encoder's Snappy kernel imports as it does in the worker.
+const { PartWriter, startKinds } = await import("../src/columnar/parquet/index.ts");
+const { CsvRecordDecoder } = await import("../src/csv/index.ts");
+
+interface Code {
+  label: string;
+  columnFeeds: (summary: never, schema: TableSchema) => Sink[];
+  createSummaries: (schema: TableSchema) => never;
+  encodeSummary: (summary: never) => Uint8Array;
+}
+interface Sink {
+  nulls(count: number): void;
+  number(value: number, count: number): void;
+  big(value: bigint, count: number): void;
+  text(text: string, count: number): void;
+  utf8(text: string, bytes: Uint8Array, start: number, length: number): void;
+  booleans(trues: number, falses: number): void;
+  zoned(): void;
+}
+
+async function load(label: string, dir: URL): Promise<Code> {
+  const feed = await import(new URL("column-feed.ts", dir).href);
+  const summaries = await import(new URL("table-summary.ts", dir).href);
+  return { label, columnFeeds: feed.columnFeeds, createSummaries: summaries.createSummaries, encodeSummary: summaries.encodeSummary };
+}
+
+const RUNS = Number(process.env.BENCH_STATISTICS_RUNS ?? 9);
+const codes = [await load("this tree", new URL("../src/columnar/statistics/", import.meta.url))];
+const base = process.env.BENCH_STATISTICS_BASE;
+if (base) codes.unshift(await load("base", pathToFileURL(base.endsWith("/") ? base : `${base}/`)));
+
+const csvPath = join(tmpdir(), "pubset-bench-statistics-part.csv");
+if (!existsSync(csvPath)) writeCsvFile(csvPath, 25 * 1024 * 1024, 31);
+const decoder = new CsvRecordDecoder();
+const records = [...decoder.push(readFileSync(csvPath, "utf8")), ...decoder.finish()];
+const header = records.shift()!;
+const TYPES: Record<string, "integer" | "number" | "date" | "datetime"> = { id: "integer", amount: "number", quantity: "integer", ordered_at: "datetime", shipped_on: "date" };
+const schema: TableSchema = { fields: header.map((name) => ({ name, type: TYPES[name] ?? "string" })), missingValues: [""] };
+
+/** One column's calls, in order: an op code and its arguments; utf8's bytes copied into one buffer. */
+class Recording implements Sink {
+  ops: [number, unknown, unknown?, unknown?][] = [];
+  bytes = new Uint8Array(1 << 20);
+  used = 0;
+  nulls(count: number): void { this.ops.push([0, count]); }
+  number(value: number, count: number): void { this.ops.push([1, value, count]); }
+  big(value: bigint, count: number): void { this.ops.push([2, value, count]); }
+  text(text: string, count: number): void { this.ops.push([3, text, count]); }
+  utf8(text: string, bytes: Uint8Array, start: number, length: number): void {
+    if (this.used + length > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.used + length));
+      grown.set(this.bytes);
+      this.bytes = grown;
+    }
+    this.bytes.set(bytes.subarray(start, start + length), this.used);
+    this.ops.push([4, text, this.used, length]);
+    this.used += length;
+  }
+  booleans(trues: number, falses: number): void { this.ops.push([5, trues, falses]); }
+  zoned(): void { this.ops.push([6, 0]); }
+}
+
+const recordings = header.map(() => new Recording());
+const writer = new PartWriter(schema, startKinds(schema), { sinks: recordings });
+for (let at = 0; at < records.length; at += 10_000) {
+  writer.addRows(records.slice(at, at + 10_000));
+  writer.takeBytes();
+}
+if (!writer.finish().ok) throw new Error("bench statistics feed: the part's kinds widened");
+
+/** Process CPU seconds of replaying the part's calls for `only` (every column when −1) and encoding the summary. */
+function replay(code: Code, only: number): { seconds: number; bytes: number } {
+  const start = process.cpuUsage();
+  const summary = code.createSummaries(schema);
+  const feeds = code.columnFeeds(summary, schema);
+  for (let c = 0; c < recordings.length; c++) {
+    if (only >= 0 && c !== only) continue;
+    const feed = feeds[c]!;
+    const { ops, bytes } = recordings[c]!;
+    for (const op of ops) {
+      switch (op[0]) {
+        case 0: feed.nulls(op[1] as number); break;
+        case 1: feed.number(op[1] as number, op[2] as number); break;
+        case 2: feed.big(op[1] as bigint, op[2] as number); break;
+        case 3: feed.text(op[1] as string, op[2] as number); break;
+        case 4: feed.utf8(op[1] as string, bytes, op[2] as number, op[3] as number); break;
+        case 5: feed.booleans(op[1] as number, op[2] as number); break;
+        case 6: feed.zoned(); break;
+      }
+    }
+  }
+  const encoded = code.encodeSummary(summary);
+  const { user, system } = process.cpuUsage(start);
+  return { seconds: (user + system) / 1e6, bytes: encoded.length };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const columns = process.env.BENCH_STATISTICS_COLUMNS?.split(",") ?? ["every column", ...header];
+console.log(`${records.length} rows of a 25 MiB part, Node ${process.version}, process CPU time, median (best) of ${RUNS}, alternated`);
+for (const name of columns) {
+  const only = name === "every column" ? -1 : header.indexOf(name);
+  if (name !== "every column" && only < 0) throw new Error(`bench statistics feed: no column ${name}`);
+  const times = codes.map(() => [] as number[]);
+  const sizes = codes.map(() => 0);
+  for (let run = 0; run < RUNS; run++) {
+    codes.forEach((code, i) => {
+      const { seconds, bytes } = replay(code, only);
+      times[i]!.push(seconds);
+      sizes[i] = bytes;
+    });
+  }
+  const cells = codes.map((code, i) => `${code.label} ${(median(times[i]!) * 1000).toFixed(1)} ms (${(Math.min(...times[i]!) * 1000).toFixed(1)}), ${sizes[i]} B`);
+  console.log(`${name.padEnd(13)} ${cells.join(" | ")}`);
+}
