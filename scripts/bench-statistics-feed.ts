@@ -5,7 +5,8 @@
 // BENCH_STATISTICS_BASE=<a checkout's src/columnar/statistics/> replays into that code too,
 // alternated with this tree's in one process, so a change is measured against its parent on the
 // same machine load. Not part of `npm run bench`. Run: `npx node scripts/bench-statistics-feed.ts`
-// (BENCH_STATISTICS_RUNS, default 9; BENCH_STATISTICS_COLUMNS, a comma list, default all).
+// (BENCH_STATISTICS_RUNS, default 9; BENCH_STATISTICS_COLUMNS, a comma list, default all);
+// with `npx node --expose-gc` it also reports the bytes a part's fed summaries hold.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -111,11 +112,8 @@ const rows = records.length;
 // The rows go: only the recorded calls (and the texts they hold) stay on the heap.
 records.length = 0;
 
-/** Process CPU seconds of replaying the part's calls for `only` (every column when −1) and encoding the summary. */
-function replay(code: Code, only: number): { seconds: number; bytes: number } {
-  const start = process.cpuUsage();
-  const summary = code.createSummaries(schema);
-  const feeds = code.columnFeeds(summary, schema);
+/** Replays the recorded calls of column `only` (every column when −1) into `feeds`. */
+function replayInto(feeds: Sink[], only: number): void {
   for (let c = 0; c < recordings.length; c++) {
     if (only >= 0 && c !== only) continue;
     const feed = feeds[c]!;
@@ -133,9 +131,40 @@ function replay(code: Code, only: number): { seconds: number; bytes: number } {
       }
     }
   }
+}
+
+/** Process CPU seconds of replaying the part's calls for `only` (every column when −1) and encoding the summary. */
+function replay(code: Code, only: number): { seconds: number; bytes: number } {
+  const start = process.cpuUsage();
+  const summary = code.createSummaries(schema);
+  const feeds = code.columnFeeds(summary, schema);
+  replayInto(feeds, only);
   const encoded = code.encodeSummary(summary);
   const { user, system } = process.cpuUsage(start);
   return { seconds: (user + system) / 1e6, bytes: encoded.length };
+}
+
+/**
+ * Bytes a part's fed summaries hold once every call is replayed (before they are encoded): heap
+ * and array buffers after a forced collection, against the same before they were made. Needs
+ * `--expose-gc`; null without it.
+ */
+function held(code: Code): number | null {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return null;
+  const used = () => {
+    gc();
+    const { heapUsed, arrayBuffers } = process.memoryUsage();
+    return heapUsed + arrayBuffers;
+  };
+  const before = used();
+  const summary = code.createSummaries(schema);
+  const feeds = code.columnFeeds(summary, schema);
+  replayInto(feeds, -1);
+  const after = used();
+  // Kept alive until measured.
+  if (feeds.length !== recordings.length) throw new Error("unreachable");
+  return after - before;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -155,4 +184,8 @@ for (const name of columns) {
   }
   const cells = codes.map((code, i) => `${code.label} ${(median(times[i]!) * 1000).toFixed(1)} ms (${(Math.min(...times[i]!) * 1000).toFixed(1)}), ${sizes[i]} B`);
   console.log(`${name.padEnd(13)} ${cells.join(" | ")}`);
+}
+for (const code of codes) {
+  const bytes = held(code);
+  if (bytes !== null) console.log(`held by a part's fed summaries, ${code.label}: ${(bytes / 1024 / 1024).toFixed(2)} MiB (heap and array buffers after a forced collection)`);
 }
