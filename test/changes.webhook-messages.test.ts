@@ -9,11 +9,16 @@ import { deliveryMessages, drainOutbox, EVENTS_PER_MESSAGE, type DeliveryMessage
 import { appendRows, collectionPart, createDataset, write } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { RUN_BUDGET_MS } from "../src/changes/webhooks/consumer.ts";
-import { connectionShares, CONNECTIONS_PER_INVOCATION, IN_FLIGHT_ALONE, inFlightBounds, inFlightWindow, lastWindow, QUICK_ANSWER_MS } from "../src/changes/webhooks/in-flight.ts";
+import { connectionShares, CONNECTIONS_PER_INVOCATION, IN_FLIGHT_MOST, inFlightBound, inFlightBounds, inFlightWindow, lastWindow, overdueMs } from "../src/changes/webhooks/in-flight.ts";
+import { DELIVERY_TIMEOUT_MS } from "../src/changes/webhooks/deliver.ts";
 import { recordOutcomes, type Outcome } from "../src/changes/webhooks/store.ts";
 import { consume, createWebhook, deliveries, received, receivedAtLeast } from "./helpers/webhooks.ts";
 
 const RECEIVER = env.TEST_WEBHOOK_RECEIVER;
+/** An answer this slow allows no more than one round of the invocation's connections (in-flight.ts). */
+const SLOW_MS = 3_500;
+/** Events enough for a window climbing one per answer from the share to reach IN_FLIGHT_MOST: each answer starts two. */
+const CLIMB_EVENTS = 2 * IN_FLIGHT_MOST;
 
 /** A webhook to `url` the drain leaves alone, with `count` pending deliveries of its team's events. */
 async function pendingEvents(key: TestKey, url: string, count: number): Promise<{ webhook: { id: string; secret: string }; seqs: number[] }> {
@@ -58,21 +63,24 @@ function countingFetch(holdMs: number) {
 }
 
 describe("a message of several events", () => {
-  it(`alone in its batch, reaches a quick endpoint through up to ${IN_FLIGHT_ALONE} requests at once, each event delivered and recorded once`, async () => {
+  it(`alone in its batch, reaches a quick endpoint through up to ${IN_FLIGHT_MOST} requests at once, each event delivered and recorded once`, { timeout: 60_000 }, async () => {
     const key = await createKey("hm-team", "order");
     const name = `order-${crypto.randomUUID()}`;
     const url = `${RECEIVER}/ok/${name}`;
-    const { webhook, seqs } = await pendingEvents(key, url, EVENTS_PER_MESSAGE);
+    const { webhook, seqs } = await pendingEvents(key, url, CLIMB_EVENTS);
     const { fetcher, counts } = countingFetch(50);
-    const result = await consume([{ webhookId: webhook.id, seqs: [...seqs].reverse() }], { fetcher });
-    expect(result.explicitAcks).toHaveLength(1);
-    // From the invocation's connections up, one more with each quick answer, never past the ceiling.
-    expect(counts.most).toBe(IN_FLIGHT_ALONE);
+    const messages: DeliveryMessage[] = [];
+    for (let i = 0; i < seqs.length; i += EVENTS_PER_MESSAGE) messages.push({ webhookId: webhook.id, seqs: seqs.slice(i, i + EVENTS_PER_MESSAGE).reverse() });
+    const result = await consume(messages, { fetcher });
+    expect(result.explicitAcks).toHaveLength(messages.length);
+    // From the invocation's connections up, one more with each quick answer, never past the most.
+    expect(counts.most).toBe(IN_FLIGHT_MOST);
     const got = await received(name);
     expect(sorted(got.map((r) => r.headers["webhook-id"]))).toEqual(sorted(ids(webhook.id, seqs)));
-    expect((await deliveries(key, webhook.id)).map((d) => [d.status, d.attempts])).toEqual(seqs.map(() => ["delivered", 1]));
+    const rows = await env.DB.prepare("SELECT state, attempts FROM webhook_deliveries WHERE webhook_id = ?").bind(webhook.id).all<{ state: string; attempts: number }>();
+    expect(rows.results.map((d) => [d.state, d.attempts])).toEqual(seqs.map(() => ["delivered", 1]));
     // A duplicate message sends nothing again.
-    await consume([{ webhookId: webhook.id, seqs }]);
+    await consume(messages);
     expect(await received(name)).toHaveLength(seqs.length);
   });
 
@@ -189,29 +197,75 @@ describe("a message of several events", () => {
   it("the connections are split evenly among a batch's webhooks, at least one each; only a webhook alone may grow past its share", () => {
     expect([1, 2, 3, 4, 5, 6].map(connectionShares)).toEqual([[6], [3, 3], [2, 2, 2], [2, 2, 1, 1], [2, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1]]);
     expect([1, 2, 3, 4, 5, 6].map((n) => connectionShares(n).reduce((a, b) => a + b, 0))).toEqual([6, 6, 6, 6, 6, 6]);
-    expect(inFlightBounds(1)).toEqual([{ share: CONNECTIONS_PER_INVOCATION, ceiling: IN_FLIGHT_ALONE }]);
+    expect(inFlightBounds(1)).toEqual([{ share: CONNECTIONS_PER_INVOCATION, ceiling: IN_FLIGHT_MOST }]);
     expect(inFlightBounds(2)).toEqual([
       { share: 3, ceiling: 3 },
       { share: 3, ceiling: 3 },
     ]);
-    // The last of the ceiling's requests, held by the runtime behind the others in rounds of 6,
-    // is still answered within the 10 s limit while every answer is quick.
-    expect((IN_FLIGHT_ALONE / CONNECTIONS_PER_INVOCATION) * QUICK_ANSWER_MS).toBeLessThanOrEqual(10_000);
   });
 
-  it("a window grows by one with each quick answer up to its ceiling, and halves, never below its share, with a slow one or none", () => {
-    const window = inFlightWindow(6, 24);
-    expect(window.size).toBe(6);
-    for (let i = 0; i < 30; i++) window.answered(QUICK_ANSWER_MS - 1);
-    expect(window.size).toBe(24);
-    window.answered(QUICK_ANSWER_MS);
-    expect(window.size).toBe(12);
+  it("the bound keeps the last request of a window, held by the runtime behind the others in rounds of 6, a round inside the 10 s limit", () => {
+    expect([2_000, 1_000, 588, 589, 5_000, SLOW_MS, 9_000].map(inFlightBound)).toEqual([24, 54, IN_FLIGHT_MOST, 90, 6, 6, 0]);
+    for (let answerMs = 50; answerMs <= DELIVERY_TIMEOUT_MS; answerMs += 50) {
+      const bound = inFlightBound(answerMs);
+      const rounds = Math.ceil(bound / CONNECTIONS_PER_INVOCATION);
+      // Its rounds and one more fit in the attempt's limit …
+      expect((rounds + 1) * answerMs).toBeLessThanOrEqual(DELIVERY_TIMEOUT_MS);
+      // … and one round more would not, unless the bound is the most there ever is.
+      if (bound < IN_FLIGHT_MOST) expect((rounds + 2) * answerMs).toBeGreaterThan(DELIVERY_TIMEOUT_MS);
+    }
+  });
+
+  /** Deterministic answer times (a linear congruential generator), spread over [low, high) ms. */
+  const answerTimes = (seed: number, count: number, low: number, high: number) => {
+    let state = seed;
+    return Array.from({ length: count }, () => {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      return low + (state / 2 ** 31) * (high - low);
+    });
+  };
+
+  it("a window grows past 24 only while answers are quick, and never past the bound of its answers", () => {
+    // Steady quick answers: one more with each, up to the most.
+    const quick = inFlightWindow(CONNECTIONS_PER_INVOCATION, IN_FLIGHT_MOST);
+    expect(quick.size).toBe(CONNECTIONS_PER_INVOCATION);
+    for (const ms of answerTimes(1, 200, 250, 350)) quick.answered(ms);
+    expect(quick.size).toBe(IN_FLIGHT_MOST);
+    // Answers just under 2 s allow 24, however many come.
+    const steady = inFlightWindow(CONNECTIONS_PER_INVOCATION, IN_FLIGHT_MOST);
+    for (let i = 0; i < 200; i++) steady.answered(1_900);
+    expect(steady.size).toBe(24);
+    // One slow answer brings a full window down to what it allows, and to what the late-answer time allows.
+    quick.answered(1_500);
+    expect(quick.size).toBeLessThanOrEqual(inFlightBound(1_500));
+    expect(quick.size).toBeLessThanOrEqual(inFlightBound(overdueMs(quick.times!)));
+    // Whatever the answers, the window stays within the share, the ceiling and the bounds of its last answer and of its late-answer time.
+    for (const [seed, low, high] of [[2, 10, 900], [3, 200, 4_000], [4, 1_000, 12_000], [5, 5, 60]] as const) {
+      const window = inFlightWindow(CONNECTIONS_PER_INVOCATION, IN_FLIGHT_MOST);
+      for (const ms of answerTimes(seed, 300, low, high)) {
+        window.answered(ms);
+        expect(window.size).toBeGreaterThanOrEqual(CONNECTIONS_PER_INVOCATION);
+        expect(window.size).toBeLessThanOrEqual(Math.max(CONNECTIONS_PER_INVOCATION, Math.min(inFlightBound(ms), inFlightBound(overdueMs(window.times!)))));
+      }
+    }
+  });
+
+  it("a slow endpoint's window stays at its share, an attempt with no answer halves it, and a shared webhook never leaves its share", () => {
+    const slow = inFlightWindow(CONNECTIONS_PER_INVOCATION, IN_FLIGHT_MOST);
+    for (let i = 0; i < 100; i++) {
+      slow.answered(SLOW_MS);
+      expect(slow.size).toBe(CONNECTIONS_PER_INVOCATION);
+    }
+    const window = inFlightWindow(CONNECTIONS_PER_INVOCATION, IN_FLIGHT_MOST, { size: IN_FLIGHT_MOST, times: { smoothedMs: 100, deviationMs: 10 } });
+    expect(window.size).toBe(IN_FLIGHT_MOST);
     window.answered(null);
-    expect(window.size).toBe(6);
-    window.answered(9_000);
-    expect(window.size).toBe(6);
+    expect(window.size).toBe(IN_FLIGHT_MOST / 2);
+    window.answered(null);
+    window.answered(null);
+    window.answered(null);
+    expect(window.size).toBe(CONNECTIONS_PER_INVOCATION);
     const shared = inFlightWindow(3, 3);
-    shared.answered(1);
+    for (let i = 0; i < 10; i++) shared.answered(1);
     expect(shared.size).toBe(3);
   });
 
@@ -219,32 +273,36 @@ describe("a message of several events", () => {
     const key = await createKey("hm-team", "window");
     const name = `window-${crypto.randomUUID()}`;
     const url = `${RECEIVER}/ok/${name}`;
-    const first = await pendingEvents(key, url, EVENTS_PER_MESSAGE);
+    const first = await pendingEvents(key, url, CLIMB_EVENTS);
     const quick = countingFetch(50);
-    await consume([{ webhookId: first.webhook.id, seqs: first.seqs }], { fetcher: quick.fetcher });
-    expect(quick.counts.most).toBe(IN_FLIGHT_ALONE);
-    // The same webhook's next events: all of the ceiling at once, no climb from the share.
+    const messages: DeliveryMessage[] = [];
+    for (let i = 0; i < first.seqs.length; i += EVENTS_PER_MESSAGE) messages.push({ webhookId: first.webhook.id, seqs: first.seqs.slice(i, i + EVENTS_PER_MESSAGE) });
+    await consume(messages, { fetcher: quick.fetcher });
+    expect(quick.counts.most).toBe(IN_FLIGHT_MOST);
+    expect(lastWindow(first.webhook.id)?.size).toBe(IN_FLIGHT_MOST);
+    // The same webhook's next events: all of the window at once, no climb from the share.
     const insert = env.DB.prepare("INSERT INTO change_events (type, public_type, dataset_id, team_id, version_id, occurred) VALUES ('dataset.deleted', NULL, ?, ?, NULL, ?) RETURNING seq");
-    const more = (await env.DB.batch(Array.from({ length: IN_FLIGHT_ALONE }, () => insert.bind(crypto.randomUUID(), key.team, new Date().toISOString())))).map((r) => (r.results[0] as { seq: number }).seq);
+    const more = (await env.DB.batch(Array.from({ length: IN_FLIGHT_MOST }, () => insert.bind(crypto.randomUUID(), key.team, new Date().toISOString())))).map((r) => (r.results[0] as { seq: number }).seq);
     const now = Date.now();
     const row = env.DB.prepare("INSERT INTO webhook_deliveries (webhook_id, seq, state, attempts, next_attempt, updated) VALUES (?, ?, 'pending', 0, ?, ?)");
     await env.DB.batch(more.map((seq) => row.bind(first.webhook.id, seq, now, now)));
-    const again = countingFetch(QUICK_ANSWER_MS + 100);
+    const again = countingFetch(SLOW_MS);
     const started = Date.now();
-    const result = await consume([{ webhookId: first.webhook.id, seqs: more }], { fetcher: again.fetcher });
-    expect(result.explicitAcks).toHaveLength(1);
-    expect(again.counts.most).toBe(IN_FLIGHT_ALONE);
-    expect(Date.now() - started).toBeLessThan(2 * (QUICK_ANSWER_MS + 100));
-    // Those answers were slow: the window it leaves is halved down to the share.
-    const window = inFlightWindow(CONNECTIONS_PER_INVOCATION, IN_FLIGHT_ALONE, lastWindow(first.webhook.id));
-    expect(window.size).toBe(CONNECTIONS_PER_INVOCATION);
+    const moreMessages: DeliveryMessage[] = [];
+    for (let i = 0; i < more.length; i += EVENTS_PER_MESSAGE) moreMessages.push({ webhookId: first.webhook.id, seqs: more.slice(i, i + EVENTS_PER_MESSAGE) });
+    const result = await consume(moreMessages, { fetcher: again.fetcher });
+    expect(result.explicitAcks).toHaveLength(moreMessages.length);
+    expect(again.counts.most).toBe(IN_FLIGHT_MOST);
+    expect(Date.now() - started).toBeLessThan(2 * SLOW_MS);
+    // Those answers were slow: the window it leaves is down to the share.
+    expect(lastWindow(first.webhook.id)?.size).toBe(CONNECTIONS_PER_INVOCATION);
   });
 
   it("alone in its batch, a slow endpoint is sent no more than the invocation's connections at once", { timeout: 60_000 }, async () => {
     const key = await createKey("hm-team", "slow-alone");
     const name = `slow-alone-${crypto.randomUUID()}`;
     const { webhook, seqs } = await pendingEvents(key, `${RECEIVER}/ok/${name}`, 2 * CONNECTIONS_PER_INVOCATION);
-    const { fetcher, counts } = countingFetch(QUICK_ANSWER_MS + 100);
+    const { fetcher, counts } = countingFetch(SLOW_MS);
     const result = await consume([{ webhookId: webhook.id, seqs }], { fetcher });
     expect(result.explicitAcks).toHaveLength(1);
     expect(counts.most).toBe(CONNECTIONS_PER_INVOCATION);

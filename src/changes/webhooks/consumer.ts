@@ -17,7 +17,7 @@ import { localhostAllowed } from "./url.ts";
 import { checkDestination } from "./destination.ts";
 import { DEFAULT_DOH_URL, dohResolver, oncePerName, type Resolver } from "./resolver.ts";
 import { deliveryBody, FAILING_LIMIT_MS, retryDelaySeconds, sendAttempt, webhookMessageId, type SentAttempt } from "./deliver.ts";
-import { inFlightBounds, inFlightWindow, keepWindow, lastWindow } from "./in-flight.ts";
+import { inFlightBounds, inFlightWindow, keepWindow, lastWindow, overdueMs } from "./in-flight.ts";
 import { readDatasetVisibility, readDeliveries, recordOutcomes, type Outcome, type PendingEvent, type WebhookRow } from "./store.ts";
 import { webhookSigner, type WebhookSigner } from "../../wire/standard-webhooks.ts";
 import { EVENTS_PER_MESSAGE, type DeliveryMessage } from "./drain.ts";
@@ -254,7 +254,7 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], b
   };
   while (inFlight < window.size && startable()) startWorker();
   for (let i = 0; i < workers.length; i++) await workers[i];
-  if (alone) keepWindow(webhookId, window.size);
+  if (alone) keepWindow(webhookId, window);
   // Its outcomes so far still go in, so a retry does not send again what was delivered.
   const stopped = broken as { error: unknown } | null;
   if (stopped) {
@@ -288,8 +288,10 @@ async function deliverWebhook(webhookId: string, messages: Message<unknown>[], b
     list.sort((a, b) => a - b);
     return { median: list[Math.floor(list.length / 2)] ?? 0, max: list[list.length - 1] ?? 0 };
   };
-  // attemptMs: from the event's start to its outcome; answerMs: from the request to its answer's headers.
-  if (sent > 0) console.log(JSON.stringify({ event: "webhook_message", at: new Date(started).toISOString(), webhookId, messages: runs.length, events: owner.size, sent, window: [startWindow, window.size], inFlight: widest, outcome, ms: Date.now() - started, readMs, sentMs, attemptMs: spread(attemptMs), answerMs: spread(answerMs) }));
+  // attemptMs: from the event's start to its outcome; answerMs: from the request to its answer's
+  // headers; overdueMs: when the window counts an answer late (in-flight.ts).
+  const overdue = window.times ? Math.round(overdueMs(window.times)) : null;
+  if (sent > 0) console.log(JSON.stringify({ event: "webhook_message", at: new Date(started).toISOString(), webhookId, messages: runs.length, events: owner.size, sent, window: [startWindow, window.size], inFlight: widest, outcome, ms: Date.now() - started, readMs, sentMs, attemptMs: spread(attemptMs), answerMs: spread(answerMs), overdueMs: overdue }));
 }
 
 /** The webhook a message names, to keep one webhook's messages in turn; malformed ones stand alone. */
