@@ -9,7 +9,7 @@ import { deliveryMessages, drainOutbox, EVENTS_PER_MESSAGE, type DeliveryMessage
 import { appendRows, collectionPart, createDataset, write } from "./helpers/http.ts";
 import { createKey, type TestKey } from "./helpers/keys.ts";
 import { RUN_BUDGET_MS } from "../src/changes/webhooks/consumer.ts";
-import { connectionShares, CONNECTIONS_PER_INVOCATION, IN_FLIGHT_MOST, inFlightBound, inFlightBounds, inFlightWindow, lastWindow, overdueMs } from "../src/changes/webhooks/in-flight.ts";
+import { connectionShares, CONNECTIONS_PER_INVOCATION, estimateBound, IN_FLIGHT_MOST, inFlightBound, inFlightBounds, inFlightWindow, lastWindow, overdueMs } from "../src/changes/webhooks/in-flight.ts";
 import { DELIVERY_TIMEOUT_MS } from "../src/changes/webhooks/deliver.ts";
 import { recordOutcomes, type Outcome } from "../src/changes/webhooks/store.ts";
 import { consume, createWebhook, deliveries, received, receivedAtLeast } from "./helpers/webhooks.ts";
@@ -213,7 +213,17 @@ describe("a message of several events", () => {
       expect((rounds + 1) * answerMs).toBeLessThanOrEqual(DELIVERY_TIMEOUT_MS);
       // … and one round more would not, unless the bound is the most there ever is.
       if (bound < IN_FLIGHT_MOST) expect((rounds + 2) * answerMs).toBeGreaterThan(DELIVERY_TIMEOUT_MS);
+      // Answer times with no spread bound the window the same way.
+      expect(estimateBound({ smoothedMs: answerMs, deviationMs: 0 })).toBe(bound);
     }
+    // With a spread: the rounds at the smoothed time, one answer late by four deviations, and a round spare.
+    for (const [smoothedMs, deviationMs] of [[300, 50], [600, 250], [1_000, 400], [2_000, 100], [1_500, 1_000]] as const) {
+      const bound = estimateBound({ smoothedMs, deviationMs });
+      const rounds = Math.ceil(bound / CONNECTIONS_PER_INVOCATION);
+      expect((rounds + 1) * smoothedMs + 4 * deviationMs).toBeLessThanOrEqual(DELIVERY_TIMEOUT_MS);
+      if (bound < IN_FLIGHT_MOST) expect((rounds + 2) * smoothedMs + 4 * deviationMs).toBeGreaterThan(DELIVERY_TIMEOUT_MS);
+    }
+    expect(estimateBound({ smoothedMs: 600, deviationMs: 250 })).toBe(84);
   });
 
   /** Deterministic answer times (a linear congruential generator), spread over [low, high) ms. */
@@ -235,19 +245,26 @@ describe("a message of several events", () => {
     const steady = inFlightWindow(CONNECTIONS_PER_INVOCATION, IN_FLIGHT_MOST);
     for (let i = 0; i < 200; i++) steady.answered(1_900);
     expect(steady.size).toBe(24);
-    // One slow answer brings a full window down to what it allows, and to what the late-answer time allows.
+    // One late answer (past the smoothed time and four deviations) brings a full window down to what it alone allows.
+    expect(1_500).toBeGreaterThan(overdueMs(quick.times!));
     quick.answered(1_500);
-    expect(quick.size).toBeLessThanOrEqual(inFlightBound(1_500));
-    expect(quick.size).toBeLessThanOrEqual(inFlightBound(overdueMs(quick.times!)));
-    // Whatever the answers, the window stays within the share, the ceiling and the bounds of its last answer and of its late-answer time.
+    expect(quick.size).toBe(inFlightBound(1_500));
+    // Whatever the answers, the window stays within the share, the ceiling and the bound of its
+    // answer times, and after a late answer within that answer's bound.
     for (const [seed, low, high] of [[2, 10, 900], [3, 200, 4_000], [4, 1_000, 12_000], [5, 5, 60]] as const) {
       const window = inFlightWindow(CONNECTIONS_PER_INVOCATION, IN_FLIGHT_MOST);
       for (const ms of answerTimes(seed, 300, low, high)) {
+        const late = window.times !== null && ms > overdueMs(window.times);
         window.answered(ms);
         expect(window.size).toBeGreaterThanOrEqual(CONNECTIONS_PER_INVOCATION);
-        expect(window.size).toBeLessThanOrEqual(Math.max(CONNECTIONS_PER_INVOCATION, Math.min(inFlightBound(ms), inFlightBound(overdueMs(window.times!)))));
+        expect(window.size).toBeLessThanOrEqual(Math.max(CONNECTIONS_PER_INVOCATION, estimateBound(window.times!)));
+        if (late) expect(window.size).toBeLessThanOrEqual(Math.max(CONNECTIONS_PER_INVOCATION, inFlightBound(ms)));
       }
     }
+    // Answers spread around 0.6 s, as a busy local workerd gives, keep more than 24 in flight.
+    const spread = inFlightWindow(CONNECTIONS_PER_INVOCATION, IN_FLIGHT_MOST);
+    for (const ms of answerTimes(6, 300, 300, 900)) spread.answered(ms);
+    expect(spread.size).toBeGreaterThan(24);
   });
 
   it("a slow endpoint's window stays at its share, an attempt with no answer halves it, and a shared webhook never leaves its share", () => {
@@ -279,10 +296,12 @@ describe("a message of several events", () => {
     for (let i = 0; i < first.seqs.length; i += EVENTS_PER_MESSAGE) messages.push({ webhookId: first.webhook.id, seqs: first.seqs.slice(i, i + EVENTS_PER_MESSAGE) });
     await consume(messages, { fetcher: quick.fetcher });
     expect(quick.counts.most).toBe(IN_FLIGHT_MOST);
-    expect(lastWindow(first.webhook.id)?.size).toBe(IN_FLIGHT_MOST);
+    // Where the run left it: the most, unless one of the last answers came late on a busy machine.
+    const kept = lastWindow(first.webhook.id)!.size;
+    expect(kept).toBeGreaterThan(24);
     // The same webhook's next events: all of the window at once, no climb from the share.
     const insert = env.DB.prepare("INSERT INTO change_events (type, public_type, dataset_id, team_id, version_id, occurred) VALUES ('dataset.deleted', NULL, ?, ?, NULL, ?) RETURNING seq");
-    const more = (await env.DB.batch(Array.from({ length: IN_FLIGHT_MOST }, () => insert.bind(crypto.randomUUID(), key.team, new Date().toISOString())))).map((r) => (r.results[0] as { seq: number }).seq);
+    const more = (await env.DB.batch(Array.from({ length: kept }, () => insert.bind(crypto.randomUUID(), key.team, new Date().toISOString())))).map((r) => (r.results[0] as { seq: number }).seq);
     const now = Date.now();
     const row = env.DB.prepare("INSERT INTO webhook_deliveries (webhook_id, seq, state, attempts, next_attempt, updated) VALUES (?, ?, 'pending', 0, ?, ?)");
     await env.DB.batch(more.map((seq) => row.bind(first.webhook.id, seq, now, now)));
@@ -292,7 +311,7 @@ describe("a message of several events", () => {
     for (let i = 0; i < more.length; i += EVENTS_PER_MESSAGE) moreMessages.push({ webhookId: first.webhook.id, seqs: more.slice(i, i + EVENTS_PER_MESSAGE) });
     const result = await consume(moreMessages, { fetcher: again.fetcher });
     expect(result.explicitAcks).toHaveLength(moreMessages.length);
-    expect(again.counts.most).toBe(IN_FLIGHT_MOST);
+    expect(again.counts.most).toBe(kept);
     expect(Date.now() - started).toBeLessThan(2 * SLOW_MS);
     // Those answers were slow: the window it leaves is down to the share.
     expect(lastWindow(first.webhook.id)?.size).toBe(CONNECTIONS_PER_INVOCATION);

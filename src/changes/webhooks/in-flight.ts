@@ -21,17 +21,29 @@ export const CONNECTIONS_PER_INVOCATION = 6;
 export const IN_FLIGHT_MOST = 16 * CONNECTIONS_PER_INVOCATION;
 
 /**
- * The most in flight while one answer takes `answerMs`, `DELIVERY_TIMEOUT_MS` (10 s) from its
+ * The most in flight while every answer takes `answerMs`, `DELIVERY_TIMEOUT_MS` (10 s) from its
  * fetch: deployed, the runtime holds all but 6 of them, so the last of W waits for ⌈W/6⌉ − 1
  * rounds of answers before its own round, ⌈W/6⌉ rounds in all, and its clock runs from its fetch.
  * Keeping one round spare, ⌈W/6⌉ × answerMs ≤ 10 s − answerMs, so
  * W ≤ 6 × (⌊10 s / answerMs⌋ − 1): 24 at 2 s, 54 at 1 s, 96 (the most) at 588 ms and below,
- * 6 at 5 s, none beyond the share past that. `answerMs` is measured from the fetch, so deployed
- * it includes the runtime's hold and the bound errs on the small side; locally (no hold) it is
- * the answer alone.
+ * 6 from 3.34 s to 5 s, none beyond the share past that. `answerMs` is measured from the fetch,
+ * so deployed it includes the runtime's hold and the bound errs on the small side; locally (no
+ * hold) it is the answer alone.
  */
 export function inFlightBound(answerMs: number): number {
   const rounds = Math.floor(DELIVERY_TIMEOUT_MS / Math.max(1, answerMs)) - 1;
+  return Math.max(0, Math.min(IN_FLIGHT_MOST, rounds * CONNECTIONS_PER_INVOCATION));
+}
+
+/**
+ * The same bound from a webhook's answer times so far: the rounds ahead of the last request are
+ * many answers over 6 connections, so they count at the smoothed time s; its own answer may be
+ * late by up to four deviations d (RFC 6298's margin). With a round spare,
+ * (⌈W/6⌉ + 1) × s + 4d ≤ 10 s, so W ≤ 6 × (⌊(10 s − 4d) / s⌋ − 1); with no spread it is
+ * `inFlightBound(s)`.
+ */
+export function estimateBound(times: AnswerTimes): number {
+  const rounds = Math.floor((DELIVERY_TIMEOUT_MS - 4 * times.deviationMs) / Math.max(1, times.smoothedMs)) - 1;
   return Math.max(0, Math.min(IN_FLIGHT_MOST, rounds * CONNECTIONS_PER_INVOCATION));
 }
 
@@ -70,12 +82,12 @@ export function overdueMs(times: AnswerTimes): number {
 
 /**
  * A webhook's window of requests in flight, like TCP's congestion window: it starts at its share
- * (or where its last run in this isolate ended) and gains one with each answer while both that
- * answer and the webhook's late-answer time (`overdueMs`) allow one more (`inFlightBound`), never
- * past the ceiling; an answer too slow for the window brings it down to what that answer, and the
- * late-answer time, allow, and an attempt with no answer halves it, never below the share. So
- * the window grows past 24 only while answers stay under 2 s with little spread, and an endpoint
- * that turns slow is back to its share within a few answers.
+ * (or where its last run in this isolate ended) and gains one with each answer while the bound of
+ * its answer times (`estimateBound`) is above it, never past the ceiling, and comes down to that
+ * bound when it falls. An answer later than the late-answer time (`overdueMs`) may be the endpoint
+ * turning slow, so it brings the window down to what that answer alone allows (`inFlightBound`);
+ * an attempt with no answer halves it; never below the share. So the window grows past 24 only
+ * while answers stay well under 2 s, and an endpoint that turns slow is back to its share at once.
  */
 export interface InFlightWindow {
   readonly size: number;
@@ -94,7 +106,6 @@ export interface KeptWindow {
 export function inFlightWindow(share: number, ceiling: number, start?: KeptWindow): InFlightWindow {
   let size = Math.min(ceiling, Math.max(share, start?.size ?? share));
   let times = start?.times ?? null;
-  const allowed = (answerMs: number) => Math.min(ceiling, inFlightBound(answerMs));
   return {
     get size() {
       return size;
@@ -109,9 +120,10 @@ export function inFlightWindow(share: number, ceiling: number, start?: KeptWindo
         size = Math.max(share, Math.floor(size / 2));
         return;
       }
+      const late = times !== null && answerMs > overdueMs(times);
       times = nextAnswerTimes(times, answerMs);
-      const bound = Math.min(allowed(answerMs), allowed(overdueMs(times)));
-      size = bound > size ? size + 1 : Math.max(share, Math.min(size, bound));
+      const bound = Math.min(ceiling, estimateBound(times), late ? inFlightBound(answerMs) : IN_FLIGHT_MOST);
+      size = bound > size && !late ? size + 1 : Math.max(share, Math.min(size, bound));
     },
   };
 }
