@@ -15,7 +15,7 @@ export const CONNECTIONS_PER_INVOCATION = 6;
 
 /**
  * The most requests a webhook alone in its batch ever keeps in flight: 16 rounds of 6. It covers
- * in one round what a batch carries under a steady stream of commits (about 60 events, 20 writers
+ * in one round what a batch carries under a steady stream of commits (20–60 events, 20 writers
  * locally), and keeps a run's memory and its subrequests' bookkeeping small.
  */
 export const IN_FLIGHT_MOST = 16 * CONNECTIONS_PER_INVOCATION;
