@@ -8,7 +8,6 @@
 import { closeSync, existsSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import { DuckDBInstance } from "@duckdb/node-api";
 import type { PartMetadata } from "../src/columnar/parquet/index.ts";
-import { CsvRecordDecoder } from "../src/csv/index.ts";
 import type { TableSchema } from "../src/schema/table-schema.ts";
 import { columnFeeds } from "../src/columnar/statistics/column-feed.ts";
 import { createSummaries } from "../src/columnar/statistics/table-summary.ts";
@@ -18,6 +17,7 @@ import "./lib/wasm-modules.ts";
 
 // Loaded after the hook above, so the encoder's Snappy kernel imports as it does in the worker.
 const { encodePartMetadata, PartWriter, planKinds, startKinds, writeTail } = await import("../src/columnar/parquet/index.ts");
+const { CellDecoder } = await import("../src/csv/cell-decoder.ts");
 
 const TARGET_MB = Number(process.env.BENCH_PARQUET_MB ?? 100);
 const CSV_PATH = `/tmp/pubset-bench-parquet-${TARGET_MB}mb.csv`;
@@ -75,8 +75,7 @@ function generate(path: string, megabytes: number): void {
 
 /** CSV → stitched Parquet in memory, one part per segment; returns the file's size. */
 function encodeOurs(csv: Uint8Array, statistics = false): { bytes: number; rows: number; parts: number; metadataBytes: number } {
-  const decoder = new CsvRecordDecoder();
-  const text = new TextDecoder();
+  const decoder = new CellDecoder();
   const kinds = startKinds(SCHEMA);
   const parts: PartMetadata[] = [];
   const fd = openSync(OURS, "w");
@@ -96,24 +95,29 @@ function encodeOurs(csv: Uint8Array, statistics = false): { bytes: number; rows:
     parts.push(result.metadata);
     writer = newWriter();
   };
-  const CHUNK = 1 << 20;
-  for (let at = 0; at < csv.length; at += CHUNK) {
-    const records = decoder.push(text.decode(csv.subarray(at, Math.min(csv.length, at + CHUNK)), { stream: true }));
-    if (header && records.length > 0) {
-      records.shift();
-      header = false;
+  // As the build reads a segment (src/columnar/segment-rows.ts): its bytes decoded into cells, 256 KiB at a time.
+  const CHUNK = 1 << 18;
+  const drain = () => {
+    for (let batch = decoder.take(); batch !== null; batch = decoder.take()) {
+      if (header && batch.records > 0) {
+        batch.dropFirst();
+        header = false;
+      }
+      writer.addBatch(batch);
+      rows += batch.records;
     }
-    writer.addRows(records);
-    rows += records.length;
+  };
+  for (let at = 0; at < csv.length; at += CHUNK) {
+    decoder.push(csv.subarray(at, Math.min(csv.length, at + CHUNK)));
+    drain();
     for (const piece of writer.takeBytes()) writeSync(fd, piece);
     if (at + CHUNK - segmentStart >= SEGMENT_BYTES) {
       endPart();
       segmentStart = at + CHUNK;
     }
   }
-  const last = decoder.finish();
-  writer.addRows(last);
-  rows += last.length;
+  decoder.finish();
+  drain();
   endPart();
   if (planKinds(parts).reencode.length > 0) throw new Error("bench: parts disagree on kinds");
   writeSync(fd, writeTail(SCHEMA, parts));
@@ -123,13 +127,17 @@ function encodeOurs(csv: Uint8Array, statistics = false): { bytes: number; rows:
 
 /** The CSV parse alone (the same decoder and chunks), to tell its share from the encoder's. */
 function parseOnly(csv: Uint8Array): number {
-  const decoder = new CsvRecordDecoder();
-  const text = new TextDecoder();
+  const decoder = new CellDecoder();
   let cells = 0;
-  for (let at = 0; at < csv.length; at += 1 << 20) {
-    for (const record of decoder.push(text.decode(csv.subarray(at, Math.min(csv.length, at + (1 << 20))), { stream: true }))) cells += record.length;
+  const drain = () => {
+    for (let batch = decoder.take(); batch !== null; batch = decoder.take()) cells += batch.ends[batch.records - 1]! - batch.first;
+  };
+  for (let at = 0; at < csv.length; at += 1 << 18) {
+    decoder.push(csv.subarray(at, Math.min(csv.length, at + (1 << 18))));
+    drain();
   }
-  for (const record of decoder.finish()) cells += record.length;
+  decoder.finish();
+  drain();
   return cells;
 }
 
@@ -184,7 +192,7 @@ async function main(): Promise<void> {
   console.log("| Measure | Value | pubset vs DuckDB |");
   console.log("|---|---:|---:|");
   row("pubset: CSV parse + cast + encode, MB of CSV/s (one thread)", oursRate.toFixed(1));
-  row("… of which CSV parse alone (CsvRecordDecoder), MB/s", rate(parse).toFixed(1));
+  row("… of which CSV parse alone (CellDecoder), MB/s", rate(parse).toFixed(1));
   row("… of which cast + encode, MB/s", encodeRate.toFixed(1));
   const statisticsShare = (Math.min(...withStatistics) - Math.min(...ours)) / Math.min(...withStatistics);
   row("pubset with the column statistics fed by the encoder, MB/s", rate(withStatistics).toFixed(1), `statistics: ${(statisticsShare * 100).toFixed(0)} % of it`);

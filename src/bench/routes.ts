@@ -10,7 +10,7 @@ import { INFER_ALL, ingestCsv } from "../write/ingest/ingest.ts";
 import { ApiError } from "../model/errors.ts";
 import { SegmentCompressor } from "../wire/deflate-segment.ts";
 import { PartWriter, startKinds } from "../columnar/parquet/index.ts";
-import { segmentRows } from "../columnar/segment-rows.ts";
+import { segmentCells } from "../columnar/segment-rows.ts";
 import { columnFeeds } from "../columnar/statistics/column-feed.ts";
 import { createSummaries, encodeSummary } from "../columnar/statistics/table-summary.ts";
 import { getVersionContent } from "../read/store.ts";
@@ -125,8 +125,8 @@ async function encodedVersion(env: Env, datasetId: string, versionId: string, st
   for (const [index, segment] of content.segments.entries()) {
     const summary = createSummaries(schema);
     const writer = new PartWriter(schema, startKinds(schema), statistics ? { sinks: columnFeeds(summary, schema) } : {});
-    for await (const batch of segmentRows(env.CONTENT, segment.key, index === 0, segment.rowCount)) {
-      if (!writer.addRows(batch)) throw new ApiError("invalid_request", "The version needs wider column kinds than its schema's narrowest.");
+    for await (const batch of segmentCells(env.CONTENT, segment.key, index === 0, segment.rowCount)) {
+      if (!writer.addBatch(batch)) throw new ApiError("invalid_request", "The version needs wider column kinds than its schema's narrowest.");
       for (const bytes of writer.takeBytes()) outputBytes += bytes.length;
     }
     const result = writer.finish();

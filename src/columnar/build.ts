@@ -29,7 +29,7 @@ import { findParts, getTwinState, publishTwin, recordPart, type StoredPart, type
 import { columnFeeds } from "./statistics/column-feed.ts";
 import { createSummaries, encodeSummary, summaryFormat, textKeysOf } from "./statistics/table-summary.ts";
 import type { TextKeys } from "./statistics/string-column.ts";
-import { segmentRows } from "./segment-rows.ts";
+import { segmentCells } from "./segment-rows.ts";
 import { getVersionContent } from "../read/store.ts";
 import { recordUploadIntents } from "../storage/pending-objects-db.ts";
 import { SegmentUpload } from "../storage/segment-store.ts";
@@ -180,8 +180,8 @@ async function writePart(
   let fits = true;
   try {
     let turned = Date.now();
-    for await (const rows of segmentRows(env.CONTENT, segment.key, opensWithHeader, segment.rowCount)) {
-      fits = writer.addRows(rows) && fits;
+    for await (const batch of segmentCells(env.CONTENT, segment.key, opensWithHeader, segment.rowCount)) {
+      fits = writer.addBatch(batch) && fits;
       if (fits) for (const bytes of writer.takeBytes()) await upload.write(bytes);
       if (Date.now() - turned >= TURN_EVERY_MS) {
         await nextTurn();

@@ -84,6 +84,19 @@ export class ByteBuffer {
     return written;
   }
 
+  /** Bytes [start, end) of `from` (UTF-8 already) prefixed by their length, as lengthPrefixedUtf8 writes text. */
+  lengthPrefixedBytes(from: Uint8Array, start: number, end: number): number {
+    const n = end - start;
+    if (this.length + 4 + n > this.bytes.length) this.grow(this.length + 4 + n);
+    this.view.setInt32(this.length, n, true);
+    const at = this.length + 4;
+    const bytes = this.bytes;
+    if (n <= 16) for (let i = 0; i < n; i++) bytes[at + i] = from[start + i]!;
+    else bytes.set(from.subarray(start, end), at);
+    this.length = at + n;
+    return n;
+  }
+
   /** The bytes written so far, as a view (valid until the next write). */
   filled(): Uint8Array {
     return this.bytes.subarray(0, this.length);

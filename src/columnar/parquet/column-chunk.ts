@@ -3,6 +3,7 @@
 // every page. The typed columns (int64-column.ts, numeric-columns.ts, text-columns.ts) read cells
 // into values; this class owns pages, dictionary and layout.
 // https://github.com/apache/parquet-format/blob/master/README.md#data-pages
+import type { CellBatch } from "../../csv/cell-batch.ts";
 import { ByteBuffer } from "./byte-buffer.ts";
 import { dataPageHeader, dictionaryPageHeader, ENCODING } from "./page-header.ts";
 import type { ColumnKind } from "./column-kinds.ts";
@@ -403,11 +404,13 @@ export interface TypedColumn extends PageBounds {
   /** Adds a cell that is not missing; undefined when written, else the kind it needs (nothing written). */
   add(text: string): ColumnKind | undefined;
   /**
-   * Adds cell `c` of each of rows[from, to), a missing cell (in `missing`, or empty when that is
-   * null) as a null. Returns the cells' text length, or -1 at a cell that needs a wider kind,
-   * which is then in `need`.
+   * Adds cell `c` of each of records [from, to) of `batch`, a missing cell (in `missing`, or
+   * empty when that is null) as a null: read from its bytes where the kind has a byte reader
+   * (cell-values.ts) and the cell needs no castCell and held no doubled quote, else from its
+   * text through add. Returns the cells' text length (UTF-16 code units), or -1 at a cell that
+   * needs a wider kind, which is then in `need`.
    */
-  addCells(rows: readonly (readonly string[])[], c: number, from: number, to: number, missing: ReadonlySet<string> | null): number;
+  addCells(batch: CellBatch, c: number, from: number, to: number, missing: ReadonlySet<string> | null): number;
   need: ColumnKind | undefined;
   /** The chunk's statistics (its pages' bounds merged), then forgotten for the next row group. */
   takeStatistics(): Bounds | null;

@@ -4,7 +4,7 @@
 import { castCell } from "../../schema/cast.ts";
 import { isPatternFormat } from "../../schema/strftime.ts";
 import { DEFAULT_FALSE_VALUES, DEFAULT_TRUE_VALUES, type Field } from "../../schema/table-schema.ts";
-import { DATETIME_INVALID, DATETIME_ZONED, INTEGER_DECIMAL, INTEGER_OK, readDate, readDatetime, readInteger, readNumber, readTime, TIME_INVALID, TIME_ZONED } from "./cell-values.ts";
+import { DATETIME_INVALID, DATETIME_ZONED, INTEGER_DECIMAL, INTEGER_OK, readDate, readDatetime, readInteger, readNumber, readTime, textBytes, TIME_INVALID, TIME_ZONED } from "./cell-values.ts";
 import type { ColumnKind } from "./column-kinds.ts";
 
 const NOTHING_MISSING: ReadonlySet<string> = new Set();
@@ -50,27 +50,29 @@ export function booleanLookup(field: Field): (text: string) => boolean | undefin
 
 /** The least kind at or above `kind` that holds the cell `text` (already canonical). */
 export function cellKind(kind: ColumnKind, text: string, isBoolean: (text: string) => boolean | undefined): ColumnKind {
+  const bytes = textBytes(text);
+  const n = text.length;
   switch (kind) {
     case "int64":
     case "decimal": {
-      const status = readInteger(text);
+      const status = readInteger(bytes, 0, n);
       if (status === INTEGER_OK) return kind;
       return status === INTEGER_DECIMAL ? "decimal" : "string";
     }
     case "double":
-      return readNumber(text) === undefined ? "string" : kind;
+      return readNumber(bytes, 0, n) === undefined ? "string" : kind;
     case "boolean":
       return isBoolean(text) === undefined ? "string" : kind;
     case "date":
-      return Number.isNaN(readDate(text)) ? "string" : kind;
+      return Number.isNaN(readDate(bytes, 0, n)) ? "string" : kind;
     case "time": {
-      const micros = readTime(text);
+      const micros = readTime(bytes, 0, n);
       return micros === TIME_INVALID || micros === TIME_ZONED ? "string" : kind;
     }
     case "timestamp":
     case "timestamp-utc":
     case "timestamp-local": {
-      const status = readDatetime(text);
+      const status = readDatetime(bytes, 0, n);
       if (status === DATETIME_INVALID) return "string";
       const used = status === DATETIME_ZONED ? "timestamp-utc" : "timestamp-local";
       return kind === "timestamp" || kind === used ? used : "string";

@@ -3,9 +3,10 @@
 // min/max in Parquet's binary form, signed, as
 // https://github.com/apache/parquet-format/blob/master/src/main/thrift/parquet.thrift (ColumnOrder) says.
 // A time or timestamp chunk also learns whether its cells are written as they read back (instant-text.ts).
+import type { CellBatch } from "../../csv/cell-batch.ts";
 import type { Field } from "../../schema/table-schema.ts";
 import { ByteBuffer } from "./byte-buffer.ts";
-import { DATETIME_INVALID, DATETIME_ZONED, INTEGER_DECIMAL, INTEGER_OK, instantDigits, int64, readDatetime, readInteger, readTime, setInt64, setInt64Big } from "./cell-values.ts";
+import { DATETIME_INVALID, DATETIME_ZONED, INTEGER_DECIMAL, INTEGER_OK, instantDigits, int64, readDatetime, readInteger, readTime, setInt64, setInt64Big, textBytes } from "./cell-values.ts";
 import { type Bounds, ColumnChunk, type TypedColumn } from "./column-chunk.ts";
 import type { ColumnKind } from "./column-kinds.ts";
 import { type Canonical, canonicalText } from "./field-text.ts";
@@ -45,45 +46,70 @@ export class Int64Column implements TypedColumn {
     if (sink !== null) this.chunk.entrySink = (key, count) => (typeof key === "number" ? sink.number(key, count) : sink.big(halvesOf(key), count));
   }
 
-  /** Cells `c` of rows[from, to); as TypedColumn says. A copy per class, so its call to add() stays monomorphic. */
-  addCells(rows: readonly (readonly string[])[], c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
+  /** Cells `c` of records [from, to) of `batch`; as TypedColumn says. A copy per class, so its calls to add stay monomorphic. */
+  addCells(batch: CellBatch, c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
     const chunk = this.chunk;
-    let bytes = 0;
+    const { bytes, cells, ends } = batch;
+    const direct = this.canonical === null;
+    let units = 0;
     for (let r = from; r < to; r++) {
-      const text = rows[r]![c] ?? "";
-      if (missing === null ? text === "" : missing.has(text)) {
-        chunk.addNull();
-        continue;
+      const k = (r === 0 ? batch.first : ends[r - 1]!) + c;
+      let need: ColumnKind | undefined;
+      if (k >= ends[r]!) {
+        // A short record's missing cell reads as "".
+        if (missing === null || missing.has("")) {
+          chunk.addNull();
+          continue;
+        }
+        need = this.add("");
+      } else {
+        const start = cells[4 * k]!;
+        const end = cells[4 * k + 1]!;
+        if (missing === null ? start === end : missing.has(batch.cellText(k))) {
+          chunk.addNull();
+          continue;
+        }
+        if (direct && start >= 0) {
+          units += cells[4 * k + 3]! - cells[4 * k + 2]!;
+          need = this.addBytes(bytes, start, end);
+        } else {
+          const text = batch.cellText(k);
+          units += text.length;
+          need = this.add(text);
+        }
       }
-      bytes += text.length;
-      const need = this.add(text);
       if (need !== undefined) {
         this.need = need;
         return -1;
       }
     }
-    return bytes;
+    return units;
   }
 
   add(raw: string): ColumnKind | undefined {
     const text = this.canonical === null ? raw : this.canonical(raw);
     if (text === undefined) return "string";
+    return this.addBytes(textBytes(text), 0, text.length);
+  }
+
+  /** A cell's canonical UTF-8 bytes [start, end); as add. */
+  addBytes(bytes: Uint8Array, start: number, end: number): ColumnKind | undefined {
     const kind = this.kind;
     if (kind === "int64") {
-      const status = readInteger(text);
+      const status = readInteger(bytes, start, end);
       if (status !== INTEGER_OK) return status === INTEGER_DECIMAL ? "decimal" : "string";
     } else if (kind === "time") {
-      const micros = readTime(text);
+      const micros = readTime(bytes, start, end);
       if (micros < 0) return "string";
       setInt64(micros);
-      this.noteDigits(instantDigits(text, 0, false));
+      this.noteDigits(instantDigits(bytes, start, end, start, false));
     } else {
-      const status = readDatetime(text);
+      const status = readDatetime(bytes, start, end);
       if (status === DATETIME_INVALID) return "string";
       const used = status === DATETIME_ZONED ? "timestamp-utc" : "timestamp-local";
       if (kind === "timestamp") this.kind = used;
       else if (kind !== used) return "string";
-      this.noteDigits(instantDigits(text, 11, status === DATETIME_ZONED));
+      this.noteDigits(instantDigits(bytes, start, end, start + 11, status === DATETIME_ZONED));
     }
     const lo = int64.lo;
     const hi = int64.hi;

@@ -3,9 +3,10 @@
 // each page's and the chunk's min/max in Parquet's binary form, signed; NaN is left out and a zero
 // bound is -0.0 (min) or +0.0 (max), as
 // https://github.com/apache/parquet-format/blob/master/src/main/thrift/parquet.thrift (ColumnOrder) says.
+import type { CellBatch } from "../../csv/cell-batch.ts";
 import type { Field } from "../../schema/table-schema.ts";
 import { ByteBuffer } from "./byte-buffer.ts";
-import { decimalBytes, INTEGER_DECIMAL, INTEGER_OK, readDate, readInteger, readNumber } from "./cell-values.ts";
+import { decimalBytes, INTEGER_DECIMAL, INTEGER_OK, readDate, readInteger, readNumber, textBytes } from "./cell-values.ts";
 import { type Bounds, ColumnChunk, type TypedColumn } from "./column-chunk.ts";
 import type { ColumnKind } from "./column-kinds.ts";
 import { type Canonical, canonicalText } from "./field-text.ts";
@@ -30,31 +31,56 @@ export class NumberColumn implements TypedColumn {
     if (sink !== null) this.chunk.entrySink = (key, count) => sink.number(key === "-0" ? -0 : (key as number), count);
   }
 
-  /** Cells `c` of rows[from, to); as TypedColumn says. A copy per class, so its call to add() stays monomorphic. */
-  addCells(rows: readonly (readonly string[])[], c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
+  /** Cells `c` of records [from, to) of `batch`; as TypedColumn says. A copy per class, so its calls to add stay monomorphic. */
+  addCells(batch: CellBatch, c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
     const chunk = this.chunk;
-    let bytes = 0;
+    const { bytes, cells, ends } = batch;
+    const direct = this.canonical === null;
+    let units = 0;
     for (let r = from; r < to; r++) {
-      const text = rows[r]![c] ?? "";
-      if (missing === null ? text === "" : missing.has(text)) {
-        chunk.addNull();
-        continue;
+      const k = (r === 0 ? batch.first : ends[r - 1]!) + c;
+      let need: ColumnKind | undefined;
+      if (k >= ends[r]!) {
+        // A short record's missing cell reads as "".
+        if (missing === null || missing.has("")) {
+          chunk.addNull();
+          continue;
+        }
+        need = this.add("");
+      } else {
+        const start = cells[4 * k]!;
+        const end = cells[4 * k + 1]!;
+        if (missing === null ? start === end : missing.has(batch.cellText(k))) {
+          chunk.addNull();
+          continue;
+        }
+        if (direct && start >= 0) {
+          units += cells[4 * k + 3]! - cells[4 * k + 2]!;
+          need = this.addBytes(bytes, start, end);
+        } else {
+          const text = batch.cellText(k);
+          units += text.length;
+          need = this.add(text);
+        }
       }
-      bytes += text.length;
-      const need = this.add(text);
       if (need !== undefined) {
         this.need = need;
         return -1;
       }
     }
-    return bytes;
+    return units;
   }
 
   add(raw: string): ColumnKind | undefined {
     const text = this.canonical === null ? raw : this.canonical(raw);
     if (text === undefined) return "string";
+    return this.addBytes(textBytes(text), 0, text.length);
+  }
+
+  /** A cell's canonical UTF-8 bytes [start, end); as add. */
+  addBytes(bytes: Uint8Array, start: number, end: number): ColumnKind | undefined {
     if (this.kind === "date") {
-      const days = readDate(text);
+      const days = readDate(bytes, start, end);
       if (Number.isNaN(days)) return "string";
       const out = this.chunk.slot(days);
       if (out !== null) {
@@ -64,7 +90,7 @@ export class NumberColumn implements TypedColumn {
       if (this.chunk.dict === null) this.sink?.number(days, 1);
       this.chunk.placed(4);
     } else {
-      const value = readNumber(text);
+      const value = readNumber(bytes, start, end);
       if (value === undefined) return "string";
       const chunk = this.chunk;
       const out = chunk.slot(chunk.dict === null ? 0 : value === 0 && 1 / value < 0 ? "-0" : value);
@@ -150,30 +176,30 @@ export class DecimalColumn implements TypedColumn {
     this.sink = sink;
   }
 
-  /** Cells `c` of rows[from, to); as TypedColumn says. A copy per class, so its call to add() stays monomorphic. */
-  addCells(rows: readonly (readonly string[])[], c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
+  /** Cells `c` of records [from, to) of `batch`; as TypedColumn says. Read from their text: a DECIMAL value is a BigInt. */
+  addCells(batch: CellBatch, c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
     const chunk = this.chunk;
-    let bytes = 0;
+    let units = 0;
     for (let r = from; r < to; r++) {
-      const text = rows[r]![c] ?? "";
+      const text = batch.cellOf(r, c);
       if (missing === null ? text === "" : missing.has(text)) {
         chunk.addNull();
         continue;
       }
-      bytes += text.length;
+      units += text.length;
       const need = this.add(text);
       if (need !== undefined) {
         this.need = need;
         return -1;
       }
     }
-    return bytes;
+    return units;
   }
 
   add(raw: string): ColumnKind | undefined {
     const text = this.canonical === null ? raw : this.canonical(raw);
     if (text === undefined) return "string";
-    const status = readInteger(text);
+    const status = readInteger(textBytes(text), 0, text.length);
     if (status !== INTEGER_OK && status !== INTEGER_DECIMAL) return "string";
     const v = BigInt(text);
     const out = this.chunk.slot(0)!;

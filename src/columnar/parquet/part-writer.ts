@@ -1,7 +1,9 @@
 // Encodes one part of a stitched Parquet file: the row groups of one segment's rows, with no
-// absolute offset inside, so the bytes can sit anywhere in a file. Rows come in as CSV cell text;
+// absolute offset inside, so the bytes can sit anywhere in a file. Rows come in as batches of
+// cells, byte ranges of their UTF-8 (src/csv/cell-batch.ts);
 // a row group is cut at ROW_GROUP_ROWS rows or ROW_GROUP_BYTES of cell text, whichever comes first,
 // which bounds memory to about one row group. See docs/columnar.md.
+import { CellBatch } from "../../csv/cell-batch.ts";
 import type { TableSchema } from "../../schema/table-schema.ts";
 import type { TypedColumn } from "./column-chunk.ts";
 import { type ColumnKind, unifyKind } from "./column-kinds.ts";
@@ -68,22 +70,28 @@ export class PartWriter {
     return this.addRows([cells]);
   }
 
+  /** Adds data rows (cell texts, in field order), as their UTF-8 bytes; as addBatch. */
+  addRows(rows: readonly (readonly string[])[]): boolean {
+    return this.addBatch(CellBatch.fromRows(rows));
+  }
+
   /**
-   * Adds data rows (cell texts, in field order), column by column. Returns false once a cell
+   * Adds the batch's records (cells in field order), column by column. Returns false once a cell
    * needs a wider kind than the writer was given: from then on rows are only read to learn every
    * kind the part needs, and finish() reports them.
    */
-  addRows(rows: readonly (readonly string[])[]): boolean {
+  addBatch(batch: CellBatch): boolean {
     const columns = this.columns;
     const n = columns.length;
+    const records = batch.records;
     const missing = this.onlyEmptyMissing ? null : this.missing;
     let from = 0;
-    while (from < rows.length && this.needed === null) {
-      const to = Math.min(rows.length, from + BATCH_ROWS, from + this.maxRows - this.groupRows);
+    while (from < records && this.needed === null) {
+      const to = Math.min(records, from + BATCH_ROWS, from + this.maxRows - this.groupRows);
       let bytes = (to - from) * n;
       for (let c = 0; c < n; c++) {
         const column = columns[c]!;
-        const added = column.addCells(rows, c, from, to, missing);
+        const added = column.addCells(batch, c, from, to, missing);
         if (added < 0) {
           this.needed = columns.map((col) => col.kind);
           this.needed[c] = unifyKind(column.kind, column.need!);
@@ -99,15 +107,15 @@ export class PartWriter {
       from = to;
     }
     if (this.needed === null) return true;
-    for (let r = from; r < rows.length; r++) this.scan(rows[r]!);
+    for (let r = from; r < records; r++) this.scan(batch, r);
     return false;
   }
 
-  private scan(cells: readonly string[]): void {
+  private scan(batch: CellBatch, r: number): void {
     const needed = this.needed!;
     this.readers ??= this.schema.fields.map((field) => ({ canonical: canonicalText(field), isBoolean: booleanLookup(field) }));
     for (let c = 0; c < needed.length; c++) {
-      const text = cells[c] ?? "";
+      const text = batch.cellOf(r, c);
       if (this.missing.has(text) || needed[c] === "string") continue;
       const { canonical, isBoolean } = this.readers[c]!;
       const plain = canonical === null ? text : canonical(text);

@@ -1,5 +1,6 @@
 // The BOOLEAN and text column chunks. Booleans are bit-packed PLAIN values; text is UTF-8, its
 // min/max in byte order (code point order), cut as text-statistics.ts says.
+import type { CellBatch } from "../../csv/cell-batch.ts";
 import { castCell } from "../../schema/cast.ts";
 import type { Field } from "../../schema/table-schema.ts";
 import { compareText } from "./cell-values.ts";
@@ -22,35 +23,71 @@ export class BooleanColumn implements TypedColumn {
   private pageTrues = 0;
   private pageFalses = 0;
   private readonly lookup: (text: string) => boolean | undefined;
+  /** The field spells booleans the default way: its cells are read from their bytes. */
+  private readonly anyCase: boolean;
   private readonly sink: ValueSink | null;
 
   constructor(field: Field, sink: ValueSink | null = null) {
     this.lookup = booleanLookup(field);
+    this.anyCase = field.trueValues === undefined && field.falseValues === undefined;
     this.sink = sink;
   }
 
-  /** Cells `c` of rows[from, to); as TypedColumn says. A copy per class, so its call to add() stays monomorphic. */
-  addCells(rows: readonly (readonly string[])[], c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
+  /** Cells `c` of records [from, to) of `batch`; as TypedColumn says. A copy per class, so its calls to add stay monomorphic. */
+  addCells(batch: CellBatch, c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
     const chunk = this.chunk;
-    let bytes = 0;
+    const { bytes, cells, ends } = batch;
+    const direct = this.anyCase;
+    let units = 0;
     for (let r = from; r < to; r++) {
-      const text = rows[r]![c] ?? "";
-      if (missing === null ? text === "" : missing.has(text)) {
-        chunk.addNull();
-        continue;
+      const k = (r === 0 ? batch.first : ends[r - 1]!) + c;
+      let need: ColumnKind | undefined;
+      if (k >= ends[r]!) {
+        // A short record's missing cell reads as "".
+        if (missing === null || missing.has("")) {
+          chunk.addNull();
+          continue;
+        }
+        need = this.add("");
+      } else {
+        const start = cells[4 * k]!;
+        const end = cells[4 * k + 1]!;
+        if (missing === null ? start === end : missing.has(batch.cellText(k))) {
+          chunk.addNull();
+          continue;
+        }
+        if (direct && start >= 0) {
+          units += cells[4 * k + 3]! - cells[4 * k + 2]!;
+          need = this.addBytes(bytes, start, end);
+        } else {
+          const text = batch.cellText(k);
+          units += text.length;
+          need = this.add(text);
+        }
       }
-      bytes += text.length;
-      const need = this.add(text);
       if (need !== undefined) {
         this.need = need;
         return -1;
       }
     }
-    return bytes;
+    return units;
   }
 
   add(text: string): ColumnKind | undefined {
-    const value = this.lookup(text);
+    return this.put(this.lookup(text));
+  }
+
+  /** A cell's UTF-8 bytes [start, end) of a field with the default spellings (`true`, `false`, any case); as add. */
+  addBytes(bytes: Uint8Array, start: number, end: number): ColumnKind | undefined {
+    const n = end - start;
+    let value: boolean | undefined;
+    // A byte ORed with 0x20 is a lower-case letter only when it is that letter in either case.
+    if (n === 4 && (bytes[start]! | 0x20) === 116 && (bytes[start + 1]! | 0x20) === 114 && (bytes[start + 2]! | 0x20) === 117 && (bytes[start + 3]! | 0x20) === 101) value = true;
+    else if (n === 5 && (bytes[start]! | 0x20) === 102 && (bytes[start + 1]! | 0x20) === 97 && (bytes[start + 2]! | 0x20) === 108 && (bytes[start + 3]! | 0x20) === 115 && (bytes[start + 4]! | 0x20) === 101) value = false;
+    return this.put(value);
+  }
+
+  private put(value: boolean | undefined): ColumnKind | undefined {
     if (value === undefined) return "string";
     this.chunk.slot(0)!.u8(value ? 1 : 0);
     if (value) this.pageTrues++;
@@ -114,24 +151,44 @@ export class StringColumn implements TypedColumn {
     if (sink !== null) this.chunk.entrySink = (key, count) => sink.text(key as string, count);
   }
 
-  /** Cells `c` of rows[from, to); as TypedColumn says. A copy per class, so its call to add() stays monomorphic. */
-  addCells(rows: readonly (readonly string[])[], c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
+  /** Cells `c` of records [from, to) of `batch`; as TypedColumn says. A copy per class, so its calls to add stay monomorphic. */
+  addCells(batch: CellBatch, c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
     const chunk = this.chunk;
-    let bytes = 0;
+    const { bytes, cells, ends } = batch;
+    const direct = this.field === null;
+    let units = 0;
     for (let r = from; r < to; r++) {
-      const text = rows[r]![c] ?? "";
-      if (missing === null ? text === "" : missing.has(text)) {
-        chunk.addNull();
-        continue;
+      const k = (r === 0 ? batch.first : ends[r - 1]!) + c;
+      let need: ColumnKind | undefined;
+      if (k >= ends[r]!) {
+        // A short record's missing cell reads as "".
+        if (missing === null || missing.has("")) {
+          chunk.addNull();
+          continue;
+        }
+        need = this.add("");
+      } else {
+        const start = cells[4 * k]!;
+        const end = cells[4 * k + 1]!;
+        if (missing === null ? start === end : missing.has(batch.cellText(k))) {
+          chunk.addNull();
+          continue;
+        }
+        if (direct && start >= 0) {
+          units += cells[4 * k + 3]! - cells[4 * k + 2]!;
+          need = this.addUtf8(batch.text().slice(cells[4 * k + 2]!, cells[4 * k + 3]!), bytes, start, end);
+        } else {
+          const text = batch.cellText(k);
+          units += text.length;
+          need = this.add(text);
+        }
       }
-      bytes += text.length;
-      const need = this.add(text);
       if (need !== undefined) {
         this.need = need;
         return -1;
       }
     }
-    return bytes;
+    return units;
   }
 
   add(raw: string): ColumnKind | undefined {
@@ -145,6 +202,18 @@ export class StringColumn implements TypedColumn {
       const written = out.lengthPrefixedUtf8(text);
       this.note(text);
       // PLAIN (no dictionary, so `out` is the page): the sink hashes the bytes just written.
+      if (this.chunk.dict === null) this.sink?.utf8(text, out.bytes, out.length - written, written);
+    }
+    this.chunk.placed(text.length + 4);
+    return undefined;
+  }
+
+  /** A string field's cell `text`, whose UTF-8 is bytes [start, end); as add, copying the bytes. */
+  addUtf8(text: string, bytes: Uint8Array, start: number, end: number): ColumnKind | undefined {
+    const out = this.chunk.slot(text);
+    if (out !== null) {
+      const written = out.lengthPrefixedBytes(bytes, start, end);
+      this.note(text);
       if (this.chunk.dict === null) this.sink?.utf8(text, out.bytes, out.length - written, written);
     }
     this.chunk.placed(text.length + 4);
