@@ -4,7 +4,7 @@
 //
 // The platform's inflate hands out 4 KiB chunks (about 30 rows of a typical CSV), and each batch
 // costs a turn of this generator, of its consumer and of the part writer's column loops; so the
-// bytes are gathered in the decoder to GATHER_BYTES before its records are taken.
+// inflated bytes are read GATHER_BYTES at a time before their records are taken.
 import type { CellBatch } from "../csv/cell-batch.ts";
 import { CellDecoder } from "../csv/cell-decoder.ts";
 import { inflateSegment } from "../storage/segment-inflate.ts";
@@ -26,17 +26,19 @@ export async function* segmentCells(bucket: R2Bucket, key: string, opensWithHead
     rows += batch.records;
     return batch;
   };
-  let gathered = 0;
-  const reader = inflateSegment(await openSegment(bucket, key)).getReader();
+  // A BYOB reader fills GATHER_BYTES a read (workerd's readAtLeast), where a default reader gets the inflate's 4 KiB chunks.
+  const reader = inflateSegment(await openSegment(bucket, key)).getReader({ mode: "byob" });
+  let buffer = new Uint8Array(GATHER_BYTES);
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.readAtLeast(GATHER_BYTES, buffer);
+      if (value === undefined) break;
+      if (value.length > 0) {
+        decoder.push(value);
+        for (let batch = decoder.take(); batch !== null; batch = decoder.take()) if (counted(batch).records > 0) yield batch;
+      }
       if (done) break;
-      decoder.push(value);
-      gathered += value.length;
-      if (gathered < GATHER_BYTES) continue;
-      gathered = 0;
-      for (let batch = decoder.take(); batch !== null; batch = decoder.take()) if (counted(batch).records > 0) yield batch;
+      buffer = new Uint8Array(value.buffer);
     }
   } finally {
     await reader.cancel().catch(() => {});
