@@ -73,6 +73,9 @@ export class ColumnChunk {
   /** Each dictionary entry's key, by index: what a dictionary page's bounds are computed from. */
   private entryKeys: (string | number)[] = [];
   private seen = new Uint8Array(256);
+  /** entryOf's table: entry index + 1 by hash slot, 0 empty; entries [0, indexed) are in it. */
+  private entryTable = new Int32Array(64);
+  private indexed = 0;
   private indices = new Int32Array(256);
   private indexCount = 0;
   private dictPages = 0;
@@ -163,6 +166,65 @@ export class ColumnChunk {
     return null;
   }
 
+  /**
+   * The index of the dictionary entry whose PLAIN value is the length-prefixed bytes [start, end)
+   * (a BYTE_ARRAY chunk's text as UTF-8), or -1: text is looked up by its bytes, with no string
+   * made for a value the dictionary holds. An open-addressing table over the entries' bytes in
+   * dictValues, brought up to date with the entries slot() added since the last call.
+   */
+  entryOf(bytes: Uint8Array, start: number, end: number): number {
+    const starts = this.entryStarts;
+    const count = starts.length;
+    if (count > this.indexed) this.indexEntries(count);
+    const table = this.entryTable;
+    const mask = table.length - 1;
+    const values = this.dictValues.bytes;
+    const n = end - start;
+    for (let slot = hashBytes(bytes, start, end) & mask; ; slot = (slot + 1) & mask) {
+      const entry = table[slot]! - 1;
+      if (entry < 0) return -1;
+      const at = starts[entry]! + 4;
+      const to = entry + 1 < count ? starts[entry + 1]! : this.dictValues.length;
+      if (to - at !== n) continue;
+      let i = 0;
+      while (i < n && values[at + i] === bytes[start + i]) i++;
+      if (i === n) return entry;
+    }
+  }
+
+  /** Adds entries [this.indexed, count) to entryTable, grown to keep it at most half full. */
+  private indexEntries(count: number): void {
+    if (count * 2 > this.entryTable.length) {
+      let size = this.entryTable.length;
+      while (count * 2 > size) size *= 2;
+      this.entryTable = new Int32Array(size);
+      this.indexed = 0;
+    }
+    const table = this.entryTable;
+    const mask = table.length - 1;
+    const starts = this.entryStarts;
+    const values = this.dictValues.bytes;
+    for (let entry = this.indexed; entry < count; entry++) {
+      const at = starts[entry]! + 4;
+      const to = entry + 1 < starts.length ? starts[entry + 1]! : this.dictValues.length;
+      let slot = hashBytes(values, at, to) & mask;
+      while (table[slot] !== 0) slot = (slot + 1) & mask;
+      table[slot] = entry + 1;
+    }
+    this.indexed = count;
+  }
+
+  /** Forgets the entries' table (the dictionary starts afresh). */
+  private clearEntryTable(): void {
+    if (this.indexed > 0) this.entryTable.fill(0);
+    this.indexed = 0;
+  }
+
+  /** The next value is dictionary entry `index` (found by entryOf); the caller then calls placed(). */
+  reuse(index: number): void {
+    this.pushIndex(index);
+  }
+
   private pushIndex(index: number): void {
     if (this.indexCount === this.indices.length) {
       const grown = new Int32Array(this.indices.length * 2);
@@ -231,6 +293,7 @@ export class ColumnChunk {
     this.dict = null;
     this.dictValues.reset();
     this.entryStarts = [];
+    this.clearEntryTable();
     this.entryKeys = [];
     this.indexCount = 0;
   }
@@ -378,6 +441,7 @@ export class ColumnChunk {
     this.trialFailed = false;
     this.dictValues.reset();
     this.entryStarts = [];
+    this.clearEntryTable();
     this.entryKeys = [];
     this.dictPages = 0;
     this.plainPages = 0;
@@ -394,6 +458,13 @@ export class ColumnChunk {
     this.nulls = 0;
     this.present = 0;
   }
+}
+
+/** FNV-1a over bytes [start, end): entryOf's table slots. */
+function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 16777619);
+  return (h ^ (h >>> 15)) >>> 0;
 }
 
 /** A column of one kind: reads cells into its chunk and keeps each page's and the chunk's min/max. */

@@ -4,6 +4,7 @@ import type { CellBatch } from "../../csv/cell-batch.ts";
 import { castCell } from "../../schema/cast.ts";
 import type { Field } from "../../schema/table-schema.ts";
 import { compareText } from "./cell-values.ts";
+import type { ByteBuffer } from "./byte-buffer.ts";
 import { type Bounds, ColumnChunk, type TypedColumn } from "./column-chunk.ts";
 import type { ColumnKind } from "./column-kinds.ts";
 import { booleanLookup } from "./field-text.ts";
@@ -11,6 +12,18 @@ import { textStatistics } from "./text-statistics.ts";
 import type { ValueSink } from "./value-sink.ts";
 
 const NOTHING_MISSING: ReadonlySet<string> = new Set();
+const EMPTY = new Uint8Array(0);
+const utf8Text = new TextDecoder();
+
+/** Bytes [start, end) of `a` against all of `b`, in byte order. */
+function compareUtf8(a: Uint8Array, start: number, end: number, b: Uint8Array): number {
+  const n = Math.min(end - start, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[start + i]! - b[i]!;
+    if (d !== 0) return d;
+  }
+  return end - start - b.length;
+}
 
 /** BOOLEAN: PLAIN booleans are bit-packed, least significant bit first; no dictionary. */
 export class BooleanColumn implements TypedColumn {
@@ -129,18 +142,22 @@ function booleanBounds(trues: number, falses: number): Bounds | null {
 /**
  * BYTE_ARRAY UTF-8 text, dictionary-encoded while the dictionary stays small. A field of another
  * type widened to text holds the text of castCell's value (`007` in an integer field is `7`), or the
- * cell itself when it does not cast.
+ * cell itself when it does not cast. A string field's cell is read as its UTF-8 bytes: looked up
+ * in the dictionary and copied into the page as they are, its bounds kept as bytes (UTF-8 byte
+ * order is code point order); it becomes a string only as a new dictionary entry or for the
+ * statistics' sink.
  */
 export class StringColumn implements TypedColumn {
   readonly kind: ColumnKind = "string";
   readonly chunk = new ColumnChunk(this, true);
   need: ColumnKind | undefined = undefined;
-  /** The chunk's bounds, from its pages' (takePageBounds), and those of the values noted since the page began. */
+  /** The chunk's bounds, from its pages' (takePageBounds). */
   private min = "";
   private max = "";
   private has = false;
-  private pageMin = "";
-  private pageMax = "";
+  /** The UTF-8 bounds of the values noted since the page began (PLAIN values, new dictionary entries). */
+  private pageMin: Uint8Array = EMPTY;
+  private pageMax: Uint8Array = EMPTY;
   private pageHas = false;
   private readonly field: Field | null;
   private readonly sink: ValueSink | null;
@@ -159,33 +176,26 @@ export class StringColumn implements TypedColumn {
     let units = 0;
     for (let r = from; r < to; r++) {
       const k = (r === 0 ? batch.first : ends[r - 1]!) + c;
-      let need: ColumnKind | undefined;
       if (k >= ends[r]!) {
         // A short record's missing cell reads as "".
-        if (missing === null || missing.has("")) {
-          chunk.addNull();
-          continue;
-        }
-        need = this.add("");
-      } else {
-        const start = cells[4 * k]!;
-        const end = cells[4 * k + 1]!;
-        if (missing === null ? start === end : missing.has(batch.cellText(k))) {
-          chunk.addNull();
-          continue;
-        }
-        if (direct && start >= 0) {
-          units += cells[4 * k + 3]! - cells[4 * k + 2]!;
-          need = this.addUtf8(batch.text().slice(cells[4 * k + 2]!, cells[4 * k + 3]!), bytes, start, end);
-        } else {
-          const text = batch.cellText(k);
-          units += text.length;
-          need = this.add(text);
-        }
+        if (missing === null || missing.has("")) chunk.addNull();
+        else this.add("");
+        continue;
       }
-      if (need !== undefined) {
-        this.need = need;
-        return -1;
+      const start = cells[4 * k]!;
+      const end = cells[4 * k + 1]!;
+      if (missing === null ? start === end : missing.has(batch.cellText(k))) {
+        chunk.addNull();
+        continue;
+      }
+      if (direct && start >= 0) {
+        const length = cells[4 * k + 3]! - cells[4 * k + 2]!;
+        units += length;
+        this.addUtf8(batch, k, bytes, start, end, length);
+      } else {
+        const text = batch.cellText(k);
+        units += text.length;
+        this.add(text);
       }
     }
     return units;
@@ -200,7 +210,7 @@ export class StringColumn implements TypedColumn {
     const out = this.chunk.slot(text);
     if (out !== null) {
       const written = out.lengthPrefixedUtf8(text);
-      this.note(text);
+      this.note(out.bytes, out.length - written, out.length);
       // PLAIN (no dictionary, so `out` is the page): the sink hashes the bytes just written.
       if (this.chunk.dict === null) this.sink?.utf8(text, out.bytes, out.length - written, written);
     }
@@ -208,32 +218,44 @@ export class StringColumn implements TypedColumn {
     return undefined;
   }
 
-  /** A string field's cell `text`, whose UTF-8 is bytes [start, end); as add, copying the bytes. */
-  addUtf8(text: string, bytes: Uint8Array, start: number, end: number): ColumnKind | undefined {
-    const out = this.chunk.slot(text);
+  /** Cell `k` of `batch`, a string field's cell whose UTF-8 is bytes [start, end) and whose text is `length` code units; as add. */
+  private addUtf8(batch: CellBatch, k: number, bytes: Uint8Array, start: number, end: number, length: number): void {
+    const chunk = this.chunk;
+    let out: ByteBuffer | null;
+    if (chunk.dict === null) out = chunk.slot(0);
+    else {
+      const entry = chunk.entryOf(bytes, start, end);
+      if (entry >= 0) {
+        chunk.reuse(entry);
+        chunk.placed(length + 4);
+        return;
+      }
+      out = chunk.slot(batch.cellText(k));
+    }
     if (out !== null) {
       const written = out.lengthPrefixedBytes(bytes, start, end);
-      this.note(text);
-      if (this.chunk.dict === null) this.sink?.utf8(text, out.bytes, out.length - written, written);
+      this.note(out.bytes, out.length - written, out.length);
+      if (chunk.dict === null) this.sink?.utf8(batch.cellText(k), out.bytes, out.length - written, written);
     }
-    this.chunk.placed(text.length + 4);
-    return undefined;
+    chunk.placed(length + 4);
   }
 
-  private note(v: string): void {
+  /** Counts the value whose UTF-8 is bytes [start, end) in the page's bounds. */
+  private note(bytes: Uint8Array, start: number, end: number): void {
     if (!this.pageHas) {
       this.pageHas = true;
-      this.pageMin = this.pageMax = v;
+      this.pageMin = this.pageMax = bytes.slice(start, end);
       return;
     }
-    if (compareText(v, this.pageMin) < 0) this.pageMin = v;
-    else if (compareText(v, this.pageMax) > 0) this.pageMax = v;
+    if (compareUtf8(bytes, start, end, this.pageMin) < 0) this.pageMin = bytes.slice(start, end);
+    else if (compareUtf8(bytes, start, end, this.pageMax) > 0) this.pageMax = bytes.slice(start, end);
   }
 
   takePageBounds(): Bounds | null {
     if (!this.pageHas) return null;
     this.pageHas = false;
-    const { pageMin, pageMax } = this;
+    const pageMin = utf8Text.decode(this.pageMin);
+    const pageMax = utf8Text.decode(this.pageMax);
     if (!this.has || compareText(pageMin, this.min) < 0) this.min = pageMin;
     if (!this.has || compareText(pageMax, this.max) > 0) this.max = pageMax;
     this.has = true;
