@@ -18,18 +18,21 @@ export interface ReadRun<T extends Span> {
 }
 
 /**
- * What one more range read costs, in bytes read instead. Measured on the local runtime
- * (docs/performance.md "Queries"): a read of 1 kB or 150 kB costs 1–2 ms alone, six of 75 kB
- * at once 17 ms, one of 460 kB 4 ms; R2 bills a read per request, not per byte.
+ * What one more range read costs, in bytes read instead. Measured on the local runtime the bench
+ * runs (`wrangler dev`, docs/performance.md "Queries"): reads at once are served one after
+ * another, about 1.1–1.3 ms each (ten of 6 kB 11–13 ms), and each MB read adds 10–16 ms (one
+ * read of 1 kB 2 ms, of 300 kB 6–8 ms, of 1.2 MB 13–20 ms), so a read is worth 70–115 kB. On
+ * the platform a read costs more and bytes less; the cap below keeps the reads to one round
+ * there. R2 bills a read per request, not per byte.
  */
-export const READ_COST_BYTES = 256 * 1024;
+export const READ_COST_BYTES = 96 * 1024;
 /**
  * A Worker keeps at most six connections open at once, R2 reads included (Cloudflare's Workers
  * limits, "Simultaneous open connections"): a seventh read waits for one of them.
  */
 export const PARALLEL_READS = 6;
 /** Past the cap, gaps up to this are still joined; a wider one costs more than the wait. */
-const MAX_JOIN_GAP = 512 * 1024;
+export const MAX_JOIN_GAP = 512 * 1024;
 
 /** The reads covering `spans` (in any order, overlapping or not): fewest bytes plus round trips, at most PARALLEL_READS where gaps allow. */
 export function readRuns<T extends Span>(spans: readonly T[], readCost = READ_COST_BYTES, parallel = PARALLEL_READS): ReadRun<T>[] {
