@@ -57,7 +57,7 @@ async function ask(path: string, options: { key?: TestKey; vars?: Record<string,
   const response = await worker.fetch(new Request(url, { headers }), { ...env, CONTENT: r2.bucket, DB: d1.db, ...options.vars } as Env, ctx);
   const text = await response.text();
   await waitOnExecutionContext(ctx);
-  return { response, text, reads: r2.reads, bytes: r2.bytes(), queries: d1.queries.length };
+  return { response, text, reads: r2.reads, bytes: r2.bytes(), queries: d1.queries.length, sql: d1.queries.map((query) => query.sql) };
 }
 
 async function json(path: string, options: Parameters<typeof ask>[1] = {}): Promise<Answer & { reads: { key: string; offset: number | null }[] }> {
@@ -144,6 +144,23 @@ describe("querying rows", () => {
         if (!answersAt) expect(parquetReads, query).toBe(reads.length);
       }
     }
+  });
+
+  it("a query the twin answers reads the version without its segments; one that reads the CSV after all reads them in one more round trip", async () => {
+    await buildTwin(env, id, version, storageTimingsFrom(limitsFrom(env)));
+    const segmentReads = async (query: string) => {
+      const answer = await ask(`/v1/dataset/${id}/${version}/rows?${query}`, { key: owner, fresh: true });
+      expect(answer.response.status, query).toBe(200);
+      return answer.sql.filter((sql) => sql.includes("version_segments")).length;
+    };
+    // The twin alone: the batch that says who may read the version has no segment list in it.
+    expect(await segmentReads("where=id >= 250 AND id < 260&columns=id,name")).toBe(0);
+    expect(await segmentReads("where=amount > 10&order=-amount,id&limit=7&columns=id,amount,day")).toBe(0);
+    // Datetimes answered are filled from the CSV parts, a datetime compared reads the CSV, and a
+    // plain window reads the segments that hold it: each reads the segment list once.
+    expect(await segmentReads("where=id >= 250 AND id < 260&columns=id,at")).toBe(1);
+    expect(await segmentReads("where=at >= '2024-03-05T12:00:00Z'&columns=id,at")).toBe(1);
+    expect(await segmentReads("offset=250&limit=5")).toBe(1);
   });
 
   it("skips row groups whose statistics rule them out and reads only the needed columns", async () => {

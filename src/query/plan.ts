@@ -15,6 +15,16 @@ function r2RangeRead(bucket: R2Bucket): RangeRead {
   };
 }
 
+/**
+ * A version's segments, or how to read them where the version was read without them (a query
+ * the twin may answer alone: src/read/store.ts); read only when the CSV is read after all.
+ */
+export type SegmentList = readonly SegmentRow[] | (() => Promise<readonly SegmentRow[]>);
+
+export async function segmentsOf(list: SegmentList): Promise<readonly SegmentRow[]> {
+  return typeof list === "function" ? list() : list;
+}
+
 export interface ScanSource {
   pieces: ScanPiece[];
   source: "parquet" | "csv";
@@ -25,10 +35,10 @@ export interface ScanSource {
 }
 
 /** `allowFill`: the caller fills answered datetime and time cells for its few rows (a window, not an export). */
-export async function scanSource(bucket: R2Bucket, version: StoredVersionRow, segments: readonly SegmentRow[], twin: TwinRow | null, query: CompiledQuery, allowFill = false): Promise<ScanSource> {
+export async function scanSource(bucket: R2Bucket, version: StoredVersionRow, segments: SegmentList, twin: TwinRow | null, query: CompiledQuery, allowFill = false): Promise<ScanSource> {
   if (twin?.state === "ready") {
     const scan = await twinPieces(r2RangeRead(bucket), twin.parts, version.schema, query, allowFill);
     if (scan !== null) return { ...scan, source: "parquet" };
   }
-  return { pieces: segmentPieces(bucket, version.schema, segments, query), source: "csv", read: query.needed, fill: [] };
+  return { pieces: segmentPieces(bucket, version.schema, await segmentsOf(segments), query), source: "csv", read: query.needed, fill: [] };
 }

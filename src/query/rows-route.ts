@@ -5,7 +5,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { queryScanBudget, ROWS_DEFAULT_LIMIT, ROWS_MAX_RESPONSE_CHARS } from "../config.ts";
-import { cacheControlFor, readableFiles } from "../read/content.ts";
+import { cacheControlFor, readableFiles, readableTwin } from "../read/content.ts";
 import { VersionParamsSchema, problemResponse } from "../http/schemas.ts";
 import { readPolicy, withPolicy } from "../edge/route-policy.ts";
 import { compileQuery } from "./language/query.ts";
@@ -42,7 +42,9 @@ export function registerRows(app: OpenAPIHono<AppEnv>): void {
     const caller = c.get("caller");
     const offset = window.offset ?? 0;
     const limit = window.limit ?? ROWS_DEFAULT_LIMIT;
-    const { dataset, version, segments, twin } = await readableFiles(c.env.DB, id, versionRef, caller);
+    // A `where` or `order` is answered from the twin when it is ready: the segments are read only if the CSV is.
+    const read = where !== undefined || order !== undefined ? readableTwin : readableFiles;
+    const { dataset, version, segments, twin } = await read(c.env.DB, id, versionRef, caller);
     const compiled = compileQuery({ where, columns, order }, version.schema);
     if (!compiled.ok) throw queryProblem(compiled.error);
     const query = compiled.value;

@@ -8,7 +8,7 @@ import { openSegment } from "../storage/segment-store.ts";
 import type { TwinRow } from "../read/store.ts";
 import type { SegmentRow, StoredVersionRow } from "../model/dataset.ts";
 import type { CompiledQuery } from "./language/query.ts";
-import { scanSource } from "./plan.ts";
+import { scanSource, segmentsOf, type SegmentList } from "./plan.ts";
 import { answerWindow, project, type WindowAnswer, type WindowRequest } from "./scan.ts";
 import { fillFromSegments } from "./fill-rows.ts";
 
@@ -21,6 +21,9 @@ export interface VersionFiles {
   twin: TwinRow | null;
 }
 
+/** The same, where the segments may be left to read only if the CSV is read (plan.ts). */
+export type QueriedFiles = Omit<VersionFiles, "segments"> & { segments: SegmentList };
+
 /** Rows in file order from `offset` (no `where`, no `order`): only the segment parts holding them are read. */
 async function fileWindow(bucket: R2Bucket, version: StoredVersionRow, segments: readonly SegmentRow[], query: CompiledQuery, offset: number, limit: number, maxChars: number): Promise<WindowAnswer> {
   const rows =
@@ -31,10 +34,10 @@ async function fileWindow(bucket: R2Bucket, version: StoredVersionRow, segments:
 }
 
 /** The window of the matching rows, scanned (plan.ts); cells the twin keeps as instants come from the CSV. */
-async function scannedWindow(bucket: R2Bucket, version: StoredVersionRow, segments: readonly SegmentRow[], twin: TwinRow | null, query: CompiledQuery, request: WindowRequest): Promise<WindowAnswer> {
+async function scannedWindow(bucket: R2Bucket, version: StoredVersionRow, segments: SegmentList, twin: TwinRow | null, query: CompiledQuery, request: WindowRequest): Promise<WindowAnswer> {
   const source = await scanSource(bucket, version, segments, twin, query, true);
   const answer = await answerWindow(source.pieces, query, request, source.read);
-  await fillFromSegments(bucket, version.schema, segments, query, source.fill, answer.rows, answer.positions);
+  if (source.fill.length > 0 && answer.rows.length > 0) await fillFromSegments(bucket, version.schema, await segmentsOf(segments), query, source.fill, answer.rows, answer.positions);
   return answer;
 }
 
@@ -44,9 +47,9 @@ export function isScanned(query: CompiledQuery): boolean {
 }
 
 /** The query's window of `files`' rows, cells in the order of the query's columns. */
-export async function queryWindow(bucket: R2Bucket, files: VersionFiles, query: CompiledQuery, request: WindowRequest): Promise<WindowAnswer> {
+export async function queryWindow(bucket: R2Bucket, files: QueriedFiles, query: CompiledQuery, request: WindowRequest): Promise<WindowAnswer> {
   const { version, segments, twin } = files;
   return isScanned(query)
     ? scannedWindow(bucket, version, segments, twin, query, request)
-    : fileWindow(bucket, version, segments, query, request.offset, request.limit, request.maxChars);
+    : fileWindow(bucket, version, await segmentsOf(segments), query, request.offset, request.limit, request.maxChars);
 }

@@ -3,7 +3,7 @@
 // draft resolves for the dataset's team only (docs/api.md#who-sees-what). Each read asks D1 once:
 // the dataset, the version and (for content) its segments in one batch.
 import { ApiError } from "../model/errors.ts";
-import { getVersionContent, type TwinRow } from "./store.ts";
+import { getVersionContent, getVersionSegments, type TwinRow } from "./store.ts";
 import { canRead, canReadVersion } from "../model/access.ts";
 import type { DatasetRow, SegmentRow, StoredVersionRow, Caller } from "../model/dataset.ts";
 import { getDataset } from "../storage/datasets-db.ts";
@@ -37,6 +37,22 @@ export async function readableFiles(
   caller: Caller | null,
 ): Promise<ReadableVersion & { segments: SegmentRow[]; twin: TwinRow | null }> {
   return readable(db, datasetId, versionRef, caller, true, true);
+}
+
+/**
+ * The version and its Parquet twin, its segments left to a second round trip made only when
+ * called (src/read/store.ts): for a query the twin may answer alone, so it waits on a smaller
+ * batch. Who may read the version is decided here, by the same batch as ever.
+ */
+export async function readableTwin(
+  db: D1Database,
+  datasetId: string,
+  versionRef: string,
+  caller: Caller | null,
+): Promise<ReadableVersion & { segments: () => Promise<SegmentRow[]>; twin: TwinRow | null }> {
+  const { dataset, version, twin } = await readable(db, datasetId, versionRef, caller, false, true);
+  let segments: Promise<SegmentRow[]> | null = null;
+  return { dataset, version, twin, segments: () => (segments ??= getVersionSegments(db, version.id)) };
 }
 
 async function readable(db: D1Database, datasetId: string, versionRef: string, caller: Caller | null, withSegments: boolean, withTwin = false) {

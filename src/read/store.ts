@@ -1,7 +1,8 @@
 // A read's D1 queries. getVersionContent is a read's whole D1 need in one round trip: the
 // dataset, the version a path names (an id or `latest`), and, for content reads, its segments
 // and their parts, as one batch, so a public read that misses the edge cache waits on D1 once
-// (docs/edge-and-caching.md). listVersions serves `GET /v1/dataset/:id/versions`: the version
+// (docs/edge-and-caching.md); a query answered from the Parquet twin leaves the segments out,
+// and getVersionSegments reads them if it needs them after all. listVersions serves `GET /v1/dataset/:id/versions`: the version
 // chain newest first, keyset-paginated on `seq` (the UNIQUE (dataset_id, seq) index serves both
 // order and cursor).
 import { toDataset, toVersion, type DatasetRecord, type VersionRecord } from "../storage/datasets-db.ts";
@@ -49,6 +50,42 @@ interface SegmentRecord {
   row_count: number;
 }
 
+/** The version's segments in list order, then their parts; `target` is the SQL of the version id. */
+function segmentStatements(db: D1Database, target: string): D1PreparedStatement[] {
+  return [
+    db.prepare(
+      `SELECT s.key, s.compressed_bytes, s.raw_bytes, s.row_count
+       FROM version_segments vs JOIN segments s ON s.key = vs.segment_key
+       WHERE vs.version_id = ${target}
+       ORDER BY vs.position`,
+    ),
+    db.prepare(
+      `SELECT p.segment_key, p.compressed_offset, p.compressed_bytes, p.raw_bytes, p.row_count
+       FROM segment_parts p
+       WHERE p.segment_key IN (SELECT segment_key FROM version_segments WHERE version_id = ${target})
+       ORDER BY p.segment_key, p.part`,
+    ),
+  ];
+}
+
+function segmentList(segmentRows: D1Result | undefined, partRows: D1Result | undefined): SegmentRow[] {
+  const parts = partsByKey((partRows?.results ?? []) as PartRecord[]);
+  return ((segmentRows?.results ?? []) as SegmentRecord[]).map((r): SegmentRow => {
+    const segment: SegmentRow = { key: r.key, compressedBytes: r.compressed_bytes, rawBytes: r.raw_bytes, rowCount: r.row_count };
+    const list = parts.get(r.key);
+    return list ? { ...segment, parts: list } : segment;
+  });
+}
+
+/**
+ * The segments of version `versionId` with their parts, for a read that found it with
+ * getVersionContent without them (a query the Parquet twin may answer alone): one more round trip.
+ */
+export async function getVersionSegments(db: D1Database, versionId: string): Promise<SegmentRow[]> {
+  const [segmentRows, partRows] = await db.batch(segmentStatements(db, "?1").map((statement) => statement.bind(versionId)));
+  return segmentList(segmentRows, partRows);
+}
+
 /** `versionRef`: a version id or `latest`. `withSegments`: also the version's segment list; `withTwin`: its Parquet twin. */
 export async function getVersionContent(db: D1Database, datasetId: string, versionRef: string, withSegments: boolean, withTwin = false): Promise<VersionContent> {
   // ?1 the dataset, ?2 the version id (unused for `latest`).
@@ -58,26 +95,7 @@ export async function getVersionContent(db: D1Database, datasetId: string, versi
     db.prepare("SELECT * FROM datasets WHERE id = ?1").bind(datasetId),
     bind(db.prepare(`SELECT * FROM version_records WHERE dataset_id = ?1 AND id = ${target}`)),
   ];
-  if (withSegments) {
-    statements.push(
-      bind(
-        db.prepare(
-          `SELECT s.key, s.compressed_bytes, s.raw_bytes, s.row_count
-           FROM version_segments vs JOIN segments s ON s.key = vs.segment_key
-           WHERE vs.version_id = ${target}
-           ORDER BY vs.position`,
-        ),
-      ),
-      bind(
-        db.prepare(
-          `SELECT p.segment_key, p.compressed_offset, p.compressed_bytes, p.raw_bytes, p.row_count
-           FROM segment_parts p
-           WHERE p.segment_key IN (SELECT segment_key FROM version_segments WHERE version_id = ${target})
-           ORDER BY p.segment_key, p.part`,
-        ),
-      ),
-    );
-  }
+  if (withSegments) statements.push(...segmentStatements(db, target).map(bind));
   if (withTwin) {
     statements.push(
       bind(db.prepare(`SELECT state, error, tail_key, tail_bytes, summary_bytes, document_bytes, file_bytes FROM version_parquet WHERE version_id = ${target}`)),
@@ -95,12 +113,7 @@ export async function getVersionContent(db: D1Database, datasetId: string, versi
   const [twinRows, twinPartRows] = withTwin ? results.slice(withSegments ? 4 : 2) : [];
   const dataset = (datasets?.results[0] as DatasetRecord | undefined) ?? null;
   const version = (versions?.results[0] as VersionRecord | undefined) ?? null;
-  const parts = partsByKey((partRows?.results ?? []) as PartRecord[]);
-  const segments = ((segmentRows?.results ?? []) as SegmentRecord[]).map((r): SegmentRow => {
-    const segment: SegmentRow = { key: r.key, compressedBytes: r.compressed_bytes, rawBytes: r.raw_bytes, rowCount: r.row_count };
-    const list = parts.get(r.key);
-    return list ? { ...segment, parts: list } : segment;
-  });
+  const segments = segmentList(segmentRows, partRows);
   const twinRecord = (twinRows?.results[0] as TwinRecord | undefined) ?? null;
   const twin: TwinRow | null = twinRecord && {
     state: twinRecord.state,
