@@ -9,6 +9,8 @@ import { describe, expect, it } from "vitest";
 import worker from "../src/index.ts";
 import { csvPart, collectionPart, send } from "./helpers/http.ts";
 import { getTwinState, publishTwin } from "../src/columnar/store.ts";
+import { writeTail } from "../src/columnar/parquet/index.ts";
+import { readStoredPartMetadata } from "../src/columnar/part-metadata-read.ts";
 import { createSummaries, encodeSummary, observeRow, summaryFormat } from "../src/columnar/statistics/table-summary.ts";
 import { typedRow } from "../src/schema/cast.ts";
 import type { TableSchema } from "../src/schema/table-schema.ts";
@@ -48,6 +50,39 @@ async function consume(workerEnv: Env, messages: unknown[]) {
 /** Numbers to 12 significant digits, everything else as is. */
 function rounded(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value, (_, v: unknown) => (typeof v === "number" && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v)));
+}
+
+/**
+ * The worker's R2 binding, counting the ranged reads of twin objects (parts' metadata) that are
+ * under way at once: a get counts from its call until its body has been read.
+ */
+function concurrentTwinReads(): { bucket: R2Bucket; reads: string[]; most: () => number } {
+  const reads: string[] = [];
+  let open = 0;
+  let most = 0;
+  const bucket = wrapBinding(env.CONTENT, {
+    get: async (key: string, options?: R2GetOptions) => {
+      if (!key.includes("/parquet/") || !options?.range) return env.CONTENT.get(key, options);
+      reads.push(key);
+      most = Math.max(most, ++open);
+      const object = await env.CONTENT.get(key, options);
+      if (!object) {
+        open--;
+        return object;
+      }
+      const bytes = new Uint8Array(await object.arrayBuffer());
+      open--;
+      return new Proxy(object, {
+        get(target, property) {
+          if (property === "arrayBuffer") return () => Promise.resolve(bytes.buffer);
+          if (property === "body") return new Blob([bytes]).stream();
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+    },
+  });
+  return { bucket, reads, most: () => most };
 }
 
 async function bytesOf(keys: readonly string[]): Promise<number> {
@@ -103,6 +138,47 @@ describe("a trickle of one-row appends", () => {
     expect(trickled.rows).toBe(3000 + appendedRows.length);
     // Equal, but for the last bits of merged floating-point moments (std) summed in another order.
     expect(rounded(trickled)).toEqual(rounded(await document(once.id, once.version)));
+  });
+
+  it("makes a tail of many parts reading one part's metadata at a time, at the build and when read", async () => {
+    const key = await createKey("team-trickle", "paula");
+    const recorder = recordingAfterCommit();
+    const created = await signedFetch(recorder.env, "POST", "/v1/dataset", key, { parts: [collectionPart({ name: "tail of parts", visibility: "public" }), csvPart(HEADER + createdRows)] });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string; version: string };
+    await consume(recorder.env, recorder.sent.splice(0));
+    let latest = "";
+    let atBuild = 0;
+    for (const row of appendedRows.slice(0, 4)) {
+      const appended = await signedFetch(recorder.env, "POST", `/v1/dataset/${id}`, key, { parts: [csvPart(row)] });
+      expect(appended.status).toBe(201);
+      latest = ((await appended.json()) as { version: string }).version;
+      const counted = concurrentTwinReads();
+      await consume({ ...recorder.env, CONTENT: counted.bucket }, recorder.sent.splice(0));
+      atBuild = Math.max(atBuild, counted.most());
+    }
+    const parts = await twinPartRows(latest);
+    expect(parts.length).toBeGreaterThanOrEqual(3);
+    // Each build read its parts' metadata, one read under way at a time.
+    expect(atBuild).toBe(1);
+    const twin = await env.DB.prepare("SELECT tail_key, tail_bytes FROM version_parquet WHERE version_id = ?").bind(latest).first<{ tail_key: string | null; tail_bytes: number }>();
+    expect(twin!.tail_key).toBeNull();
+    // The first read of the file's end makes the tail in this isolate: every part's metadata read, one at a time.
+    const counted = concurrentTwinReads();
+    const end = await signedFetch({ ...env, CONTENT: counted.bucket }, "GET", `/v1/dataset/${id}/${latest}/data.parquet`, key, { headers: { Range: `bytes=-${twin!.tail_bytes}` } });
+    expect(end.status).toBe(206);
+    const tail = new Uint8Array(await end.arrayBuffer());
+    expect(tail.length).toBe(twin!.tail_bytes);
+    for (const part of parts) expect(counted.reads).toContain(part.key);
+    expect(counted.most()).toBe(1);
+    // The bytes writeTail makes from every part's metadata held at once, and the file reads back whole.
+    const schema = (await (await send("GET", `/v1/dataset/${id}/${latest}/schema`)).json()) as TableSchema;
+    const stored = await getTwinState(env.DB, latest);
+    expect(tail).toEqual(writeTail(schema, await Promise.all(stored!.parts.map((part) => readStoredPartMetadata(env.CONTENT, part)))));
+    const file = new Uint8Array(await (await send("GET", `/v1/dataset/${id}/${latest}/data.parquet`)).arrayBuffer());
+    expect(file.subarray(file.length - tail.length)).toEqual(tail);
+    const rows = await parquetReadObjects({ file: file.buffer, columns: ["id"] });
+    expect(rows.map((r) => Number(r.id))).toEqual([...Array.from({ length: 3000 }, (_, i) => i), ...appendedRows.slice(0, 4).map((_, i) => 5000 + i)]);
   });
 
   it("reads the stored document of a twin built before statistics were merged on read", async () => {

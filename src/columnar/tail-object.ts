@@ -4,7 +4,7 @@
 // asks for the end of the file, and kept in the isolate (docs/storage-protocol.md "The Parquet
 // twin"). Twins built before kept the tail as an object of its own, read from there.
 import { KeptInIsolate } from "../storage/kept-in-isolate.ts";
-import { writeTail } from "./parquet/index.ts";
+import { TailWriter } from "./parquet/index.ts";
 import { readStoredPartMetadata } from "./part-metadata-read.ts";
 import type { TwinRow } from "../read/store.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
@@ -25,8 +25,11 @@ export async function madeTail(bucket: R2Bucket, schema: TableSchema, twin: Twin
   const key = twinIdentity(twin);
   const cached = kept.get(key);
   if (cached) return cached;
-  const metadata = await Promise.all(twin.parts.map((part) => readStoredPartMetadata(bucket, part)));
-  const tail = writeTail(schema, metadata);
+  // One part's metadata at a time, each dropped once added: read all at once, with their pages,
+  // the parts of a large twin held several times the tail's size (docs/performance.md).
+  const writer = new TailWriter(schema);
+  for (const part of twin.parts) writer.add(await readStoredPartMetadata(bucket, part));
+  const tail = writer.finish();
   if (tail.length !== twin.tailBytes) throw new Error(`parquet tail of ${twin.parts.length} parts made ${tail.length} bytes, published ${twin.tailBytes}`);
   kept.keep(key, tail, tail.length);
   return tail;
