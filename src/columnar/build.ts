@@ -114,14 +114,12 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
     // the same parts (tail-object.ts). Only a tail too large to make on a read is stored. Parts'
     // metadata are read one at a time and dropped once added: held all at once, with their pages,
     // they were the build's largest live memory at its end (docs/performance.md).
-    const tailWriter = new TailWriter(version.schema);
-    for (const part of parts) tailWriter.add(await readStoredPartMetadata(env.CONTENT, part));
-    const plan = tailWriter.plan();
-    if (plan.reencode.length > 0) {
-      kinds = unifyKinds(kinds, plan.kinds);
+    const made = await tailOf(env.CONTENT, version.schema, parts);
+    if ("wider" in made) {
+      kinds = unifyKinds(kinds, made.wider);
       continue;
     }
-    const tail = tailWriter.finish();
+    const tail = made.tail;
     let tailKey: string | null = null;
     if (tail.length > STORED_TAIL_BYTES) {
       tailKey = parquetKey(datasetId);
@@ -153,6 +151,33 @@ async function startingKinds(parent: TwinState | null, schema: TableSchema): Pro
   return kinds.length === narrowest.length && (await encodingOf(schema, kinds)) === parent.encoding ? kinds : narrowest;
 }
 
+/**
+ * The tail of `parts`, made one part's metadata at a time, or the kinds some parts must be
+ * encoded again with. Only the tail outlives the call: the writer and the last part's metadata
+ * go with it, before the tail is stored and the twin published.
+ */
+async function tailOf(bucket: R2Bucket, schema: TableSchema, parts: readonly StoredPart[]): Promise<{ tail: Uint8Array } | { wider: ColumnKind[] }> {
+  const writer = new TailWriter(schema);
+  for (const part of parts) writer.add(await readStoredPartMetadata(bucket, part));
+  const plan = writer.plan();
+  return plan.reencode.length > 0 ? { wider: plan.kinds } : { tail: writer.finish() };
+}
+
+/**
+ * Hands a part writer's finished bytes to the upload one at a time, each let go of once copied
+ * into the upload's buffer: a for-of over the list would hold every row group's bytes until the
+ * last of them was written, across the upload's R2 round trips.
+ */
+async function send(upload: SegmentUpload, chunks: Uint8Array[]): Promise<void> {
+  for (let i = 0; i < chunks.length; i++) {
+    const bytes = chunks[i]!;
+    chunks[i] = NOTHING;
+    await upload.write(bytes);
+  }
+}
+
+const NOTHING = new Uint8Array(0);
+
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((value, i) => value === b[i]);
 }
@@ -182,7 +207,7 @@ async function writePart(
     let turned = Date.now();
     for await (const batch of segmentCells(env.CONTENT, segment.key, opensWithHeader, segment.rowCount)) {
       fits = writer.addBatch(batch) && fits;
-      if (fits) for (const bytes of writer.takeBytes()) await upload.write(bytes);
+      if (fits) await send(upload, writer.takeBytes());
       if (Date.now() - turned >= TURN_EVERY_MS) {
         await nextTurn();
         turned = Date.now();
@@ -193,7 +218,7 @@ async function writePart(
       await upload.abort();
       return { needs: result.kinds };
     }
-    for (const bytes of writer.takeBytes()) await upload.write(bytes);
+    await send(upload, writer.takeBytes());
     summary.rows = result.metadata.rows;
     // The head, then the summary, then the row groups' pages, which only a query that needs them reads (docs/columnar.md "Part metadata").
     const stored = encodePartMetadata(result.metadata);

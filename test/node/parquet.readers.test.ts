@@ -213,6 +213,9 @@ describe("Parquet encoder read back by DuckDB and hyparquet", () => {
     }
     expect(tail.plan()).toEqual(planKinds(parts));
     const written = tail.finish();
+    // Spent once finished: its index buffers and heads are let go of.
+    expect(() => tail.finish()).toThrow();
+    expect(() => tail.add(parts[0]!)).toThrow();
     const dataBytes = parts.reduce((sum, part) => sum + part.byteLength, 0);
     expect(written).toEqual(bytes.subarray(4 + dataBytes));
     const path = writeTemp("one-at-a-time", joinParquet([[bytes.subarray(4, 4 + dataBytes)]], written));

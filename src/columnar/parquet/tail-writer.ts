@@ -123,9 +123,10 @@ interface FooterPart {
  */
 export class TailWriter {
   private readonly names: string[];
-  private readonly columnIndexes = new ByteBuffer(1 << 16);
-  private readonly offsetIndexes = new ByteBuffer(1 << 16);
-  private readonly parts: FooterPart[] = [];
+  private columnIndexes = new ByteBuffer(1 << 16);
+  private offsetIndexes = new ByteBuffer(1 << 16);
+  private parts: FooterPart[] = [];
+  private finished = false;
   /** The parts' bytes so far, `PAR1` included: where the next part starts in the file. */
   private partStart = MAGIC.length;
 
@@ -140,6 +141,7 @@ export class TailWriter {
 
   /** Adds the next part; its metadata is not kept (nor its pages). */
   add(part: PartMetadata): void {
+    if (this.finished) throw new Error("TailWriter: add after finish");
     if (part.kinds.length !== this.names.length) throw new Error("writeTail: a part has another column count than the schema");
     const place = (into: ByteBuffer, bytes: Uint8Array): Located => {
       const at = { offset: into.length, length: bytes.length };
@@ -177,20 +179,23 @@ export class TailWriter {
     return planKinds(this.parts);
   }
 
+  /**
+   * The tail's bytes; the writer is spent after it. The footer is written on its own first, then
+   * the indexes and it are copied once into a tail of its exact length, and the writer lets go of
+   * its buffers, so a large tail is not held twice over while it is stored (docs/performance.md).
+   */
   finish(): Uint8Array {
-    const { parts, names } = this;
+    if (this.finished) throw new Error("TailWriter: finish twice");
+    const { parts, names, columnIndexes, offsetIndexes } = this;
     const nameBytes = names.map(utf8);
     const { kinds: unified, reencode } = planKinds(parts);
     if (reencode.length > 0) throw new Error(`writeTail: parts ${reencode.join(", ")} were encoded with other kinds than the file's`);
     const kinds = parts.length > 0 ? unified : names.map((): ColumnKind => "string");
     // Every ColumnIndex, then every OffsetIndex, as PageIndex.md lays them out, after the parts.
-    const out = new ByteBuffer(this.columnIndexes.length + this.offsetIndexes.length + (1 << 16));
-    out.write(this.columnIndexes.bytes.subarray(0, this.columnIndexes.length));
-    out.write(this.offsetIndexes.bytes.subarray(0, this.offsetIndexes.length));
     const columnsAt = this.partStart;
-    const offsetsAt = columnsAt + this.columnIndexes.length;
-    const w = new CompactWriter(out);
-    const footerStart = out.length;
+    const offsetsAt = columnsAt + columnIndexes.length;
+    const footer = new ByteBuffer(1 << 16);
+    const w = new CompactWriter(footer);
     w.i32(1, 2);
     writeSchema(w, names, kinds);
     w.i64(3, parts.reduce((sum, part) => sum + part.rows, 0));
@@ -220,8 +225,16 @@ export class TailWriter {
     w.list(7, T_STRUCT, names.length);
     for (let i = 0; i < names.length; i++) w.element().struct(1).end().end();
     w.end();
-    out.i32(out.length - footerStart);
+    const out = new ByteBuffer(columnIndexes.length + offsetIndexes.length + footer.length + 4 + MAGIC.length);
+    out.write(columnIndexes.bytes.subarray(0, columnIndexes.length));
+    out.write(offsetIndexes.bytes.subarray(0, offsetIndexes.length));
+    out.write(footer.bytes.subarray(0, footer.length));
+    out.i32(footer.length);
     out.write(MAGIC);
-    return out.copy();
+    this.finished = true;
+    this.columnIndexes = new ByteBuffer(0);
+    this.offsetIndexes = new ByteBuffer(0);
+    this.parts = [];
+    return out.bytes;
   }
 }
