@@ -116,6 +116,26 @@ interface FooterPart {
 }
 
 /**
+ * The ColumnIndexes (or OffsetIndexes) of the parts added so far: one array of its exact length
+ * per part, so the section's bytes are held once, with no growing buffer's spare room.
+ */
+class IndexSection {
+  readonly pieces: Uint8Array[] = [];
+  length = 0;
+
+  add(indexes: readonly Uint8Array[]): void {
+    const bytes = new Uint8Array(indexes.reduce((sum, index) => sum + index.length, 0));
+    let at = 0;
+    for (const index of indexes) {
+      bytes.set(index, at);
+      at += index.length;
+    }
+    this.pieces.push(bytes);
+    this.length += bytes.length;
+  }
+}
+
+/**
  * writeTail one part at a time, for parts too many to hold with their pages at once (a build's
  * end, docs/performance.md): each part's ColumnIndexes and OffsetIndexes are written as it is
  * added, and only its head is kept for the footer, so the writer holds the index bytes and the
@@ -123,8 +143,8 @@ interface FooterPart {
  */
 export class TailWriter {
   private readonly names: string[];
-  private columnIndexes = new ByteBuffer(1 << 16);
-  private offsetIndexes = new ByteBuffer(1 << 16);
+  private columnIndexes = new IndexSection();
+  private offsetIndexes = new IndexSection();
   private parts: FooterPart[] = [];
   private finished = false;
   /** The parts' bytes so far, `PAR1` included: where the next part starts in the file. */
@@ -143,10 +163,14 @@ export class TailWriter {
   add(part: PartMetadata): void {
     if (this.finished) throw new Error("TailWriter: add after finish");
     if (part.kinds.length !== this.names.length) throw new Error("writeTail: a part has another column count than the schema");
-    const place = (into: ByteBuffer, bytes: Uint8Array): Located => {
-      const at = { offset: into.length, length: bytes.length };
-      into.write(bytes);
-      return at;
+    // Each index's place in its section: after the earlier parts' and this part's earlier ones.
+    const columnIndexes = { list: [] as Uint8Array[], at: this.columnIndexes.length };
+    const offsetIndexes = { list: [] as Uint8Array[], at: this.offsetIndexes.length };
+    const place = (into: { list: Uint8Array[]; at: number }, bytes: Uint8Array): Located => {
+      const located = { offset: into.at, length: bytes.length };
+      into.list.push(bytes);
+      into.at += bytes.length;
+      return located;
     };
     const partStart = this.partStart;
     const rowGroups = part.rowGroups.map((group) => ({
@@ -165,11 +189,13 @@ export class TailWriter {
           max: chunk.max,
           instantDigits: chunk.instantDigits,
           firstPage: chunk.pageOffsets[0]!,
-          columns: columns === null ? null : place(this.columnIndexes, columns),
-          offsets: place(this.offsetIndexes, offsetIndex(chunk, partStart + chunk.offset)),
+          columns: columns === null ? null : place(columnIndexes, columns),
+          offsets: place(offsetIndexes, offsetIndex(chunk, partStart + chunk.offset)),
         };
       }),
     }));
+    this.columnIndexes.add(columnIndexes.list);
+    this.offsetIndexes.add(offsetIndexes.list);
     this.parts.push({ kinds: part.kinds, byteLength: part.byteLength, rows: part.rows, rowGroups });
     this.partStart += part.byteLength;
   }
@@ -226,14 +252,14 @@ export class TailWriter {
     for (let i = 0; i < names.length; i++) w.element().struct(1).end().end();
     w.end();
     const out = new ByteBuffer(columnIndexes.length + offsetIndexes.length + footer.length + 4 + MAGIC.length);
-    out.write(columnIndexes.bytes.subarray(0, columnIndexes.length));
-    out.write(offsetIndexes.bytes.subarray(0, offsetIndexes.length));
+    for (const piece of columnIndexes.pieces) out.write(piece);
+    for (const piece of offsetIndexes.pieces) out.write(piece);
     out.write(footer.bytes.subarray(0, footer.length));
     out.i32(footer.length);
     out.write(MAGIC);
     this.finished = true;
-    this.columnIndexes = new ByteBuffer(0);
-    this.offsetIndexes = new ByteBuffer(0);
+    this.columnIndexes = new IndexSection();
+    this.offsetIndexes = new IndexSection();
     this.parts = [];
     return out.bytes;
   }
