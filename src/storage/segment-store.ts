@@ -16,21 +16,26 @@ export function datasetPrefix(datasetId: string): string {
 }
 
 /**
- * Streams bytes into one R2 object with memory bounded by two part buffers: small objects are
- * written with a single put, larger ones as a multipart upload of fixed-size parts. The two
- * buffers take turns (one fills while the other uploads) and are reused, never copied: a copy
- * per part was freed only some turns after its upload ended, so even parts written with pauses
- * between them held three parts, not two (docs/performance.md, before run M6).
+ * Streams bytes into one R2 object with memory bounded by one part buffer and what arrives while
+ * it uploads: small objects are written with a single put, larger ones as a multipart upload of
+ * fixed-size parts. The buffer is reused, never copied whole: a copy per part was freed only some
+ * turns after its upload ended (docs/performance.md, before run M6). While a part is in flight,
+ * the bytes written meanwhile are kept as they come (copied, at most a part's worth; a write past
+ * that waits for R2), and go into the buffer first once R2 has answered: a second part buffer,
+ * filled while the first uploaded, held 5 MiB more through a whole twin build, though a part's
+ * round trip brings far less (docs/performance.md, run M8).
  */
 export class SegmentUpload {
   readonly key: string;
   private readonly bucket: R2Bucket;
   private readonly partSize: number;
-  /** The buffer being filled. */
-  private part: Uint8Array;
-  /** The other buffer: in flight while `inFlight` is pending, then free; null until a second part is needed. */
-  private spare: Uint8Array | null = null;
+  /** The part buffer: being filled, or with R2 while `sending`. */
+  private readonly part: Uint8Array;
   private filled = 0;
+  /** Bytes written while the part was in flight, in order, to go into it before anything else. */
+  private queued: Uint8Array[] = [];
+  private queuedBytes = 0;
+  private sending = false;
   private total = 0;
   private multipart: R2MultipartUpload | null = null;
   private readonly parts: R2UploadedPart[] = [];
@@ -49,14 +54,27 @@ export class SegmentUpload {
     return this.total;
   }
 
-  /** Bytes of part buffers this upload holds: one part, two once a second part fills. */
+  /** Bytes this upload holds: its part buffer, and what was written while it was in flight. */
   get bufferBytes(): number {
-    return this.part.length + (this.spare?.length ?? 0);
+    return this.part.length + this.queuedBytes;
   }
 
   async write(bytes: Uint8Array): Promise<void> {
     let offset = 0;
     while (offset < bytes.length) {
+      if (this.sending) {
+        if (this.queuedBytes === this.partSize) {
+          await this.inFlight;
+          continue;
+        }
+        const take = Math.min(bytes.length - offset, this.partSize - this.queuedBytes);
+        this.queued.push(bytes.slice(offset, offset + take));
+        this.queuedBytes += take;
+        this.total += take;
+        offset += take;
+        continue;
+      }
+      if (this.queuedBytes > 0 && (await this.takeQueued())) continue;
       const take = Math.min(bytes.length - offset, this.part.length - this.filled);
       this.part.set(bytes.subarray(offset, offset + take), this.filled);
       this.filled += take;
@@ -67,31 +85,46 @@ export class SegmentUpload {
   }
 
   /**
-   * Hands the filled buffer to R2 and fills the other one meanwhile: at most one part is in
-   * flight, and its buffer is written again only after R2 has answered for it, so ingest does not
-   * stop for every R2 round trip and memory stays two parts.
+   * Moves what was queued into the part buffer, now back from R2; sends it at once when that
+   * fills it. Returns whether it did send (the queue then holds nothing, the buffer is in flight).
+   */
+  private async takeQueued(): Promise<boolean> {
+    for (const bytes of this.queued) {
+      this.part.set(bytes, this.filled);
+      this.filled += bytes.length;
+    }
+    this.queued = [];
+    this.queuedBytes = 0;
+    if (this.filled < this.part.length) return false;
+    await this.flushPart();
+    return true;
+  }
+
+  /**
+   * Hands the filled buffer to R2. Writes meanwhile are queued (write), so ingest does not stop
+   * for every R2 round trip, and the buffer is written again only after R2 has answered for it.
    */
   private async flushPart(): Promise<void> {
     this.multipart ??= await this.bucket.createMultipartUpload(this.key);
-    // The other buffer's upload must end before it is filled again.
     await this.inFlight;
     const multipart = this.multipart;
-    const sending = this.part;
-    const bytes = this.filled === sending.length ? sending : sending.subarray(0, this.filled);
+    const bytes = this.filled === this.part.length ? this.part : this.part.subarray(0, this.filled);
     const index = this.partCount++;
     this.filled = 0;
-    this.part = this.spare ?? new Uint8Array(this.partSize);
-    this.spare = sending;
+    this.sending = true;
     this.inFlight = multipart.uploadPart(index + 1, bytes).then((uploaded) => {
       this.parts[index] = uploaded;
+      this.sending = false;
     });
-    // A failure surfaces at the next flush, finish or abort, which await it.
+    // A failure surfaces at the next write that waits for it, finish or abort, which await it.
     this.inFlight.catch(() => {});
   }
 
   /** Completes the object; returns its size in bytes. */
   async finish(): Promise<number> {
     if (this.multipart) {
+      await this.inFlight;
+      if (this.queuedBytes > 0 && (await this.takeQueued())) await this.inFlight;
       if (this.filled > 0) await this.flushPart();
       await this.inFlight;
       await this.multipart.complete(this.parts);
