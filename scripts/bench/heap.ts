@@ -2,6 +2,8 @@
 // the DevTools protocol on wrangler dev's inspector port. Unlike workerd's RSS it leaves out the
 // runtime itself, the local D1/R2 simulators and heap pages V8 has not handed back.
 
+import { writeFileSync } from "node:fs";
+
 const CALL_TIMEOUT_MS = 5_000;
 /**
  * How long a live reading may wait. The isolate answers the inspector only between its tasks, so
@@ -31,12 +33,15 @@ export interface HeapSummary {
 export class Inspector {
   readonly #socket: WebSocket;
   readonly #pending = new Map<number, (result: unknown) => void>();
+  /** Where a heap snapshot's chunks go while one is being taken (HeapProfiler.addHeapSnapshotChunk events). */
+  #snapshotChunks: string[] | null = null;
   #nextId = 1;
 
   private constructor(socket: WebSocket) {
     this.#socket = socket;
     socket.addEventListener("message", (event) => {
-      const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+      const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; method?: string; params?: { chunk?: string } };
+      if (message.method === "HeapProfiler.addHeapSnapshotChunk") this.#snapshotChunks?.push(message.params?.chunk ?? "");
       if (message.id === undefined) return;
       this.#pending.get(message.id)?.(message.result);
       this.#pending.delete(message.id);
@@ -97,6 +102,24 @@ export class Inspector {
     return usage;
   }
 
+  /**
+   * Live memory and a heap snapshot of the same pause: a full collection, the heap usage after it,
+   * and the snapshot's JSON (a `.heapsnapshot`, as DevTools saves it), sent together.
+   */
+  async liveUsageAndSnapshot(): Promise<{ usage: HeapUsage; snapshot: string }> {
+    this.#snapshotChunks = [];
+    try {
+      const [, usage] = await Promise.all([
+        this.collectGarbage(LIVE_CALL_TIMEOUT_MS),
+        this.heapUsage(LIVE_CALL_TIMEOUT_MS),
+        this.#call("HeapProfiler.takeHeapSnapshot", { reportProgress: false }, LIVE_CALL_TIMEOUT_MS),
+      ]);
+      return { usage, snapshot: this.#snapshotChunks.join("") };
+    } finally {
+      this.#snapshotChunks = null;
+    }
+  }
+
   /** Starts V8's sampling CPU profiler in the isolate (DevTools Profiler domain). */
   async startProfiling(intervalMicros = 1000): Promise<void> {
     await this.#call("Profiler.enable", undefined, LIVE_CALL_TIMEOUT_MS);
@@ -154,15 +177,34 @@ export function profileSummary(profile: CpuProfile, top = 25): { seconds: number
  * really holds at its pauses, which a build reaches at every R2 read and write; the collections
  * slow the request a little, so this runs on a request of its own whose time is not counted.
  */
-export function sampleLiveHeap(inspector: Inspector, intervalMs = 500): { stop(): Promise<HeapSummary> } {
+export interface SnapshotPlan {
+  /** Files are written as `${prefix}-${reading in MiB}.heapsnapshot`. */
+  prefix: string;
+  /** A snapshot is taken with the reading after one at or above this many bytes… */
+  atBytes: number;
+  /** …at most this many times. */
+  most: number;
+}
+
+export function sampleLiveHeap(inspector: Inspector, intervalMs = 500, snapshots: SnapshotPlan | null = null): { stop(): Promise<HeapSummary> } {
   let running = true;
   let baseline = Number.NaN;
   let peak = 0;
   let samples = 0;
+  let taken = 0;
+  let previous = 0;
   const readings: number[] = [];
   const read = async () => {
+    // Peaks come in runs of readings: the reading after a high one is taken with a snapshot of the same pause.
+    if (snapshots && taken < snapshots.most && previous >= snapshots.atBytes) {
+      taken++;
+      const { usage, snapshot } = await inspector.liveUsageAndSnapshot();
+      const total = usage.used + usage.backing;
+      writeFileSync(`${snapshots.prefix}-${(total / (1 << 20)).toFixed(1)}.heapsnapshot`, snapshot);
+      return (previous = total);
+    }
     const usage = await inspector.liveUsage();
-    return usage.used + usage.backing;
+    return (previous = usage.used + usage.backing);
   };
   const loop = (async () => {
     while (running) {
