@@ -198,45 +198,67 @@ async function writePart(
 ): Promise<Written> {
   const key = parquetKey(datasetId);
   await recordUploadIntents(env.DB, datasetId, [key], Date.now() + timings.writeGraceMs);
-  // The statistics of the same rows, fed by the encoder with the values it writes (docs/statistics.md).
-  const summary = createSummaries(schema, keys);
-  const writer = new PartWriter(schema, kinds, { sinks: columnFeeds(summary, schema) });
   const upload = new SegmentUpload(env.CONTENT, key);
-  let fits = true;
   try {
-    let turned = Date.now();
-    for await (const batch of segmentCells(env.CONTENT, segment.key, opensWithHeader, segment.rowCount)) {
-      fits = writer.addBatch(batch) && fits;
-      if (fits) await send(upload, writer.takeBytes());
-      if (Date.now() - turned >= TURN_EVERY_MS) {
-        await nextTurn();
-        turned = Date.now();
-      }
-    }
-    const result = writer.finish();
-    if (!result.ok) {
+    const encoded = await encodeRows(env.CONTENT, segment, opensWithHeader, schema, kinds, keys, upload);
+    if ("needs" in encoded) {
       await upload.abort();
-      return { needs: result.kinds };
+      return encoded;
     }
-    await send(upload, writer.takeBytes());
-    summary.rows = result.metadata.rows;
-    // The head, then the summary, then the row groups' pages, which only a query that needs them reads (docs/columnar.md "Part metadata").
-    const stored = encodePartMetadata(result.metadata);
-    const meta = new TextEncoder().encode(stored.head);
-    const pages = new TextEncoder().encode(stored.pages);
-    const summaryBytes = encodeSummary(summary);
-    await upload.write(meta);
-    await upload.write(summaryBytes);
-    await upload.write(pages);
+    // By now the encoder's and the statistics' state are gone: the part's last writes, its
+    // multipart completion and its D1 row wait with only its sections and the upload held.
+    const { dataBytes, rowCount, sections } = encoded;
+    const metaBytes = sections[0]!.length;
+    const summaryBytes = sections[1]!.length;
+    const expected = dataBytes + sections.reduce((sum, bytes) => sum + bytes.length, 0);
+    await send(upload, sections);
     const size = await upload.finish();
-    const expected = result.metadata.byteLength + meta.length + summaryBytes.length + pages.length;
     if (size !== expected) throw new Error(`part ${key}: wrote ${size} bytes, expected ${expected}`);
-    const part = { key, segmentKey: segment.key, dataBytes: result.metadata.byteLength, metaBytes: meta.length, summaryBytes: summaryBytes.length, rowCount: result.metadata.rows };
+    const part = { key, segmentKey: segment.key, dataBytes, metaBytes, summaryBytes, rowCount };
     return { part: await recordPart(env.DB, datasetId, encoding, part) };
   } catch (error: unknown) {
     await upload.abort();
     throw error;
   }
+}
+
+/**
+ * Encodes one segment's rows into `upload`, its row groups written as they are cut, and returns
+ * the sections stored after them: the head, the statistics summary, then the row groups' pages,
+ * which only a query that needs them reads (docs/columnar.md "Part metadata"). The part writer
+ * and the summaries live only as long as this call.
+ */
+async function encodeRows(
+  bucket: R2Bucket,
+  segment: SegmentRow,
+  opensWithHeader: boolean,
+  schema: TableSchema,
+  kinds: readonly ColumnKind[],
+  keys: TextKeys,
+  upload: SegmentUpload,
+): Promise<{ dataBytes: number; rowCount: number; sections: Uint8Array[] } | { needs: ColumnKind[] }> {
+  // The statistics of the same rows, fed by the encoder with the values it writes (docs/statistics.md).
+  const summary = createSummaries(schema, keys);
+  const writer = new PartWriter(schema, kinds, { sinks: columnFeeds(summary, schema) });
+  let fits = true;
+  let turned = Date.now();
+  for await (const batch of segmentCells(bucket, segment.key, opensWithHeader, segment.rowCount)) {
+    fits = writer.addBatch(batch) && fits;
+    if (fits) await send(upload, writer.takeBytes());
+    if (Date.now() - turned >= TURN_EVERY_MS) {
+      await nextTurn();
+      turned = Date.now();
+    }
+  }
+  const result = writer.finish();
+  if (!result.ok) return { needs: result.kinds };
+  await send(upload, writer.takeBytes());
+  summary.rows = result.metadata.rows;
+  const stored = encodePartMetadata(result.metadata);
+  // The head, then the summary, then the row groups' pages, which only a query that needs them reads (docs/columnar.md "Part metadata").
+  const text = new TextEncoder();
+  const sections = [text.encode(stored.head), encodeSummary(summary), text.encode(stored.pages)];
+  return { dataBytes: result.metadata.byteLength, rowCount: result.metadata.rows, sections };
 }
 
 /**
