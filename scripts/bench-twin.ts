@@ -229,9 +229,11 @@ async function buildMemory(client: PubsetClient, origin: string, inspector: Insp
   const csv = writeCsvFile(join(work, "memory.csv"), mebibytes * MIB, 37);
   const created = await client.create({ name: "bench twin: memory", visibility: "public" }, { path: csv.path }, { fileName: "memory.csv" });
   rmSync(csv.path);
-  // BENCH_TWIN_SNAPSHOT=/tmp/twin: heap snapshots at the readings after one of BENCH_TWIN_SNAPSHOT_MIB (56) or more, at most 3; not figures of record.
+  // BENCH_TWIN_SNAPSHOT=/tmp/twin: heap snapshots at the readings after one of BENCH_TWIN_SNAPSHOT_MIB (56; 0 for every
+  // reading) or more, at most BENCH_TWIN_SNAPSHOT_MOST (3); not figures of record.
   const prefix = process.env.BENCH_TWIN_SNAPSHOT;
-  const snapshots = prefix ? { prefix, atBytes: Number(process.env.BENCH_TWIN_SNAPSHOT_MIB ?? "56") * MIB, most: 3 } : null;
+  const most = Number(process.env.BENCH_TWIN_SNAPSHOT_MOST ?? "3");
+  const snapshots = prefix ? { prefix, atBytes: Number(process.env.BENCH_TWIN_SNAPSHOT_MIB ?? "56") * MIB, most } : null;
   const sampler = sampleLiveHeap(inspector, 1000, snapshots);
   const seconds = await readiness(origin, `/v1/dataset/${created.id}/${created.version}/memory.parquet`, 60 * 60_000);
   const heap = await sampler.stop();

@@ -178,7 +178,7 @@ export function profileSummary(profile: CpuProfile, top = 25): { seconds: number
  * slow the request a little, so this runs on a request of its own whose time is not counted.
  */
 export interface SnapshotPlan {
-  /** Files are written as `${prefix}-${reading in MiB}.heapsnapshot`. */
+  /** Files are written as `${prefix}-${n}-${reading}-heap-${V8 heap}-backing-${backing stores}.heapsnapshot`, in MiB. */
   prefix: string;
   /** A snapshot is taken with the reading after one at or above this many bytes… */
   atBytes: number;
@@ -200,7 +200,8 @@ export function sampleLiveHeap(inspector: Inspector, intervalMs = 500, snapshots
       taken++;
       const { usage, snapshot } = await inspector.liveUsageAndSnapshot();
       const total = usage.used + usage.backing;
-      writeFileSync(`${snapshots.prefix}-${(total / (1 << 20)).toFixed(1)}.heapsnapshot`, snapshot);
+      const mib = (bytes: number) => (bytes / (1 << 20)).toFixed(1);
+      writeFileSync(`${snapshots.prefix}-${String(taken).padStart(3, "0")}-${mib(total)}-heap-${mib(usage.used)}-backing-${mib(usage.backing)}.heapsnapshot`, snapshot);
       return (previous = total);
     }
     const usage = await inspector.liveUsage();
