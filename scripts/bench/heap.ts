@@ -106,15 +106,18 @@ export class Inspector {
    * Live memory and a heap snapshot of the same pause: a full collection, the heap usage after it,
    * and the snapshot's JSON (a `.heapsnapshot`, as DevTools saves it), sent together.
    */
-  async liveUsageAndSnapshot(): Promise<{ usage: HeapUsage; snapshot: string }> {
+  async liveUsageAndSnapshot(): Promise<{ usage: HeapUsage; after: HeapUsage; snapshot: string }> {
     this.#snapshotChunks = [];
     try {
-      const [, usage] = await Promise.all([
+      // The usage again after the snapshot, whose own collections (V8 collects all it can before
+      // a snapshot) may free what the one forced collection left.
+      const [, usage, , after] = await Promise.all([
         this.collectGarbage(LIVE_CALL_TIMEOUT_MS),
         this.heapUsage(LIVE_CALL_TIMEOUT_MS),
         this.#call("HeapProfiler.takeHeapSnapshot", { reportProgress: false }, LIVE_CALL_TIMEOUT_MS),
+        this.heapUsage(LIVE_CALL_TIMEOUT_MS),
       ]);
-      return { usage, snapshot: this.#snapshotChunks.join("") };
+      return { usage, after, snapshot: this.#snapshotChunks.join("") };
     } finally {
       this.#snapshotChunks = null;
     }
@@ -178,7 +181,7 @@ export function profileSummary(profile: CpuProfile, top = 25): { seconds: number
  * slow the request a little, so this runs on a request of its own whose time is not counted.
  */
 export interface SnapshotPlan {
-  /** Files are written as `${prefix}-${n}-${reading}-heap-${V8 heap}-backing-${backing stores}.heapsnapshot`, in MiB. */
+  /** Files are `${prefix}-${n}-${reading}-heap-${V8 heap}-backing-${backing stores}-after-${heap}-${backing}.heapsnapshot` (MiB; after: read after the snapshot). */
   prefix: string;
   /** A snapshot is taken with the reading after one at or above this many bytes… */
   atBytes: number;
@@ -198,10 +201,11 @@ export function sampleLiveHeap(inspector: Inspector, intervalMs = 500, snapshots
     // Peaks come in runs of readings: the reading after a high one is taken with a snapshot of the same pause.
     if (snapshots && taken < snapshots.most && previous >= snapshots.atBytes) {
       taken++;
-      const { usage, snapshot } = await inspector.liveUsageAndSnapshot();
+      const { usage, after, snapshot } = await inspector.liveUsageAndSnapshot();
       const total = usage.used + usage.backing;
       const mib = (bytes: number) => (bytes / (1 << 20)).toFixed(1);
-      writeFileSync(`${snapshots.prefix}-${String(taken).padStart(3, "0")}-${mib(total)}-heap-${mib(usage.used)}-backing-${mib(usage.backing)}.heapsnapshot`, snapshot);
+      const name = `${String(taken).padStart(3, "0")}-${mib(total)}-heap-${mib(usage.used)}-backing-${mib(usage.backing)}-after-${mib(after.used)}-${mib(after.backing)}`;
+      writeFileSync(`${snapshots.prefix}-${name}.heapsnapshot`, snapshot);
       return (previous = total);
     }
     const usage = await inspector.liveUsage();
