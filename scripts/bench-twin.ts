@@ -233,10 +233,17 @@ async function buildMemory(client: PubsetClient, origin: string, inspector: Insp
   // reading) or more, at most BENCH_TWIN_SNAPSHOT_MOST (3); not figures of record.
   const prefix = process.env.BENCH_TWIN_SNAPSHOT;
   const most = Number(process.env.BENCH_TWIN_SNAPSHOT_MOST ?? "3");
-  const snapshots = prefix ? { prefix, atBytes: Number(process.env.BENCH_TWIN_SNAPSHOT_MIB ?? "56") * MIB, most } : null;
+  // BENCH_TWIN_LIVE=all: every reading taken after a heap snapshot (not kept), which collects all V8 can.
+  const all = process.env.BENCH_TWIN_LIVE === "all";
+  const snapshots = all
+    ? { prefix: prefix ?? null, atBytes: 0, most: Number.POSITIVE_INFINITY, readAfter: true }
+    : prefix
+      ? { prefix, atBytes: Number(process.env.BENCH_TWIN_SNAPSHOT_MIB ?? "56") * MIB, most }
+      : null;
   const sampler = sampleLiveHeap(inspector, 1000, snapshots);
   const seconds = await readiness(origin, `/v1/dataset/${created.id}/${created.version}/memory.parquet`, 60 * 60_000);
   const heap = await sampler.stop();
+  if (heap.before) process.stderr.write(`bench twin: the same pauses after one forced collection, in MiB: ${heap.before.map((r) => (r / MIB).toFixed(0)).join(" ")}\n`);
   return { heap, seconds, built: csv.bytes };
 }
 

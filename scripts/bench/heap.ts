@@ -28,6 +28,8 @@ export interface HeapSummary {
   samples: number;
   /** Every reading (used + backing), in order. */
   readings: number[];
+  /** With snapshots: the same pauses' readings after one forced collection only. */
+  before?: number[];
 }
 
 export class Inspector {
@@ -181,8 +183,13 @@ export function profileSummary(profile: CpuProfile, top = 25): { seconds: number
  * slow the request a little, so this runs on a request of its own whose time is not counted.
  */
 export interface SnapshotPlan {
-  /** Files are `${prefix}-${n}-${reading}-heap-${V8 heap}-backing-${backing stores}-after-${heap}-${backing}.heapsnapshot` (MiB; after: read after the snapshot). */
-  prefix: string;
+  /** Files are `${prefix}-${n}-${reading}-heap-${V8 heap}-backing-${backing stores}-after-${heap}-${backing}.heapsnapshot` (MiB; after: read after the snapshot); null writes none. */
+  prefix: string | null;
+  /**
+   * The reading recorded is the one after the snapshot: what is left once V8 has collected all it
+   * can, where one forced collection leaves memory no object holds (docs/performance.md, run S).
+   */
+  readAfter?: boolean;
   /** A snapshot is taken with the reading after one at or above this many bytes… */
   atBytes: number;
   /** …at most this many times. */
@@ -197,6 +204,8 @@ export function sampleLiveHeap(inspector: Inspector, intervalMs = 500, snapshots
   let taken = 0;
   let previous = 0;
   const readings: number[] = [];
+  /** With snapshots: each reading's one forced collection, before the snapshot's. */
+  const before: number[] = [];
   const read = async () => {
     // Peaks come in runs of readings: the reading after a high one is taken with a snapshot of the same pause.
     if (snapshots && taken < snapshots.most && previous >= snapshots.atBytes) {
@@ -205,8 +214,9 @@ export function sampleLiveHeap(inspector: Inspector, intervalMs = 500, snapshots
       const total = usage.used + usage.backing;
       const mib = (bytes: number) => (bytes / (1 << 20)).toFixed(1);
       const name = `${String(taken).padStart(3, "0")}-${mib(total)}-heap-${mib(usage.used)}-backing-${mib(usage.backing)}-after-${mib(after.used)}-${mib(after.backing)}`;
-      writeFileSync(`${snapshots.prefix}-${name}.heapsnapshot`, snapshot);
-      return (previous = total);
+      if (snapshots.prefix !== null) writeFileSync(`${snapshots.prefix}-${name}.heapsnapshot`, snapshot);
+      before.push(total);
+      return (previous = snapshots.readAfter ? after.used + after.backing : total);
     }
     const usage = await inspector.liveUsage();
     return (previous = usage.used + usage.backing);
@@ -227,7 +237,7 @@ export function sampleLiveHeap(inspector: Inspector, intervalMs = 500, snapshots
     async stop() {
       running = false;
       await loop;
-      return { baseline, peak, samples, readings };
+      return { baseline, peak, samples, readings, ...(before.length > 0 ? { before } : {}) };
     },
   };
 }
