@@ -6,6 +6,7 @@
 import type { CellBatch } from "../../csv/cell-batch.ts";
 import type { Field } from "../../schema/table-schema.ts";
 import { ByteBuffer } from "./byte-buffer.ts";
+import { addCellsByBytes } from "./byte-cells.ts";
 import { decimalBytes, INTEGER_DECIMAL, INTEGER_OK, readDate, readInteger, readNumber, textBytes } from "./cell-values.ts";
 import { type Bounds, ColumnChunk, type TypedColumn } from "./column-chunk.ts";
 import type { ColumnKind } from "./column-kinds.ts";
@@ -31,44 +32,9 @@ export class NumberColumn implements TypedColumn {
     if (sink !== null) this.chunk.entrySink = (key, count) => sink.number(key === "-0" ? -0 : (key as number), count);
   }
 
-  /** Cells `c` of records [from, to) of `batch`; as TypedColumn says. A copy per class, so its calls to add stay monomorphic. */
+  /** Cells `c` of records [from, to) of `batch`; as TypedColumn says (byte-cells.ts). */
   addCells(batch: CellBatch, c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
-    const chunk = this.chunk;
-    const { bytes, cells, ends } = batch;
-    const direct = this.canonical === null;
-    let units = 0;
-    for (let r = from; r < to; r++) {
-      const k = (r === 0 ? batch.first : ends[r - 1]!) + c;
-      let need: ColumnKind | undefined;
-      if (k >= ends[r]!) {
-        // A short record's missing cell reads as "".
-        if (missing === null || missing.has("")) {
-          chunk.addNull();
-          continue;
-        }
-        need = this.add("");
-      } else {
-        const start = cells[4 * k]!;
-        const end = cells[4 * k + 1]!;
-        if (missing === null ? start === end : missing.has(batch.cellText(k))) {
-          chunk.addNull();
-          continue;
-        }
-        if (direct && start >= 0) {
-          units += cells[4 * k + 3]! - cells[4 * k + 2]!;
-          need = this.addBytes(bytes, start, end);
-        } else {
-          const text = batch.cellText(k);
-          units += text.length;
-          need = this.add(text);
-        }
-      }
-      if (need !== undefined) {
-        this.need = need;
-        return -1;
-      }
-    }
-    return units;
+    return addCellsByBytes(this, this.canonical === null, batch, c, from, to, missing);
   }
 
   add(raw: string): ColumnKind | undefined {
