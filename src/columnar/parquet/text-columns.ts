@@ -134,7 +134,7 @@ export class StringColumn implements TypedColumn {
     if (sink !== null) this.chunk.entrySink = (key, count) => sink.text(key as string, count);
   }
 
-  /** Cells `c` of records [from, to) of `batch`; as TypedColumn says. A copy per class, so its calls to add stay monomorphic. */
+  /** Cells `c` of records [from, to) of `batch`; as TypedColumn says. Its own loop, not byte-cells.ts: a text cell is copied into the page and looked up in the dictionary by its bytes, not parsed. */
   addCells(batch: CellBatch, c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
     const chunk = this.chunk;
     const { bytes, cells, ends } = batch;
