@@ -1,25 +1,43 @@
-// The twin build's reading of a stored segment (src/columnar/segment-rows.ts): the platform's
-// inflate hands out small chunks, which are gathered before they are decoded. Random segments
-// of RFC 4180 text (quoted fields with commas, quotes and line breaks, CRLF, non-ASCII cut
-// anywhere by the chunks, empty cells, a header) read back as the whole text decodes in one call.
+// The twin build's reading of a stored segment (src/columnar/segment-rows.ts): inflated part by
+// part and gathered before it is decoded. Random segments of RFC 4180 text (quoted fields with
+// commas, quotes and line breaks, CRLF, non-ASCII cut anywhere by the parts and the gathering,
+// empty cells, a header) read back as the whole text decodes in one call.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { GATHER_BYTES, segmentRows } from "../src/columnar/segment-rows.ts";
 import { CELL_CAPACITY } from "../src/csv/cell-decoder.ts";
 import { parseCsvRecords } from "../src/csv/index.ts";
-import { compressSegment } from "../src/wire/deflate-segment.ts";
-import { encodeRows, mulberry32, randomField, randomInt } from "./helpers/random.ts";
+import type { SegmentRow } from "../src/model/dataset.ts";
+import { compressSegment, concatBytes } from "../src/wire/deflate-segment.ts";
+import type { SegmentPart } from "../src/wire/parted-segment.ts";
+import { encodeRows, mulberry32, randomField, randomInt, type Random } from "./helpers/random.ts";
 
-async function stored(text: string): Promise<string> {
+/** `text` stored as one segment, in parts cut at random bytes when `random` is given, else one part without part rows. */
+async function stored(text: string, rowCount: number, random?: Random): Promise<SegmentRow> {
   const key = `test/segment-rows/${crypto.randomUUID()}`;
-  await env.CONTENT.put(key, compressSegment(new TextEncoder().encode(text), 1).data);
-  return key;
+  const raw = new TextEncoder().encode(text);
+  const cuts = [0];
+  while (random && cuts.at(-1)! < raw.length) cuts.push(cuts.at(-1)! + randomInt(random, 1, 200_000));
+  cuts.push(raw.length);
+  const parts: SegmentPart[] = [];
+  const data: Uint8Array[] = [];
+  let offset = 0;
+  for (let i = 0; i + 1 < cuts.length && cuts[i]! < raw.length; i++) {
+    const part = compressSegment(raw.subarray(cuts[i], Math.min(cuts[i + 1]!, raw.length)), 1);
+    parts.push({ compressedOffset: offset, compressedBytes: part.compressedBytes, rawBytes: part.rawBytes, rowCount: 0 });
+    data.push(part.data);
+    offset += part.compressedBytes;
+  }
+  const bytes = concatBytes(data);
+  await env.CONTENT.put(key, bytes);
+  const segment: SegmentRow = { key, compressedBytes: bytes.length, rawBytes: raw.length, rowCount };
+  return random ? { ...segment, parts } : segment;
 }
 
-async function read(key: string, header: boolean, rows: number): Promise<{ records: string[][]; batches: number }> {
+async function read(segment: SegmentRow, header: boolean): Promise<{ records: string[][]; batches: number }> {
   const records: string[][] = [];
   let batches = 0;
-  for await (const batch of segmentRows(env.CONTENT, key, header, rows)) {
+  for await (const batch of segmentRows(env.CONTENT, segment, header)) {
     batches++;
     for (const record of batch) records.push(record);
   }
@@ -46,7 +64,7 @@ describe("a segment's rows for the twin build", () => {
       const text = encodeRows(header ? [Array.from({ length: columns }, (_, i) => `c${i}`), ...rows] : rows, seed % 3 === 0 ? "\r\n" : "\n", random);
       const expected = parseCsvRecords(text).slice(header ? 1 : 0);
       expect(expected).toHaveLength(rows.length);
-      const { records, batches } = await read(await stored(text), header, rows.length);
+      const { records, batches } = await read(await stored(text, rows.length, seed % 3 === 1 ? undefined : random), header);
       expect(records, `seed ${seed}`).toEqual(expected);
       // Gathered: far fewer batches than the inflate's 4 KiB chunks (a batch also ends when the decoder's cells are full).
       const cells = expected.reduce((sum, record) => sum + record.length, 0);
@@ -55,7 +73,7 @@ describe("a segment's rows for the twin build", () => {
   });
 
   it("still refuses a segment whose rows disagree with its row count", async () => {
-    const key = await stored("a,b\n1,2\n3,4\n");
-    await expect(read(key, true, 3)).rejects.toThrow(/holds 2 data rows/);
+    const segment = await stored("a,b\n1,2\n3,4\n", 3);
+    await expect(read(segment, true)).rejects.toThrow(/holds 2 data rows/);
   });
 });

@@ -125,7 +125,7 @@ async function encodedVersion(env: Env, datasetId: string, versionId: string, st
   for (const [index, segment] of content.segments.entries()) {
     const summary = createSummaries(schema);
     const writer = new PartWriter(schema, startKinds(schema), statistics ? { sinks: columnFeeds(summary, schema) } : {});
-    for await (const batch of segmentCells(env.CONTENT, segment.key, index === 0, segment.rowCount)) {
+    for await (const batch of segmentCells(env.CONTENT, segment, index === 0)) {
       if (!writer.addBatch(batch)) throw new ApiError("invalid_request", "The version needs wider column kinds than its schema's narrowest.");
       for (const bytes of writer.takeBytes()) outputBytes += bytes.length;
     }

@@ -242,7 +242,7 @@ async function encodeRows(
   const writer = new PartWriter(schema, kinds, { sinks: columnFeeds(summary, schema) });
   let fits = true;
   let turned = Date.now();
-  for await (const batch of segmentCells(bucket, segment.key, opensWithHeader, segment.rowCount)) {
+  for await (const batch of segmentCells(bucket, segment, opensWithHeader)) {
     fits = writer.addBatch(batch) && fits;
     if (fits) await send(upload, writer.takeBytes());
     if (Date.now() - turned >= TURN_EVERY_MS) {

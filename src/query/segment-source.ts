@@ -20,7 +20,7 @@ export function segmentPieces(bucket: R2Bucket, schema: TableSchema, segments: r
       cost: () => segment.rawBytes,
       rows: async function* (columns) {
         let next = start;
-        for await (const records of segmentRows(bucket, segment.key, index === 0, segment.rowCount)) {
+        for await (const records of segmentRows(bucket, segment, index === 0)) {
           yield castMatching(schema, missing, query, records, columns, next);
           next += records.length;
         }

@@ -1,0 +1,140 @@
+// A segment read part by part (src/storage/segment-inflate.ts, inflateParts): the same bytes as
+// the whole segment inflated at once, in views of the gathered size, holding at most one group of
+// parts ahead of its reader, and refusing an object or a part that disagrees with its part list.
+import { describe, expect, it } from "vitest";
+import { INFLATE_GROUP_BYTES, inflateParts } from "../src/storage/segment-inflate.ts";
+import { compressSegment, concatBytes } from "../src/wire/deflate-segment.ts";
+import type { SegmentPart } from "../src/wire/parted-segment.ts";
+import { mulberry32, randomInt, type Random } from "./helpers/random.ts";
+
+/** Bytes that compress a little, as CSV does: random runs of a few random words. */
+function content(random: Random, length: number): Uint8Array {
+  const words = Array.from({ length: 50 }, () => Uint8Array.from({ length: randomInt(random, 1, 12) }, () => randomInt(random, 0, 255)));
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  while (at < length) {
+    const word = words[randomInt(random, 0, words.length - 1)]!;
+    bytes.set(word.subarray(0, length - at), at);
+    at += word.length;
+  }
+  return bytes;
+}
+
+/** `raw` cut at `cuts` into parts, each compressed alone, as a stored segment holds them. */
+function segment(raw: Uint8Array, cuts: number[]): { bytes: Uint8Array; parts: SegmentPart[] } {
+  const edges = [0, ...cuts, raw.length];
+  const parts: SegmentPart[] = [];
+  const data: Uint8Array[] = [];
+  let offset = 0;
+  for (let i = 0; i + 1 < edges.length; i++) {
+    const part = compressSegment(raw.subarray(edges[i], edges[i + 1]), 1);
+    parts.push({ compressedOffset: offset, compressedBytes: part.compressedBytes, rawBytes: part.rawBytes, rowCount: 0 });
+    data.push(part.data);
+    offset += part.compressedBytes;
+  }
+  return { bytes: concatBytes(data), parts };
+}
+
+/**
+ * A byte stream serving `bytes` only as it is read, at most `chunk` a pull, counting what it
+ * served; with `plain`, a stream of chunks that offers no BYOB reads (as some bodies are).
+ */
+function served(bytes: Uint8Array, chunk: number, plain = false): { stream: ReadableStream<Uint8Array>; pulled: () => number } {
+  let at = 0;
+  if (plain) {
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (at >= bytes.length) return controller.close();
+          controller.enqueue(bytes.slice(at, at + chunk));
+          at += chunk;
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    return { stream, pulled: () => Math.min(at, bytes.length) };
+  }
+  const source: UnderlyingByteSource = {
+    type: "bytes",
+    pull(controller) {
+      if (at >= bytes.length) {
+        controller.close();
+        controller.byobRequest?.respond(0);
+        return;
+      }
+      // Into the reader's own buffer when it offers one, so nothing is queued beyond what it asked for.
+      const view = controller.byobRequest?.view;
+      const take = Math.min(chunk, bytes.length - at, view?.byteLength ?? chunk);
+      if (view) {
+        new Uint8Array(view.buffer, view.byteOffset, take).set(bytes.subarray(at, at + take));
+        controller.byobRequest!.respond(take);
+      } else {
+        controller.enqueue(bytes.slice(at, at + take));
+      }
+      at += take;
+    },
+  };
+  return { stream: new ReadableStream(source, { highWaterMark: 0 }) as ReadableStream<Uint8Array>, pulled: () => at };
+}
+
+async function readAll(views: AsyncGenerator<Uint8Array>): Promise<{ bytes: Uint8Array; lengths: number[] }> {
+  const out: Uint8Array[] = [];
+  for await (const view of views) out.push(view.slice());
+  return { bytes: concatBytes(out), lengths: out.map((v) => v.length) };
+}
+
+describe("inflateParts", () => {
+  it("gives the segment's bytes in views of the gathered size, whatever its parts and its body's chunks", async () => {
+    for (let seed = 1; seed <= 8; seed++) {
+      const random = mulberry32(seed);
+      const raw = content(random, randomInt(random, 1, 3 * INFLATE_GROUP_BYTES));
+      // Parts of every size: tiny ones (joined into groups), and some larger than a group.
+      const cuts: number[] = [];
+      for (let at = randomInt(random, 1, 200_000); at < raw.length; at += randomInt(random, 1, seed % 2 === 0 ? 40_000 : 1_500_000)) cuts.push(at);
+      const { bytes, parts } = segment(raw, cuts);
+      const gather = randomInt(random, 1, 300_000);
+      const got = await readAll(inflateParts(served(bytes, randomInt(random, 1, 100_000), seed % 3 === 0).stream, parts, gather));
+      expect(got.bytes.length, `seed ${seed}`).toBe(raw.length);
+      expect(got.bytes.every((b, i) => b === raw[i]), `seed ${seed}`).toBe(true);
+      expect(got.lengths.slice(0, -1).every((n) => n === gather)).toBe(true);
+    }
+  });
+
+  it("reads from R2 no further than the group its reader has reached", async () => {
+    const random = mulberry32(42);
+    const raw = content(random, 6 * INFLATE_GROUP_BYTES);
+    const cuts = Array.from({ length: 23 }, (_, i) => (i + 1) * 262_144 + randomInt(random, -1000, 1000));
+    const { bytes, parts } = segment(raw, cuts);
+    const source = served(bytes, 65_536);
+    // What the reader may be ahead by: the group it is in, at most INFLATE_GROUP_BYTES of whole parts.
+    const ends = parts.map((p, i) => ({ raw: parts.slice(0, i + 1).reduce((n, q) => n + q.rawBytes, 0), compressed: p.compressedOffset + p.compressedBytes }));
+    const allowed = (taken: number) => Math.max(...ends.filter((e) => e.raw <= taken - 1 + INFLATE_GROUP_BYTES).map((e) => e.compressed));
+    let taken = 0;
+    let views = 0;
+    for await (const view of inflateParts(source.stream, parts, 100_000)) {
+      taken += view.length;
+      views++;
+      expect(source.pulled(), `after ${taken} bytes`).toBeLessThanOrEqual(allowed(taken));
+      // A slow reader: the platform's inflate would run ahead of it if it were fed the object as it streams.
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(taken).toBe(raw.length);
+    expect(views).toBe(Math.ceil(raw.length / 100_000));
+  });
+
+  it("refuses an object shorter than its parts, and a part that inflates to other than its raw bytes", async () => {
+    const raw = content(mulberry32(7), 300_000);
+    const { bytes, parts } = segment(raw, [100_000, 200_000]);
+    for (const plain of [false, true]) await expect(readAll(inflateParts(served(bytes.subarray(0, bytes.length - 10), 4096, plain).stream, parts, 65_536))).rejects.toThrow(/shorter/);
+    const longer = parts.map((p, i) => (i === 1 ? { ...p, rawBytes: p.rawBytes + 1 } : p));
+    await expect(readAll(inflateParts(served(bytes, 4096).stream, longer, 65_536))).rejects.toThrow(/inflates to/);
+    const shorter = parts.map((p, i) => (i === 2 ? { ...p, rawBytes: p.rawBytes - 1 } : p));
+    await expect(readAll(inflateParts(served(bytes, 4096).stream, shorter, 65_536))).rejects.toThrow(/inflates to/);
+    const corrupt = bytes.slice();
+    const at = parts[1]!.compressedOffset + 100;
+    corrupt.set(corrupt.subarray(at, at + 50).map((b) => b ^ 0x5a), at);
+    await expect(readAll(inflateParts(served(corrupt, 4096).stream, parts, 65_536))).rejects.toThrow();
+    const gap = parts.map((p, i) => (i === 2 ? { ...p, compressedOffset: p.compressedOffset + 1 } : p));
+    await expect(readAll(inflateParts(served(bytes, 4096).stream, gap, 65_536))).rejects.toThrow(/segment part at/);
+  });
+});
