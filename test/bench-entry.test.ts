@@ -5,6 +5,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import benchWorker from "../src/bench-entry.ts";
+import { READ_WAYS } from "../src/bench/inflate.ts";
+import { compressSegment, concatBytes } from "../src/wire/deflate-segment.ts";
 import { collectionPart, csvPart, ORIGIN, send, write } from "./helpers/http.ts";
 import { createKey } from "./helpers/keys.ts";
 
@@ -74,5 +76,24 @@ describe("/__bench", () => {
     expect(off.summaryBytes).toBe(0);
     expect((await viaBenchEntry(`/__bench/parquet?dataset=${id}&version=${version}&statistics=maybe`, { method: "POST" })).status).toBe(400);
     expect((await viaBenchEntry(`/__bench/parquet?dataset=${id}&version=nope&statistics=on`, { method: "POST" })).status).toBe(404);
+  });
+
+  it("reads a stored segment back each way it compares, with the same bytes and records", async () => {
+    const raw = new TextEncoder().encode("id,name\n" + Array.from({ length: 20_000 }, (_, i) => `${i},Zoë ${i % 97}`).join("\n") + "\n");
+    const halves = [compressSegment(raw.subarray(0, 100_000), 3), compressSegment(raw.subarray(100_000), 3)];
+    const segment = concatBytes(halves.map((h) => h.data));
+    const stored = (await (await viaBenchEntry("/__bench/segment", { method: "PUT", body: segment })).json()) as { key: string; bytes: number };
+    expect(stored.bytes).toBe(segment.length);
+    const parts = halves.map((h) => `${h.compressedBytes}:${h.rawBytes}`).join(",");
+    for (const way of READ_WAYS) {
+      const response = await viaBenchEntry(`/__bench/inflate?key=${encodeURIComponent(stored.key)}&way=${way}&size=65536&slice=20000&cells=${way === "r2" ? "off" : "on"}&parts=${parts}`, { method: "POST" });
+      expect(response.status, way).toBe(200);
+      const read = (await response.json()) as { bytes: number; records: number };
+      expect(read.bytes, way).toBe(way === "r2" ? segment.length : raw.length);
+      expect(read.records, way).toBe(way === "r2" ? 0 : 20_001);
+    }
+    const bad = await viaBenchEntry(`/__bench/inflate?key=${encodeURIComponent(stored.key)}&way=sideways`, { method: "POST" });
+    expect(bad.status).toBe(400);
+    expect((await viaBenchEntry("/__bench/inflate?key=datasets/x&way=stream", { method: "POST" })).status).toBe(400);
   });
 });

@@ -14,6 +14,7 @@ import { segmentCells } from "../columnar/segment-rows.ts";
 import { columnFeeds } from "../columnar/statistics/column-feed.ts";
 import { createSummaries, encodeSummary } from "../columnar/statistics/table-summary.ts";
 import { getVersionContent } from "../read/store.ts";
+import { READ_WAYS, readSegment, type ReadWay } from "./inflate.ts";
 
 export const BENCH_PATH = "/__bench";
 
@@ -149,6 +150,8 @@ function requireBody(body: ReadableStream<Uint8Array> | null): ReadableStream<Ui
  * `POST /__bench/discard`: only reads the body, the transport's own ceiling.
  * `POST /__bench/ingest?typing=infer|off`: the body through ingest, with or without inference.
  * `POST /__bench/parquet?dataset=&version=&statistics=on|off`: a version encoded as its twin's parts, timed.
+ * `PUT /__bench/segment`: stores the body (a segment's compressed bytes) as an R2 object; answers its key.
+ * `POST /__bench/inflate?key=&way=&size=&slice=&cells=on|off`: that object read back one way (inflate.ts).
  */
 export function benchRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>().basePath(BENCH_PATH);
@@ -173,6 +176,31 @@ export function benchRoutes(): Hono<AppEnv> {
     const version = c.req.query("version");
     if ((statistics !== "on" && statistics !== "off") || !dataset || !version) throw new ApiError("invalid_query", "`dataset`, `version` and `statistics=on|off` are required.");
     return c.json(await encodedVersion(c.env, dataset, version, statistics === "on"));
+  });
+  app.put("/segment", async (c) => {
+    const bytes = await readAll(requireBody(c.req.raw.body));
+    const key = `__bench/segments/${crypto.randomUUID()}`;
+    await c.env.CONTENT.put(key, bytes);
+    return c.json({ key, bytes: bytes.length });
+  });
+  app.post("/inflate", async (c) => {
+    const key = c.req.query("key") ?? "";
+    const way = c.req.query("way") as ReadWay;
+    const size = Number(c.req.query("size") ?? 256 * 1024);
+    const slice = Number(c.req.query("slice") ?? 1 << 20);
+    const cells = c.req.query("cells") === "on";
+    const pause = Number(c.req.query("pause") ?? 0);
+    let offset = 0;
+    const parts = (c.req.query("parts") ?? "").split(",").filter(Boolean).map((part) => {
+      const [compressedBytes, rawBytes] = part.split(":").map(Number) as [number, number];
+      const placed = { compressedOffset: offset, compressedBytes, rawBytes, rowCount: 0 };
+      offset += compressedBytes;
+      return placed;
+    });
+    if (!key.startsWith("__bench/segments/") || !READ_WAYS.includes(way) || !(size >= 1024) || !(slice >= 1024)) {
+      throw new ApiError("invalid_query", `\`key\` (from PUT /segment), \`way\` (${READ_WAYS.join(", ")}), \`size\` and \`slice\` (bytes, at least 1024) are required.`);
+    }
+    return c.json(await readSegment(c.env.CONTENT, key, way, size, slice, cells, pause, parts));
   });
   app.onError((error) => toProblem(error));
   return app;
