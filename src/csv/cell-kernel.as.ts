@@ -12,6 +12,8 @@
 // doubled), byte end, and its UTF-16 start and end in the text of bytes [from, return value);
 // then at `recordsAt` one i32 per record: the index after its last cell; then the input.
 
+import { UTF8_INVALID, utf8Sequence } from "./utf8-sequence.as";
+
 const LF = 0x0a;
 const CR = 0x0d;
 const QUOTE = 0x22;
@@ -274,50 +276,18 @@ function quotedStop(q: i32, end: i32): i32 {
 }
 
 /**
- * Checks the UTF-8 sequence whose lead byte is at `q` (RFC 3629 §4) and counts the code units it
- * saves; the offset after it, or -1: cut by `end` before the text's last bytes (incomplete), or
- * invalid (status INVALID_UTF8).
+ * Checks the UTF-8 sequence whose lead byte is at `q` (utf8-sequence.as.ts) and counts the code
+ * units it saves; the offset after it, or -1: cut by `end` before the text's last bytes
+ * (incomplete), or invalid (status INVALID_UTF8).
  */
 function utf8(q: i32, end: i32, last: bool): i32 {
-  const b = <i32>load<u8>(q);
-  let need = 0;
-  let lo = 0x80;
-  let hi = 0xbf;
-  if (b < 0xc2) {
-    status = INVALID_UTF8;
-    return -1;
-  }
-  if (b < 0xe0) {
-    need = 1;
-  } else if (b < 0xf0) {
-    need = 2;
-    if (b == 0xe0) lo = 0xa0;
-    else if (b == 0xed) hi = 0x9f;
-  } else if (b < 0xf5) {
-    need = 3;
-    if (b == 0xf0) lo = 0x90;
-    else if (b == 0xf4) hi = 0x8f;
-  } else {
-    status = INVALID_UTF8;
+  const next = utf8Sequence(q, end);
+  if (next < 0) {
+    if (next == UTF8_INVALID || last) status = INVALID_UTF8;
     return -1;
   }
   // A four-byte sequence is two UTF-16 code units, the others one.
-  shrink += need == 3 ? 2 : need;
-  q++;
-  while (need > 0) {
-    if (q >= end) {
-      if (last) status = INVALID_UTF8;
-      return -1;
-    }
-    const c = <i32>load<u8>(q);
-    if (c < lo || c > hi) {
-      status = INVALID_UTF8;
-      return -1;
-    }
-    lo = 0x80;
-    hi = 0xbf;
-    need--;
-    q++;
-  }
-  return q;
+  const length = next - q;
+  shrink += length - 1 - (length >> 2);
+  return next;
 }

@@ -18,6 +18,8 @@
 // true spellings, false spellings (i32, 4-byte aligned); then the input bytes, followed by 16
 // bytes the kernel may read but never takes (unquotedStop).
 
+import { utf8Sequence } from "./utf8-sequence.as";
+
 const LF = 0x0a;
 const CR = 0x0d;
 const QUOTE = 0x22;
@@ -123,7 +125,7 @@ function record(p: i32, end: i32): i32 {
           break;
         }
         if (c == 0) return -1;
-        q = utf8(q, end);
+        q = utf8Sequence(q, end);
         if (q < 0) return -1;
       }
       if (q >= end) return -1;
@@ -136,7 +138,7 @@ function record(p: i32, end: i32): i32 {
         const c = <i32>load<u8>(q);
         if (c == COMMA || c == LF || c == CR) break;
         if (c == 0) return -1;
-        q = utf8(q, end);
+        q = utf8Sequence(q, end);
         if (q < 0) return -1;
       }
       to = q;
@@ -186,39 +188,6 @@ function quotedStop(q: i32, end: i32): i32 {
     q += 16;
   }
   return end;
-}
-
-/** Checks the UTF-8 sequence whose lead byte is at `q` (RFC 3629 §4); the offset after it, or -1. */
-function utf8(q: i32, end: i32): i32 {
-  const b = <i32>load<u8>(q);
-  let need = 0;
-  let lo = 0x80;
-  let hi = 0xbf;
-  if (b < 0xc2) return -1;
-  if (b < 0xe0) {
-    need = 1;
-  } else if (b < 0xf0) {
-    need = 2;
-    if (b == 0xe0) lo = 0xa0;
-    else if (b == 0xed) hi = 0x9f;
-  } else if (b < 0xf5) {
-    need = 3;
-    if (b == 0xf0) lo = 0x90;
-    else if (b == 0xf4) hi = 0x8f;
-  } else {
-    return -1;
-  }
-  q++;
-  while (need > 0) {
-    if (q >= end) return -1;
-    const c = <i32>load<u8>(q);
-    if (c < lo || c > hi) return -1;
-    lo = 0x80;
-    hi = 0xbf;
-    need--;
-    q++;
-  }
-  return q;
 }
 
 /**
