@@ -102,9 +102,10 @@ async function inflated(chunks: () => AsyncGenerator<Uint8Array>, size: number, 
  * The segment at `key` read the `way` asked, its output read `size` bytes at a time (BYOB), and
  * with `cells` its records found as the build finds them, `pauseMs` waited before each read is
  * taken (a consumer slower than R2, as the build is).
- *   r2: the R2 body only; stream: inflateSegment, as the build read it before inflateParts and
- *   other readers still do; stream-probed: the same, seeing when its input ends; stream-default:
- *   the same with a default reader; pipe: the R2 body piped natively into the inflate; slices: R2
+ *   r2: the R2 body only; stream: inflateSegment, as readers other than the build read it;
+ *   stream-probed: the chain inflateSegment and the build used before (the body through a JS
+ *   TransformStream adding the final block), seeing when its input ends; stream-default:
+ *   inflateSegment with a default reader; pipe: the R2 body piped natively into the inflate; slices: R2
  *   range reads of `slice` bytes, each one arrayBuffer(), written to the inflate; whole: one
  *   arrayBuffer() of the object, one write; parts: as the build reads it, group by group of
  *   `parts` (inflateParts).
@@ -120,7 +121,7 @@ export async function readSegment(bucket: R2Bucket, key: string, way: ReadWay, s
       await drainByob(inflateSegment(await openSegment(bucket, key)), size, tally);
       break;
     case "stream-probed": {
-      // segment-inflate.ts's chain, with the end of its input seen.
+      // The chain segment-inflate.ts had before the native pipe, with the end of its input seen.
       const closed = new TransformStream<Uint8Array, Uint8Array>({
         flush(controller) {
           tally.inputEnded();

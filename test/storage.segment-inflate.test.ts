@@ -1,8 +1,11 @@
-// A segment read part by part (src/storage/segment-inflate.ts, inflateParts): the same bytes as
-// the whole segment inflated at once, in views of the gathered size, holding at most one group of
-// parts ahead of its reader, and refusing an object or a part that disagrees with its part list.
+// Reading a stored segment back (src/storage/segment-inflate.ts). inflateSegment: the body piped
+// into the platform's inflate, its failures and the inflate's reaching the reader. inflateParts:
+// part by part, the same bytes as the whole segment inflated at once, in views of the gathered
+// size, holding at most one group of parts ahead of its reader, and refusing an object or a part
+// that disagrees with its part list.
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { INFLATE_GROUP_BYTES, inflateParts } from "../src/storage/segment-inflate.ts";
+import { INFLATE_GROUP_BYTES, inflateParts, inflateSegment } from "../src/storage/segment-inflate.ts";
 import { compressSegment, concatBytes } from "../src/wire/deflate-segment.ts";
 import type { SegmentPart } from "../src/wire/parted-segment.ts";
 import { mulberry32, randomInt, type Random } from "./helpers/random.ts";
@@ -39,8 +42,9 @@ function segment(raw: Uint8Array, cuts: number[]): { bytes: Uint8Array; parts: S
  * A byte stream serving `bytes` only as it is read, at most `chunk` a pull, counting what it
  * served; with `plain`, a stream of chunks that offers no BYOB reads (as some bodies are).
  */
-function served(bytes: Uint8Array, chunk: number, plain = false): { stream: ReadableStream<Uint8Array>; pulled: () => number } {
+function served(bytes: Uint8Array, chunk: number, plain = false): { stream: ReadableStream<Uint8Array>; pulled: () => number; cancelled: () => boolean } {
   let at = 0;
+  let cancelled = false;
   if (plain) {
     const stream = new ReadableStream<Uint8Array>(
       {
@@ -49,10 +53,13 @@ function served(bytes: Uint8Array, chunk: number, plain = false): { stream: Read
           controller.enqueue(bytes.slice(at, at + chunk));
           at += chunk;
         },
+        cancel() {
+          cancelled = true;
+        },
       },
       { highWaterMark: 0 },
     );
-    return { stream, pulled: () => Math.min(at, bytes.length) };
+    return { stream, pulled: () => Math.min(at, bytes.length), cancelled: () => cancelled };
   }
   const source: UnderlyingByteSource = {
     type: "bytes",
@@ -74,7 +81,10 @@ function served(bytes: Uint8Array, chunk: number, plain = false): { stream: Read
       at += take;
     },
   };
-  return { stream: new ReadableStream(source, { highWaterMark: 0 }) as ReadableStream<Uint8Array>, pulled: () => at };
+  source.cancel = () => {
+    cancelled = true;
+  };
+  return { stream: new ReadableStream(source, { highWaterMark: 0 }) as ReadableStream<Uint8Array>, pulled: () => at, cancelled: () => cancelled };
 }
 
 async function readAll(views: AsyncGenerator<Uint8Array>): Promise<{ bytes: Uint8Array; lengths: number[] }> {
@@ -82,6 +92,51 @@ async function readAll(views: AsyncGenerator<Uint8Array>): Promise<{ bytes: Uint
   for await (const view of views) out.push(view.slice());
   return { bytes: concatBytes(out), lengths: out.map((v) => v.length) };
 }
+
+async function drained(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const out: Uint8Array[] = [];
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return concatBytes(out);
+    out.push(value);
+  }
+}
+
+describe("inflateSegment", () => {
+  it("inflates a stored segment from R2 and from a stream of any chunks", async () => {
+    const raw = content(mulberry32(3), 500_000);
+    const { bytes } = segment(raw, [123_456, 300_000]);
+    const key = `test/segment-inflate/${crypto.randomUUID()}`;
+    await env.CONTENT.put(key, bytes);
+    expect(await drained(inflateSegment((await env.CONTENT.get(key))!.body))).toEqual(raw);
+    expect(await drained(inflateSegment(served(bytes, 999, true).stream))).toEqual(raw);
+  });
+
+  it("fails its reader when the body fails or is not DEFLATE, and stops when the reader cancels", async () => {
+    const raw = content(mulberry32(4), 300_000);
+    const { bytes } = segment(raw, []);
+    let sent = false;
+    const failing = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) return controller.error(new Error("connection lost"));
+        controller.enqueue(bytes.slice(0, 5000));
+        sent = true;
+      },
+    });
+    await expect(drained(inflateSegment(failing))).rejects.toThrow("connection lost");
+    await expect(drained(inflateSegment(served(Uint8Array.of(0xff, 0xff, 0xff, 0xff), 2, true).stream))).rejects.toThrow();
+    // A reader that stops early: the body is cancelled, not read to its end.
+    const long = segment(content(mulberry32(5), 3_000_000), []).bytes;
+    const source = served(long, 1024, true);
+    const reader = inflateSegment(source.stream).getReader();
+    expect((await reader.read()).value!.length).toBeGreaterThan(0);
+    await reader.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(source.cancelled()).toBe(true);
+    expect(source.pulled()).toBeLessThan(long.length);
+  });
+});
 
 describe("inflateParts", () => {
   it("gives the segment's bytes in views of the gathered size, whatever its parts and its body's chunks", async () => {
