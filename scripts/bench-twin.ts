@@ -5,7 +5,9 @@
 //   line (`parquet_built`): its wall time, hence MB of CSV per second, next to DuckDB's
 //   COPY … (FORMAT parquet) of the same file on one thread (speed) and its Snappy and ZSTD sizes;
 // - the statistics' share: the version's segments encoded as the build encodes them
-//   (/__bench/parquet), with the statistics fed and without, in the same workerd;
+//   (/__bench/parquet), with the statistics fed and without, BENCH_TWIN_ENCODINGS (5) times each
+//   in the same workerd, alternated a segment at a time; the difference of the two medians of the workerd's CPU time
+//   (/proc utime + stime) over its CPU time during the build, the wall times beside it;
 // - one-row append latency on that dataset and on a 1 MiB one, each with its twin in place;
 // - R2 bytes the twin builds write (their log lines' `writtenBytes`, compaction's rebuilds
 //   included) per appended byte, over 1,000 one-row appends (BENCH_TWIN_APPENDS; 0 skips them)
@@ -27,11 +29,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { PubsetClient, type SigningKey } from "../src/client/index.ts";
+import { cpuSeconds, withCpu } from "./bench/cpu.ts";
 import { csvRows, HEADER, writeCsvFile } from "./bench/csv-gen.ts";
 import { Inspector, profileSummary, sampleLiveHeap, type HeapSummary } from "./bench/heap.ts";
 import { freePort, prepareState, startServer, type RunningServer } from "./bench/server.ts";
 import { p50 } from "./bench/storage.ts";
-import { errorText, machineLine, MB, MIB, runBenchPart } from "./bench/stats.ts";
+import { errorText, machineLine, MB, median, MIB, runBenchPart } from "./bench/stats.ts";
 import { buildWorker } from "./bench/worker-build.ts";
 import { PROJECT_ROOT } from "./lib/paths.ts";
 
@@ -92,12 +95,20 @@ function builtVersions(logFile: string): Set<string> {
   }
 }
 
-/** Seconds until `versionId`'s twin at `path` answers 200, read to within LOG_POLL_MS plus one request. */
-async function readiness(origin: string, logFile: string, versionId: string, path: string, timeoutMs: number): Promise<number> {
+/**
+ * Seconds until `versionId`'s twin at `path` answers 200, read to within LOG_POLL_MS plus one
+ * request; `onLogged` runs once when its `parquet_built` line is first seen, before the request.
+ */
+async function readiness(origin: string, logFile: string, versionId: string, path: string, timeoutMs: number, onLogged?: () => void): Promise<number> {
   const started = performance.now();
   let asked = Number.NEGATIVE_INFINITY;
+  let seen = false;
   while (performance.now() - started < timeoutMs) {
     const logged = builtVersions(logFile).has(versionId);
+    if (logged && !seen) {
+      seen = true;
+      onLogged?.();
+    }
     if (logged || performance.now() - asked >= FALLBACK_POLL_MS) {
       asked = performance.now();
       const response = await fetch(origin + path, { method: "HEAD" });
@@ -118,24 +129,67 @@ function builtLine(logFile: string, versionId: string): Built {
 interface Encoded {
   seconds: number;
   rows: number;
+  segments: number;
 }
 
-/** The version encoded as its build encodes it, in the worker, statistics on or off. */
-async function encoded(origin: string, datasetId: string, versionId: string, statistics: "on" | "off"): Promise<Encoded> {
-  const response = await fetch(`${origin}/__bench/parquet?dataset=${datasetId}&version=${versionId}&statistics=${statistics}`, { method: "POST" });
+/** One segment of the version (or all of them) encoded as its build encodes it, in the worker, statistics on or off. */
+async function encoded(origin: string, datasetId: string, versionId: string, statistics: "on" | "off", segment: number | null): Promise<Encoded> {
+  const only = segment === null ? "" : `&segment=${segment}`;
+  const response = await fetch(`${origin}/__bench/parquet?dataset=${datasetId}&version=${versionId}&statistics=${statistics}${only}`, { method: "POST" });
   if (!response.ok) throw new Error(`/__bench/parquet answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as Encoded;
 }
 
-/** Statistics on and off, alternated RUNS times: the best of each (other work only slows a run). */
-async function statisticsCost(origin: string, datasetId: string, versionId: string): Promise<{ on: number; off: number }> {
-  const on: number[] = [];
-  const off: number[] = [];
-  for (let run = 0; run < 3; run++) {
-    off.push((await encoded(origin, datasetId, versionId, "off")).seconds);
-    on.push((await encoded(origin, datasetId, versionId, "on")).seconds);
+/** One encoding of the whole version: the worker's wall time (its own clock) and the CPU time its workerd spent on it. */
+interface Encoding {
+  wall: number;
+  cpu: number;
+}
+
+interface StatisticsCost {
+  on: Encoding[];
+  off: Encoding[];
+  /** The workerd's CPU seconds per second while idle, before the encodings. */
+  idle: number;
+}
+
+const IDLE_CHECK_MS = 3_000;
+
+/**
+ * The version encoded with the statistics and without, `runs` times each. Each encoding's CPU
+ * time is the worker workerd's utime + stime (/proc) across its requests: other work on the
+ * machine delays an encoding more than it adds to its CPU time, so the difference of the two
+ * medians is the statistics' own cost, where a difference of wall times swings with the load
+ * (runs K and L). The two alternate a segment at a time, in the order off-on then on-off, so
+ * the load a pair meets changes little between its halves.
+ */
+async function statisticsCost(origin: string, server: RunningServer, datasetId: string, versionId: string, runs: number): Promise<StatisticsCost> {
+  const cost: StatisticsCost = { on: [], off: [], idle: 0 };
+  // What the workerd spends with nothing asked of it, which every reading below also holds.
+  const idle = await withCpu(server.workerPid(), () => new Promise((resolve) => setTimeout(resolve, IDLE_CHECK_MS)));
+  cost.idle = idle.cpu / idle.wall;
+  // Unmeasured: the number of segments, and the statistics' code run once more before the readings.
+  const { segments } = await encoded(origin, datasetId, versionId, "on", 0);
+  for (let run = 0; run < runs; run++) {
+    const round = { on: { wall: 0, cpu: 0 }, off: { wall: 0, cpu: 0 } };
+    for (let segment = 0; segment < segments; segment++) {
+      const order = (run + segment) % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const);
+      for (const statistics of order) {
+        const { result, cpu } = await withCpu(server.workerPid(), () => encoded(origin, datasetId, versionId, statistics, segment));
+        round[statistics].wall += result.seconds;
+        round[statistics].cpu += cpu;
+      }
+    }
+    cost.on.push(round.on);
+    cost.off.push(round.off);
+    process.stderr.write(`bench twin: encoding ${run + 1} of ${runs}: CPU off ${round.off.cpu.toFixed(2)} s, on ${round.on.cpu.toFixed(2)} s; wall off ${round.off.wall.toFixed(2)} s, on ${round.on.wall.toFixed(2)} s\n`);
   }
-  return { on: Math.min(...on), off: Math.min(...off) };
+  return cost;
+}
+
+/** "median (min–max)" of some seconds. */
+function spreadText(values: readonly number[]): string {
+  return `${median([...values]).toFixed(2)} s (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
 }
 
 /** What the bench entry said of the last write's answer (X-Bench-Time, -D1, -R2). */
@@ -306,8 +360,10 @@ async function main(): Promise<number> {
   const latencyAppends = 20;
   /** One-row appends 7 s apart to a new 1 MiB dataset (BENCH_TWIN_TRICKLE; 0 skips them). */
   const trickleAppends = Number(process.env.BENCH_TWIN_TRICKLE ?? "10");
-  /** BENCH_TWIN_STATISTICS=0 skips the statistics' cost (six encodings of the version) and DuckDB's COPY. */
+  /** BENCH_TWIN_STATISTICS=0 skips the statistics' cost (the encodings of the version) and DuckDB's COPY. */
   const withStatistics = process.env.BENCH_TWIN_STATISTICS !== "0";
+  /** Encodings of the version with the statistics and without, each (BENCH_TWIN_ENCODINGS, at least 5). */
+  const encodings = Math.max(5, Number(process.env.BENCH_TWIN_ENCODINGS ?? "5"));
   const work = mkdtempSync(join(tmpdir(), "pubset-bench-twin-"));
   let server: RunningServer | null = null;
   let inspector: Inspector | null = null;
@@ -337,7 +393,11 @@ async function main(): Promise<number> {
     const path = `/v1/dataset/${created.id}/${created.version}/orders.parquet`;
     const profileFile = process.env.BENCH_TWIN_PROFILE;
     if (profileFile && inspector) await inspector.startProfiling();
-    const ready = await readiness(origin, logFile, created.version, path, 15 * 60_000);
+    // The build's CPU: the worker workerd's from the create's answer until the build's log line.
+    const workerPid = server.workerPid();
+    const cpuAtAnswer = cpuSeconds(workerPid);
+    let buildCpu = Number.NaN;
+    const ready = await readiness(origin, logFile, created.version, path, 15 * 60_000, () => (buildCpu = cpuSeconds(workerPid) - cpuAtAnswer));
     if (profileFile && inspector) {
       const profile = await inspector.stopProfiling();
       writeFileSync(`${profileFile}.cpuprofile`, JSON.stringify(profile));
@@ -349,7 +409,7 @@ async function main(): Promise<number> {
     const file = new Uint8Array(await (await fetch(origin + path)).arrayBuffer());
     writeFileSync(join(work, "ours.parquet"), file);
     process.stderr.write("bench twin: the statistics' cost, encoding the version with and without them…\n");
-    const cost = withStatistics ? await statisticsCost(origin, created.id, created.version) : null;
+    const cost = withStatistics ? await statisticsCost(origin, server, created.id, created.version, encodings) : null;
     // The appends below find both twins older than a minute, as after the statistics' phase: the
     // first twin message of each dataset then builds its latest version while the next appends are
     // served (after-commit.ts, TWIN_STALE_MS), the case the latency ratio must hold in.
@@ -374,7 +434,14 @@ async function main(): Promise<number> {
     const duck = withStatistics ? await duckdbCopies(csv.path, work) : null;
     const ours = csv.bytes / MB / (built.ms / 1000);
     const theirs = duck ? csv.bytes / MB / duck.snappy.seconds : NaN;
-    const statisticsSeconds = cost ? Math.max(0, cost.on - cost.off) : NaN;
+    // Each round's own difference (its two halves met about the same load), and their median.
+    const roundCosts = cost ? cost.on.map((on, i) => on.cpu - (cost.off[i]?.cpu ?? NaN)) : [];
+    const roundShares = roundCosts.map((seconds) => seconds / buildCpu);
+    const encodingShares = cost ? cost.on.map((on, i) => (roundCosts[i] ?? NaN) / on.cpu) : [];
+    const wallOn = cost ? Math.min(...cost.on.map((e) => e.wall)) : NaN;
+    const wallOff = cost ? Math.min(...cost.off.map((e) => e.wall)) : NaN;
+    const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
+    const wallStatistics = Math.max(0, wallOn - wallOff);
     const ratio = p50(latency.large) / p50(latency.small);
     const ms = (seconds: number) => `${Math.round(seconds * 1000)} ms`;
     const heap = (h: HeapSummary) =>
@@ -394,8 +461,14 @@ async function main(): Promise<number> {
             `| speed, pubset / DuckDB | **${(ours / theirs).toFixed(2)}×** | ≥ 0.5× |`,
             `| file size: pubset / DuckDB Snappy / DuckDB ZSTD | ${(file.length / MB).toFixed(1)} / ${(duck.snappy.bytes / MB).toFixed(1)} / ${(duck.zstd.bytes / MB).toFixed(1)} MB | |`,
             `| size, pubset / DuckDB Snappy | **${(file.length / duck.snappy.bytes).toFixed(2)}×** | ≤ 1.2× |`,
-            `| the version's segments encoded as the build does, statistics off / on (best of 3) | ${cost.off.toFixed(2)} s / ${cost.on.toFixed(2)} s | |`,
-            `| statistics' share: of that encoding / of the build's wall time | ${((statisticsSeconds / cost.on) * 100).toFixed(1)} % / **${((statisticsSeconds / (built.ms / 1000)) * 100).toFixed(1)} %** | ≤ 10 % |`,
+            `| the build's CPU: the worker workerd's utime + stime from the create's answer to the build's log line | ${buildCpu.toFixed(2)} s | |`,
+            `| the version's segments encoded as the build does, CPU, statistics off / on (median (min–max) of ${encodings} each, alternated a segment at a time) | ${spreadText(cost.off.map((e) => e.cpu))} / ${spreadText(cost.on.map((e) => e.cpu))} | |`,
+            `| the statistics' CPU: on − off, each round's own, median (min–max) | ${spreadText(roundCosts)} | |`,
+            `| statistics' CPU share: (on − off) / the build's CPU, median of the rounds (min–max) | **${percent(median(roundShares))}** (${percent(Math.min(...roundShares))}–${percent(Math.max(...roundShares))}) | ≤ 10 % |`,
+            `| the worker workerd's CPU while idle, ${IDLE_CHECK_MS / 1000} s before the encodings | ${(cost.idle * 1000).toFixed(0)} ms a second | |`,
+            `| statistics' CPU share of the encoding with them: (on − off) / on, median of the rounds (min–max) | ${percent(median(encodingShares))} (${percent(Math.min(...encodingShares))}–${percent(Math.max(...encodingShares))}) | |`,
+            `| the same encodings, wall time, statistics off / on (median (min–max)) | ${spreadText(cost.off.map((e) => e.wall))} / ${spreadText(cost.on.map((e) => e.wall))} | |`,
+            `| statistics' wall share, best of ${encodings} each: of that encoding / of the build's wall time | ${percent(wallStatistics / wallOn)} / ${percent(wallStatistics / (built.ms / 1000))} | |`,
           ]
         : [`| speed, size and the statistics' share | not measured (BENCH_TWIN_STATISTICS=0) | |`]),
       `| one-row append, p50, ${mebibytes} MiB / 1 MiB dataset, twins in place (${latencyAppends} each, alternated) | ${ms(p50(latency.large))} / ${ms(p50(latency.small))} | |`,

@@ -113,17 +113,20 @@ async function ingestedSize(env: Env, body: ReadableStream<Uint8Array>, typing: 
 /**
  * A committed version's segments encoded as the twin build encodes its parts (inflated and
  * decoded from R2, one PartWriter per segment), with the statistics fed (`on`) or not (`off`),
- * nothing written: what the statistics add to the build, measured in the same workerd.
+ * nothing written: what the statistics add to the build, measured in the same workerd. With
+ * `segment`, only that one (0-based), so that the bench can alternate on and off a part at a time.
  */
-async function encodedVersion(env: Env, datasetId: string, versionId: string, statistics: boolean): Promise<{ seconds: number; rows: number; outputBytes: number; summaryBytes: number }> {
+async function encodedVersion(env: Env, datasetId: string, versionId: string, statistics: boolean, only: number | null): Promise<{ seconds: number; rows: number; segments: number; outputBytes: number; summaryBytes: number }> {
   const content = await getVersionContent(env.DB, datasetId, versionId, true);
   if (!content.version) throw new ApiError("not_found", "No such version.");
+  if (only !== null && only >= content.segments.length) throw new ApiError("invalid_query", `The version has ${content.segments.length} segments.`);
   const schema = content.version.schema;
   const started = performance.now();
   let rows = 0;
   let outputBytes = 0;
   let summaryBytes = 0;
   for (const [index, segment] of content.segments.entries()) {
+    if (only !== null && index !== only) continue;
     const summary = createSummaries(schema);
     const writer = new PartWriter(schema, startKinds(schema), statistics ? { sinks: columnFeeds(summary, schema) } : {});
     for await (const batch of segmentCells(env.CONTENT, segment, index === 0)) {
@@ -136,7 +139,7 @@ async function encodedVersion(env: Env, datasetId: string, versionId: string, st
     rows += result.metadata.rows;
     if (statistics) summaryBytes += encodeSummary(summary).length;
   }
-  return { seconds: (performance.now() - started) / 1000, rows, outputBytes, summaryBytes };
+  return { seconds: (performance.now() - started) / 1000, rows, segments: content.segments.length, outputBytes, summaryBytes };
 }
 
 function requireBody(body: ReadableStream<Uint8Array> | null): ReadableStream<Uint8Array> {
@@ -149,7 +152,7 @@ function requireBody(body: ReadableStream<Uint8Array> | null): ReadableStream<Ui
  * `POST /__bench/deflate?level=N`: the body through SegmentCompressor at level N (1–9), timed.
  * `POST /__bench/discard`: only reads the body, the transport's own ceiling.
  * `POST /__bench/ingest?typing=infer|off`: the body through ingest, with or without inference.
- * `POST /__bench/parquet?dataset=&version=&statistics=on|off`: a version encoded as its twin's parts, timed.
+ * `POST /__bench/parquet?dataset=&version=&statistics=on|off[&segment=N]`: a version (or one segment) encoded as its twin's parts, timed.
  * `PUT /__bench/segment`: stores the body (a segment's compressed bytes) as an R2 object; answers its key.
  * `POST /__bench/inflate?key=&way=&size=&slice=&cells=on|off`: that object read back one way (inflate.ts).
  */
@@ -175,7 +178,9 @@ export function benchRoutes(): Hono<AppEnv> {
     const dataset = c.req.query("dataset");
     const version = c.req.query("version");
     if ((statistics !== "on" && statistics !== "off") || !dataset || !version) throw new ApiError("invalid_query", "`dataset`, `version` and `statistics=on|off` are required.");
-    return c.json(await encodedVersion(c.env, dataset, version, statistics === "on"));
+    const segment = c.req.query("segment");
+    if (segment !== undefined && !/^\d{1,6}$/.test(segment)) throw new ApiError("invalid_query", "`segment` must be a segment's index, from 0.");
+    return c.json(await encodedVersion(c.env, dataset, version, statistics === "on", segment === undefined ? null : Number(segment)));
   });
   app.put("/segment", async (c) => {
     const bytes = await readAll(requireBody(c.req.raw.body));
