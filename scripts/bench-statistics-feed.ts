@@ -134,14 +134,14 @@ function replayInto(feeds: Sink[], only: number): void {
 }
 
 /** Process CPU seconds of replaying the part's calls for `only` (every column when −1) and encoding the summary. */
-function replay(code: Code, only: number): { seconds: number; bytes: number } {
+function replay(code: Code, only: number): { seconds: number; bytes: Uint8Array } {
   const start = process.cpuUsage();
   const summary = code.createSummaries(schema);
   const feeds = code.columnFeeds(summary, schema);
   replayInto(feeds, only);
   const encoded = code.encodeSummary(summary);
   const { user, system } = process.cpuUsage(start);
-  return { seconds: (user + system) / 1e6, bytes: encoded.length };
+  return { seconds: (user + system) / 1e6, bytes: encoded };
 }
 
 /**
@@ -174,16 +174,18 @@ for (const name of columns) {
   const only = name === "every column" ? -1 : header.indexOf(name);
   if (name !== "every column" && only < 0) throw new Error(`bench statistics feed: no column ${name}`);
   const times = codes.map(() => [] as number[]);
-  const sizes = codes.map(() => 0);
+  const summaries: Uint8Array[] = codes.map(() => new Uint8Array(0));
   for (let run = 0; run < RUNS; run++) {
     codes.forEach((code, i) => {
       const { seconds, bytes } = replay(code, only);
       times[i]!.push(seconds);
-      sizes[i] = bytes;
+      summaries[i] = bytes;
     });
   }
-  const cells = codes.map((code, i) => `${code.label} ${(median(times[i]!) * 1000).toFixed(1)} ms (${(Math.min(...times[i]!) * 1000).toFixed(1)}), ${sizes[i]} B`);
-  console.log(`${name.padEnd(13)} ${cells.join(" | ")}`);
+  const cells = codes.map((code, i) => `${code.label} ${(median(times[i]!) * 1000).toFixed(1)} ms (${(Math.min(...times[i]!) * 1000).toFixed(1)}), ${summaries[i]!.length} B`);
+  // With a base, whether both wrote the same summary, byte for byte.
+  const same = codes.length > 1 ? (summaries.every((bytes) => Buffer.from(bytes).equals(Buffer.from(summaries[0]!))) ? " | same bytes" : " | BYTES DIFFER") : "";
+  console.log(`${name.padEnd(13)} ${cells.join(" | ")}${same}`);
 }
 for (const code of codes) {
   const bytes = held(code);

@@ -5,9 +5,10 @@
 //   line (`parquet_built`): its wall time, hence MB of CSV per second, next to DuckDB's
 //   COPY … (FORMAT parquet) of the same file on one thread (speed) and its Snappy and ZSTD sizes;
 // - the statistics' share: the version's segments encoded as the build encodes them
-//   (/__bench/parquet), with the statistics fed and without, BENCH_TWIN_ENCODINGS (5) times each
-//   in the same workerd, alternated a segment at a time; the difference of the two medians of the workerd's CPU time
-//   (/proc utime + stime) over its CPU time during the build, the wall times beside it;
+//   (/__bench/parquet), with the statistics fed and without, BENCH_TWIN_ENCODINGS (7, at least 5)
+//   rounds in the same workerd, alternated a segment at a time; the median of the rounds' CPU
+//   time with them less without (the workerd's /proc utime + stime) over its CPU time during the
+//   build, the wall times beside it;
 // - one-row append latency on that dataset and on a 1 MiB one, each with its twin in place;
 // - R2 bytes the twin builds write (their log lines' `writtenBytes`, compaction's rebuilds
 //   included) per appended byte, over 1,000 one-row appends (BENCH_TWIN_APPENDS; 0 skips them)
@@ -156,12 +157,12 @@ interface StatisticsCost {
 const IDLE_CHECK_MS = 3_000;
 
 /**
- * The version encoded with the statistics and without, `runs` times each. Each encoding's CPU
- * time is the worker workerd's utime + stime (/proc) across its requests: other work on the
- * machine delays an encoding more than it adds to its CPU time, so the difference of the two
- * medians is the statistics' own cost, where a difference of wall times swings with the load
- * (runs K and L). The two alternate a segment at a time, in the order off-on then on-off, so
- * the load a pair meets changes little between its halves.
+ * The version encoded with the statistics and without, `runs` rounds. Each encoding's CPU time
+ * is the worker workerd's utime + stime (/proc) across its requests: other work on the machine
+ * delays an encoding far more than it adds to its CPU time, so a round's difference is the
+ * statistics' own cost, where a difference of wall times swings with the load (runs K and L).
+ * The two alternate a segment at a time, in the order off-on then on-off, so the load a pair
+ * meets changes little between its halves.
  */
 async function statisticsCost(origin: string, server: RunningServer, datasetId: string, versionId: string, runs: number): Promise<StatisticsCost> {
   const cost: StatisticsCost = { on: [], off: [], idle: 0 };
@@ -363,7 +364,7 @@ async function main(): Promise<number> {
   /** BENCH_TWIN_STATISTICS=0 skips the statistics' cost (the encodings of the version) and DuckDB's COPY. */
   const withStatistics = process.env.BENCH_TWIN_STATISTICS !== "0";
   /** Encodings of the version with the statistics and without, each (BENCH_TWIN_ENCODINGS, at least 5). */
-  const encodings = Math.max(5, Number(process.env.BENCH_TWIN_ENCODINGS ?? "5"));
+  const encodings = Math.max(5, Number(process.env.BENCH_TWIN_ENCODINGS ?? "7"));
   const work = mkdtempSync(join(tmpdir(), "pubset-bench-twin-"));
   let server: RunningServer | null = null;
   let inspector: Inspector | null = null;
