@@ -8,7 +8,7 @@ import { invalidCsv } from "./csv-error.ts";
 
 interface KernelExports {
   memory: WebAssembly.Memory;
-  configure(cells: number, records: number, capacity: number): void;
+  configure(cells: number, records: number, keys: number, capacity: number): void;
   reset(): void;
   run(from: number, end: number, last: number): number;
   cells(): number;
@@ -20,7 +20,7 @@ interface KernelExports {
 
 const PAGE = 65_536;
 const CELLS_AT = 64;
-/** Cells a batch holds at most, at first: 20 bytes each with the records', 640 KiB (grown for a longer record). */
+/** Cells a batch holds at most, at first: 32 bytes each with the records' and keys', 1 MiB (grown for a longer record). */
 export const CELL_CAPACITY = 32_768;
 /** Bytes after the input that the kernel's 16-byte reads may touch. */
 const SLACK = 16;
@@ -58,14 +58,14 @@ export class CellDecoder {
     const carried = this.#end - this.#from;
     const old = this.#inputAt + this.#from;
     this.#capacity = capacity;
-    const inputAt = CELLS_AT + 20 * capacity;
+    const inputAt = CELLS_AT + 32 * capacity;
     this.#reserve(inputAt + carried);
     const memory = new Uint8Array(this.#kernel.memory.buffer);
     if (carried > 0) memory.copyWithin(inputAt, old, old + carried);
     this.#inputAt = inputAt;
     this.#from = 0;
     this.#end = carried;
-    this.#kernel.configure(CELLS_AT, CELLS_AT + 16 * capacity, capacity);
+    this.#kernel.configure(CELLS_AT, CELLS_AT + 16 * capacity, CELLS_AT + 20 * capacity, capacity);
   }
 
   #reserve(bytes: number): void {
@@ -141,7 +141,8 @@ export class CellDecoder {
     const bytes = new Uint8Array(buffer);
     const cells = new Int32Array(buffer, CELLS_AT, 4 * this.#kernel.cells());
     const ends = new Int32Array(buffer, CELLS_AT + 16 * this.#capacity, records);
-    return new CellBatch(bytes, cells, ends, records, () => this.#text.decode(bytes.subarray(from, taken)));
+    const keys = new Int32Array(buffer, CELLS_AT + 20 * this.#capacity, 3 * this.#kernel.cells());
+    return new CellBatch(bytes, cells, ends, records, () => this.#text.decode(bytes.subarray(from, taken)), keys);
   }
 
   #fail(status: number): never {

@@ -1,11 +1,11 @@
 // Fast 64-bit keys for the distinct and frequent-value tables: text hashed over its UTF-8 bytes
-// (a string column's keys since summary format 2, from the bytes the Parquet encoder writes) or
-// over its UTF-16 code units (format 1, and a numeric column's big integers), each in two
-// independent 32-bit lanes with no allocation; a double's own bits; and a finaliser that spreads
-// any 64-bit key evenly for table slots and HyperLogLog.
+// (a string column's keys since summary format 2: src/csv/text-key.ts, whose bits the cell kernel
+// makes for every cell it reads) or over its UTF-16 code units (format 1, and a numeric column's
+// big integers), each in two independent 32-bit lanes with no allocation; a double's own bits;
+// and a finaliser that spreads any 64-bit key evenly for table slots and HyperLogLog.
+import { hashUtf8, KEY } from "../../csv/text-key.ts";
 
-/** The last key made, as two 32-bit lanes: [high, low]. Read right after the call that fills it. */
-export const KEY = new Uint32Array(2);
+export { hashUtf8, KEY };
 
 const BITS = new Float64Array(1);
 const BITS_WORDS = new Uint32Array(BITS.buffer);
@@ -42,41 +42,6 @@ export function hashString(text: string): number {
   KEY[0] = h2;
   KEY[1] = h1;
   return length - lowSurrogates;
-}
-
-/**
- * Hashes the UTF-8 bytes[start, start + length) into KEY (the lanes of hashString, four bytes a
- * step) and returns their length in Unicode code points (bytes that do not continue a sequence).
- */
-export function hashUtf8(bytes: Uint8Array, start: number, length: number): number {
-  let h1 = 0xdeadbeef ^ length;
-  let h2 = 0x41c6ce57;
-  let continuing = 0;
-  const end = start + length;
-  let i = start;
-  for (; i + 3 < end; i += 4) {
-    const word = bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);
-    h1 = Math.imul(h1 ^ word, 2654435761);
-    h2 = Math.imul(h2 ^ word, 1597334677);
-    // A continuation byte is 10xxxxxx: bit 7 set, bit 6 clear; counted four bytes at once.
-    const marks = word & ~(word << 1) & 0x80808080;
-    if (marks !== 0) continuing += Math.imul(marks >>> 7, 0x01010101) >>> 24;
-  }
-  if (i < end) {
-    let word = 0;
-    for (let shift = 0; i < end; i++, shift += 8) {
-      const b = bytes[i]!;
-      word |= b << shift;
-      if ((b & 0xc0) === 0x80) continuing++;
-    }
-    h1 = Math.imul(h1 ^ word, 2654435761);
-    h2 = Math.imul(h2 ^ word, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  KEY[0] = h2;
-  KEY[1] = h1;
-  return length - continuing;
 }
 
 const encoder = new TextEncoder();
