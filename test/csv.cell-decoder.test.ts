@@ -132,6 +132,7 @@ describe("the cell decoder", () => {
       const cuts = Array.from({ length: randomInt(random, 0, 4) }, () => randomInt(random, 0, bytes.length)).sort((a, b) => a - b);
       let at = 0;
       const check = (batch: CellBatch) => {
+        for (let c = 0; c < 4; c++) batch.keyColumn(c, 0, batch.records);
         const texts = batch.rows().flat();
         const fromRows = CellBatch.fromRows(batch.rows());
         for (let k = 0; k < texts.length; k++) {
@@ -160,5 +161,29 @@ describe("the cell decoder", () => {
     }
     expect(keyed).toBeGreaterThan(1000);
     expect(escaped).toBeGreaterThan(100);
+  });
+
+  it("keys only the column and records asked for, after a header is dropped", () => {
+    const decoder = new CellDecoder({ midFile: true });
+    decoder.push(new TextEncoder().encode('h1,h2\né,"a""b"\n東京\n😀,z\n'));
+    decoder.finish();
+    const batch = decoder.take()!;
+    batch.dropFirst();
+    batch.keys.fill(0);
+    batch.keyColumn(1, 1, 3);
+    const keyOf = (text: string) => {
+      const bytes = new TextEncoder().encode(text);
+      const points = hashUtf8(bytes, 0, bytes.length);
+      return [KEY[0]! | 0, KEY[1]! | 0, points];
+    };
+    // Record 0's "a""b" was not asked for, record 1 has no second cell, record 2's is z.
+    expect(Array.from(batch.keys).filter((v) => v !== 0)).toEqual(keyOf("z").filter((v) => v !== 0));
+    const z = batch.ends[1]! + 1;
+    expect(Array.from(batch.keys.subarray(3 * z, 3 * z + 3))).toEqual(keyOf("z"));
+    batch.keyColumn(0, 0, 3);
+    for (const [r, text] of [[0, "é"], [1, "東京"], [2, "😀"]] as const) {
+      const k = r === 0 ? batch.first : batch.ends[r - 1]!;
+      expect(Array.from(batch.keys.subarray(3 * k, 3 * k + 3)), text).toEqual(keyOf(text));
+    }
   });
 });

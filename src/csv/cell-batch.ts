@@ -6,11 +6,15 @@ import { hashUtf8, KEY } from "./text-key.ts";
 /** Bit 31 of a cell's start: its content holds a doubled quote (still doubled in the bytes). */
 export const ESCAPED = 1 << 31;
 
+/** Keys cell `c` of records [from, to) of `batch` (`first`: record from's first cell). */
+export type KeyColumn = (batch: CellBatch, c: number, first: number, from: number, to: number) => void;
+
 /**
  * A batch of records. Cell `k` is `cells[4k .. 4k + 3]`: its content's byte start in `bytes`
- * (ESCAPED set when it held a doubled quote), byte end, and UTF-16 start and end in text(); and
- * `keys[3k .. 3k + 2]`: the key of its bytes as text-key.ts hashUtf8 makes it (high, low) and
- * their length in code points, for a cell without ESCAPED only. Record `r` is cells
+ * (ESCAPED set when it held a doubled quote), byte end, and UTF-16 start and end in text(); and,
+ * once keyColumn asked for its column, `keys[3k .. 3k + 2]`: the key of its bytes as text-key.ts
+ * hashUtf8 makes it (high, low) and their length in code points, for a cell without ESCAPED
+ * only. Record `r` is cells
  * [ends[r - 1] (`first` for r = 0), ends[r]). A batch made by a decoder is valid until the
  * decoder's next call.
  */
@@ -24,12 +28,15 @@ export class CellBatch {
   first = 0;
   #text: string | null;
   readonly #decode: (() => string) | null;
+  readonly #keyColumn: KeyColumn | null;
 
-  constructor(bytes: Uint8Array, cells: Int32Array, ends: Int32Array, records: number, text: string | (() => string), keys: Int32Array) {
+  /** `keyColumn`: what keys a column's cells into `keys`; null when `keys` holds every cell's already. */
+  constructor(bytes: Uint8Array, cells: Int32Array, ends: Int32Array, records: number, text: string | (() => string), keys: Int32Array, keyColumn: KeyColumn | null = null) {
     this.bytes = bytes;
     this.cells = cells;
     this.ends = ends;
     this.keys = keys;
+    this.#keyColumn = keyColumn;
     this.records = records;
     this.#text = typeof text === "string" ? text : null;
     this.#decode = typeof text === "string" ? null : text;
@@ -38,6 +45,12 @@ export class CellBatch {
   /** The text the UTF-16 offsets index, decoded on first use. */
   text(): string {
     return (this.#text ??= this.#decode!());
+  }
+
+  /** Fills `keys` for cell `c` of records [from, to) (a text column's, before reading its keys). */
+  keyColumn(c: number, from: number, to: number): void {
+    if (this.#keyColumn === null || from >= to) return;
+    this.#keyColumn(this, c, from === 0 ? this.first : this.ends[from - 1]!, from, to);
   }
 
   /** Cell `k` as a string, doubled quotes undone. */
