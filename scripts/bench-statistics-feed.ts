@@ -4,7 +4,9 @@
 // summaries, column by column and all at once, then encoded: the encoder's own time is left out.
 // BENCH_STATISTICS_BASE=<a checkout's src/columnar/statistics/> replays into that code too,
 // alternated with this tree's in one process, so a change is measured against its parent on the
-// same machine load. Not part of `npm run bench`. Run: `npx node scripts/bench-statistics-feed.ts`
+// same machine load. A PLAIN text's call carries its bytes (and its string only when the encoder
+// had one); a base whose feed still takes `utf8(text, bytes, start, length)` is handed the string
+// decoded when recorded, so neither side's replay pays for a string the encoder used to make. Not part of `npm run bench`. Run: `npx node scripts/bench-statistics-feed.ts`
 // (BENCH_STATISTICS_RUNS, default 9; BENCH_STATISTICS_COLUMNS, a comma list, default all);
 // with `npx node --expose-gc` it also reports the bytes a part's fed summaries hold.
 import { existsSync, readFileSync } from "node:fs";
@@ -21,6 +23,8 @@ const { CsvRecordDecoder } = await import("../src/csv/index.ts");
 
 interface Code {
   label: string;
+  /** The feed takes utf8(text, bytes, start, length), the call before strings were made lazily. */
+  textFirst: boolean;
   columnFeeds: (summary: never, schema: TableSchema) => Sink[];
   createSummaries: (schema: TableSchema) => never;
   encodeSummary: (summary: never) => Uint8Array;
@@ -30,7 +34,7 @@ interface Sink {
   number(value: number, count: number): void;
   big(value: bigint, count: number): void;
   text(text: string, count: number): void;
-  utf8(text: string, bytes: Uint8Array, start: number, length: number): void;
+  utf8(bytes: Uint8Array, start: number, length: number, text?: string): void;
   booleans(trues: number, falses: number): void;
   zoned(): void;
 }
@@ -38,9 +42,11 @@ interface Sink {
 async function load(label: string, dir: URL): Promise<Code> {
   const feed = await import(new URL("column-feed.ts", dir).href);
   const summaries = await import(new URL("table-summary.ts", dir).href);
-  return { label, columnFeeds: feed.columnFeeds, createSummaries: summaries.createSummaries, encodeSummary: summaries.encodeSummary };
+  const textFirst = readFileSync(new URL("column-feed.ts", dir), "utf8").includes("utf8(text: string");
+  return { label, textFirst, columnFeeds: feed.columnFeeds, createSummaries: summaries.createSummaries, encodeSummary: summaries.encodeSummary };
 }
 
+const utf8Text = new TextDecoder();
 const RUNS = Number(process.env.BENCH_STATISTICS_RUNS ?? 9);
 const codes = [await load("this tree", new URL("../src/columnar/statistics/", import.meta.url))];
 const base = process.env.BENCH_STATISTICS_BASE;
@@ -86,14 +92,17 @@ class Recording implements Sink {
   number(value: number, count: number): void { this.op(1, value, count); }
   big(value: bigint, count: number): void { this.op(2, this.bigs.push(value) - 1, count); }
   text(text: string, count: number): void { this.op(3, this.texts.push(text) - 1, count); }
-  utf8(text: string, bytes: Uint8Array, start: number, length: number): void {
+  /** Whether each utf8 call came with its string (by call, in order); `texts` holds every call's string. */
+  given: boolean[] = [];
+  utf8(bytes: Uint8Array, start: number, length: number, text?: string): void {
     if (this.used + length > this.bytes.length) {
       const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.used + length));
       grown.set(this.bytes);
       this.bytes = grown;
     }
     this.bytes.set(bytes.subarray(start, start + length), this.used);
-    this.texts.push(text);
+    this.texts.push(text ?? utf8Text.decode(bytes.subarray(start, start + length)));
+    this.given.push(text !== undefined);
     this.op(4, this.used, length);
     this.used += length;
   }
@@ -112,20 +121,27 @@ const rows = records.length;
 // The rows go: only the recorded calls (and the texts they hold) stay on the heap.
 records.length = 0;
 
-/** Replays the recorded calls of column `only` (every column when −1) into `feeds`. */
-function replayInto(feeds: Sink[], only: number): void {
+/** Replays the recorded calls of column `only` (every column when −1) into `feeds`, made by `code`. */
+function replayInto(code: Code, feeds: Sink[], only: number): void {
   for (let c = 0; c < recordings.length; c++) {
     if (only >= 0 && c !== only) continue;
     const feed = feeds[c]!;
-    const { size, codes, a, b, texts, bigs, bytes } = recordings[c]!;
+    const { size, codes, a, b, texts, bigs, bytes, given } = recordings[c]!;
+    const old = feed as unknown as { utf8(text: string, bytes: Uint8Array, start: number, length: number): void };
     let text = 0;
+    let call = 0;
     for (let i = 0; i < size; i++) {
       switch (codes[i]) {
         case 0: feed.nulls(a[i]!); break;
         case 1: feed.number(a[i]!, b[i]!); break;
         case 2: feed.big(bigs[a[i]!]!, b[i]!); break;
         case 3: feed.text(texts[text++]!, b[i]!); break;
-        case 4: feed.utf8(texts[text++]!, bytes, a[i]!, b[i]!); break;
+        case 4:
+          if (code.textFirst) old.utf8(texts[text]!, bytes, a[i]!, b[i]!);
+          else feed.utf8(bytes, a[i]!, b[i]!, given[call] ? texts[text] : undefined);
+          text++;
+          call++;
+          break;
         case 5: feed.booleans(a[i]!, b[i]!); break;
         case 6: feed.zoned(); break;
       }
@@ -138,7 +154,7 @@ function replay(code: Code, only: number): { seconds: number; bytes: Uint8Array 
   const start = process.cpuUsage();
   const summary = code.createSummaries(schema);
   const feeds = code.columnFeeds(summary, schema);
-  replayInto(feeds, only);
+  replayInto(code, feeds, only);
   const encoded = code.encodeSummary(summary);
   const { user, system } = process.cpuUsage(start);
   return { seconds: (user + system) / 1e6, bytes: encoded };
@@ -160,7 +176,7 @@ function held(code: Code): number | null {
   const before = used();
   const summary = code.createSummaries(schema);
   const feeds = code.columnFeeds(summary, schema);
-  replayInto(feeds, -1);
+  replayInto(code, feeds, -1);
   const after = used();
   // Kept alive until measured.
   if (feeds.length !== recordings.length) throw new Error("unreachable");

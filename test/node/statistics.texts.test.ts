@@ -8,6 +8,7 @@ import { hashText, KEY } from "../../src/columnar/statistics/hash.ts";
 import { KeySketch } from "../../src/columnar/statistics/key-sketch.ts";
 import { EXACT_DISTINCT_LIMIT } from "../../src/columnar/statistics/limits.ts";
 import { statisticsDocument } from "../../src/columnar/statistics/document.ts";
+import { StringColumn } from "../../src/columnar/statistics/string-column.ts";
 import { createSummaries, decodeSummary, encodeSummary, mergeSummaries, observeRow, type TableSummary } from "../../src/columnar/statistics/table-summary.ts";
 
 function keyed(text: string): [number, number] {
@@ -170,5 +171,78 @@ describe("a string column of long texts", () => {
     expect(entry.distinct).toBe(2500);
     expect(entry.distinct_approximate).toBeUndefined();
     expectWithinBound(entry, [...left, ...right]);
+  });
+});
+
+describe("a string column told its texts' UTF-8 bytes alone", () => {
+  const encoder = new TextEncoder();
+  /**
+   * Mostly-distinct texts with a few frequent ones, past U+FFFF (two UTF-16 units, four bytes)
+   * and past the 256 units a kept text is cut to, with a four-byte character across the cut.
+   */
+  function cells(count: number): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < count; i++) {
+      if (i % 5 === 0) out.push(`frequent ${i % 35}`);
+      else if (i % 97 === 0) out.push(`${"x".repeat(255)}😀 long ${i}`);
+      else if (i % 3 === 0) out.push(`é😀 ${i} ü`);
+      // 100 code points, 200 UTF-16 units: these fill the counters' unit budget twice as fast.
+      else if (i % 7 === 1) out.push(`${"😀".repeat(96)} ${i % 1000}`);
+      else out.push(`user${i}@example.com`);
+    }
+    return out;
+  }
+  function fed(texts: string[], bytesAlone: boolean): StringColumn {
+    const column = new StringColumn();
+    for (const text of texts) {
+      // Each text at an offset inside a larger buffer, as the encoder's page holds it.
+      const bytes = encoder.encode(`ab${text}cd`);
+      if (bytesAlone) column.observeUtf8(bytes, 2, bytes.length - 4);
+      else column.observeText(text, 1);
+    }
+    return column;
+  }
+  function encoded(column: StringColumn): Buffer {
+    const out = new ByteWriter();
+    column.encode(out);
+    return Buffer.from(out.finish());
+  }
+
+  it("keeps the summary a string cell by cell keeps, byte for byte, through purges, merges and a rekey", () => {
+    const texts = cells(30_000);
+    const lazy = fed(texts, true);
+    const eager = fed(texts, false);
+    expect(lazy.frequent.approximate).toBe(true);
+    expect(encoded(lazy)).toEqual(encoded(eager));
+    expect(lazy.entry()).toEqual(eager.entry());
+    expect(lazy.entry().top.some((top) => top.value.endsWith("…"))).toBe(false);
+
+    // Exact counters holding texts not read yet, merged either way round and keyed again for format 1.
+    const few = cells(2_000);
+    const mergedLazy = fed(few, true);
+    mergedLazy.merge(fed(few.slice(0, 900), true));
+    const mergedEager = fed(few, false);
+    mergedEager.merge(fed(few.slice(0, 900), false));
+    expect(encoded(mergedLazy)).toEqual(encoded(mergedEager));
+    // A format-1 side past exact counting cannot be keyed again, so the exact side is.
+    const old = new StringColumn("utf16");
+    for (let i = 0; i < 5_000; i++) old.observeText(`old ${i}`, 1);
+    const short = few.filter((text) => text.length <= 256);
+    const rekeyedLazy = fed(short, true);
+    rekeyedLazy.merge(old);
+    const rekeyedEager = fed(short, false);
+    rekeyedEager.merge(old);
+    expect(encoded(rekeyedLazy)).toEqual(encoded(rekeyedEager));
+    expect(rekeyedLazy.keys).toBe("utf16");
+  });
+
+  it("keeps a long text cut at 256 units, never half a surrogate pair", () => {
+    const long = `${"x".repeat(255)}😀 tail`;
+    const column = fed([long, long], true);
+    expect(column.entry().top).toEqual([{ value: `${"x".repeat(255)}…`, count: 2 }]);
+    expect(column.entry().max_length).toBe(long.length - 1);
+    // 200 code points but 400 UTF-16 units: cut too.
+    const wide = "😀".repeat(200);
+    expect(fed([wide], true).entry().top).toEqual([{ value: `${"😀".repeat(128)}…`, count: 1 }]);
   });
 });

@@ -178,7 +178,7 @@ export class StringColumn implements TypedColumn {
       const written = out.lengthPrefixedUtf8(text);
       this.note(out.bytes, out.length - written, out.length);
       // PLAIN (no dictionary, so `out` is the page): the sink hashes the bytes just written.
-      if (this.chunk.dict === null) this.sink?.utf8(text, out.bytes, out.length - written, written);
+      if (this.chunk.dict === null) this.sink?.utf8(out.bytes, out.length - written, written, text);
     }
     this.chunk.placed(text.length + 4);
     return undefined;
@@ -201,7 +201,8 @@ export class StringColumn implements TypedColumn {
     if (out !== null) {
       const written = out.lengthPrefixedBytes(bytes, start, end);
       this.note(out.bytes, out.length - written, out.length);
-      if (chunk.dict === null) this.sink?.utf8(batch.cellText(k), out.bytes, out.length - written, written);
+      // The sink reads the bytes: no string is made for the cell here (docs/statistics.md, "Cost").
+      if (chunk.dict === null) this.sink?.utf8(out.bytes, out.length - written, written);
     }
     chunk.placed(length + 4);
   }

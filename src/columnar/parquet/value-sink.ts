@@ -10,8 +10,12 @@ export interface ValueSink {
   number(value: number, count: number): void;
   big(value: bigint, count: number): void;
   text(text: string, count: number): void;
-  /** Text written PLAIN, once, with the UTF-8 bytes[start, start + length) the page holds for it (valid during the call). */
-  utf8(text: string, bytes: Uint8Array, start: number, length: number): void;
+  /**
+   * Text written PLAIN, once, as the UTF-8 bytes[start, start + length) the page holds for it
+   * (valid during the call); `text` is its string when the encoder had one, else the sink makes
+   * one only if it keeps the text.
+   */
+  utf8(bytes: Uint8Array, start: number, length: number, text?: string): void;
   booleans(trues: number, falses: number): void;
   /** The column's timestamps were written converted to UTC (`timestamp-utc`). */
   zoned(): void;

@@ -16,6 +16,7 @@ import { StringColumn } from "./string-column.ts";
 import type { ColumnSummary, TableSummary } from "./table-summary.ts";
 
 const MICROS_PER_DAY = 86_400_000_000;
+const utf8Text = new TextDecoder();
 /** Numbers a feed holds before counting them: 64 KiB per numeric column. */
 const BATCH = 8192;
 
@@ -82,11 +83,14 @@ export class ColumnFeed {
     else column.observeText(text, count);
   }
 
-  /** Text written PLAIN with its UTF-8 bytes: a string column hashes those instead of the string. */
-  utf8(text: string, bytes: Uint8Array, start: number, length: number): void {
+  /**
+   * Text written PLAIN, as its UTF-8 bytes (and its string when the encoder had one): a string
+   * column hashes the bytes and makes a string only for a text it keeps; another reads the text.
+   */
+  utf8(bytes: Uint8Array, start: number, length: number, text?: string): void {
     const column = this.column;
-    if (column instanceof StringColumn) column.observeUtf8(text, bytes, start, length);
-    else this.text(text, 1);
+    if (column instanceof StringColumn) column.observeUtf8(bytes, start, length, text);
+    else this.text(text ?? utf8Text.decode(bytes.subarray(start, start + length)), 1);
   }
 
   /** `trues` true and `falses` false cells. */

@@ -26,6 +26,17 @@ export class FrequentValues {
   /** The last purge's texts array and counts, reused by the next. */
   private spareTexts: string[] = [];
   private purgeCounts = new Float64Array(0);
+  /**
+   * Texts counted from their UTF-8 and not read since: text i is arena[spans[3i], spans[3i] +
+   * spans[3i + 1]) of spans[3i + 2] UTF-16 units while spans[3i + 1] ≥ 0, and texts[i] once read
+   * (textOf). A purge moves its survivors' bytes to the spare arena, so a mostly-distinct
+   * column's texts become strings only where the summary is read (top, encode, merge).
+   */
+  private arena: Uint8Array = new Uint8Array(0);
+  private arenaUsed = 0;
+  private spans = new Int32Array(0);
+  private spareArena: Uint8Array = new Uint8Array(0);
+  private spareSpans = new Int32Array(0);
   /** What every purge subtracted, summed: how far below the truth a count may be. */
   offset = 0;
   /** texts[0, copied) are copies already (a purge's survivors), which the next purge keeps as they are. */
@@ -35,6 +46,59 @@ export class FrequentValues {
   add(high: number, low: number, text: string, count = 1): boolean {
     this.count(high, low, text, count);
     return this.overFull();
+  }
+
+  /**
+   * Counts once the text whose UTF-8 is bytes[start, start + length) and whose length is `units`
+   * UTF-16 code units (as add, but its string is made only if read); true when over capacity.
+   */
+  addUtf8(high: number, low: number, bytes: Uint8Array, start: number, length: number, units: number): boolean {
+    const table = this.table;
+    const slot = table.slotOf(high, low);
+    if (table.counts[slot * 2 + 1] === 0) {
+      if (units > TOP_VALUE_MAX_LENGTH) this.keep(slot, utf8Text.decode(bytes.subarray(start, start + length)));
+      else this.keepBytes(slot, bytes, start, length, units);
+    }
+    table.counts[slot * 2 + 1]! += 1;
+    return this.overFull();
+  }
+
+  /** Keeps the text whose UTF-8 is bytes[start, start + length) as the new counter in `slot`'s, copied into the arena. */
+  private keepBytes(slot: number, bytes: Uint8Array, start: number, length: number, units: number): void {
+    const index = this.textCount++;
+    this.table.tags![slot] = index;
+    const from = this.arenaUsed;
+    if (from + length > this.arena.length) this.arena = grown(this.arena, from + length);
+    // A loop, not set(subarray()): a text is a few dozen bytes and a view costs an object.
+    const arena = this.arena;
+    for (let i = 0; i < length; i++) arena[from + i] = bytes[start + i]!;
+    this.arenaUsed = from + length;
+    this.spanAt(index, from, length, units);
+    this.units += units;
+  }
+
+  /** Records text `index`'s place in the arena (length −1: it is texts[index]). */
+  private spanAt(index: number, start: number, length: number, units: number): void {
+    if (index * 3 + 2 >= this.spans.length) {
+      const spans = new Int32Array(Math.max(192, index * 6 + 3));
+      spans.set(this.spans);
+      this.spans = spans;
+    }
+    this.spans[index * 3] = start;
+    this.spans[index * 3 + 1] = length;
+    this.spans[index * 3 + 2] = units;
+  }
+
+  /** Text `index`, made from its bytes on first read. */
+  private textOf(index: number): string {
+    const spans = this.spans;
+    const length = spans[index * 3 + 1]!;
+    if (length < 0) return this.texts[index]!;
+    const start = spans[index * 3]!;
+    const text = utf8Text.decode(this.arena.subarray(start, start + length));
+    this.texts[index] = text;
+    spans[index * 3 + 1] = -1;
+    return text;
   }
 
   /**
@@ -51,15 +115,20 @@ export class FrequentValues {
   private count(high: number, low: number, text: string, count: number): void {
     const table = this.table;
     const slot = table.slotOf(high, low);
-    if (table.counts[slot * 2 + 1] === 0) {
-      table.tags![slot] = this.textCount;
-      // Before the first purge a new value is rare past the first few thousand, so it is kept as
-      // its own copy; after, the purge copies the survivors (a value that goes costs no copy).
-      const kept = text.length > TOP_VALUE_MAX_LENGTH ? detached(cut(text)) : this.offset === 0 ? detached(text) : text;
-      this.texts[this.textCount++] = kept;
-      this.units += kept.length;
-    }
+    if (table.counts[slot * 2 + 1] === 0) this.keep(slot, text);
     table.counts[slot * 2 + 1]! += count;
+  }
+
+  /** Keeps `text` as the new counter in `slot`'s. */
+  private keep(slot: number, text: string): void {
+    const index = this.textCount++;
+    this.table.tags![slot] = index;
+    // Before the first purge a new value is rare past the first few thousand, so it is kept as
+    // its own copy; after, the purge copies the survivors (a value that goes costs no copy).
+    const kept = text.length > TOP_VALUE_MAX_LENGTH ? detached(cut(text)) : this.offset === 0 ? detached(text) : text;
+    this.texts[index] = kept;
+    this.spanAt(index, 0, -1, 0);
+    this.units += kept.length;
   }
 
   /** Every key counted, exact while no purge happened. */
@@ -71,7 +140,7 @@ export class FrequentValues {
   /** Whether `test` holds for every text kept. */
   everyText(test: (text: string) => boolean): boolean {
     const table = this.table;
-    return table.occupied().every((slot) => test(this.texts[table.tags![slot]!]!));
+    return table.occupied().every((slot) => test(this.textOf(table.tags![slot]!)));
   }
 
   /**
@@ -84,7 +153,7 @@ export class FrequentValues {
     copy.table = KeyTable.sized(true, table.size + 1);
     copy.offset = this.offset;
     table.forEach((slot) => {
-      const text = this.texts[table.tags![slot]!]!;
+      const text = this.textOf(table.tags![slot]!);
       let high = table.high(slot);
       let low = table.low(slot);
       if (text.length <= TOP_VALUE_MAX_LENGTH) {
@@ -117,12 +186,17 @@ export class FrequentValues {
       }
       const floor = kthSmallest(counts, at, at - FREQUENT_CAPACITY - 1);
       const texts = this.texts;
+      const spans = this.spans;
+      const arena = this.arena;
       // Before the first purge every new text was copied as it came (count below).
       const copied = this.offset === 0 ? this.textCount : this.copied;
       // The spare table and texts from the last purge are reused: a purge allocates no buffer.
       this.table = this.spare && this.spare.slots === slots ? this.spare.cleared() : new KeyTable(true, slots);
       const textCount = this.textCount;
       this.texts = this.spareTexts;
+      this.spans = this.spareSpans;
+      this.arena = this.spareArena;
+      this.arenaUsed = 0;
       this.textCount = 0;
       this.units = 0;
       const tags = old.tags!;
@@ -130,11 +204,20 @@ export class FrequentValues {
         const count = oldCounts[slot * 2 + 1]! - floor;
         if (count <= 0) continue;
         const index = tags[slot]!;
-        this.count(old.high(slot), old.low(slot), index < copied ? texts[index]! : detached(texts[index]!), count);
+        const length = spans[index * 3 + 1]!;
+        if (length >= 0) {
+          // A text still in bytes moves to the new arena unread.
+          const table = this.table;
+          const kept = table.slotOf(old.high(slot), old.low(slot));
+          this.keepBytes(kept, arena, spans[index * 3]!, length, spans[index * 3 + 2]!);
+          table.counts[kept * 2 + 1]! += count;
+        } else this.count(old.high(slot), old.low(slot), index < copied ? texts[index]! : detached(texts[index]!), count);
       }
       // The texts that went are let go (a slice of a cell's chunk would keep the chunk alive).
       texts.fill("", 0, textCount);
       this.spareTexts = texts;
+      this.spareSpans = spans;
+      this.spareArena = arena;
       this.spare = old;
       this.offset += floor;
       this.copied = this.textCount;
@@ -143,7 +226,7 @@ export class FrequentValues {
 
   merge(other: FrequentValues): void {
     const theirs = other.table;
-    theirs.forEach((slot) => this.count(theirs.high(slot), theirs.low(slot), other.texts[theirs.tags![slot]!]!, theirs.count(slot)));
+    theirs.forEach((slot) => this.count(theirs.high(slot), theirs.low(slot), other.textOf(theirs.tags![slot]!), theirs.count(slot)));
     this.offset += other.offset;
     this.purge();
   }
@@ -157,7 +240,7 @@ export class FrequentValues {
     const table = this.table;
     return table
       .occupied()
-      .map((slot) => ({ value: this.texts[table.tags![slot]!]!, count: table.count(slot) }))
+      .map((slot) => ({ value: this.textOf(table.tags![slot]!), count: table.count(slot) }))
       .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
       .slice(0, limit);
   }
@@ -170,7 +253,7 @@ export class FrequentValues {
       out.u32(table.high(slot));
       out.u32(table.low(slot));
       out.varuint(table.count(slot));
-      out.text(this.texts[table.tags![slot]!]!);
+      out.text(this.textOf(table.tags![slot]!));
     });
   }
 
@@ -187,6 +270,15 @@ export class FrequentValues {
     }
     return frequent;
   }
+}
+
+const utf8Text = new TextDecoder();
+
+/** `bytes` copied into a buffer of at least `size` bytes, doubling. */
+function grown(bytes: Uint8Array, size: number): Uint8Array {
+  const bigger = new Uint8Array(Math.max(size, bytes.length * 2, 4096));
+  bigger.set(bytes);
+  return bigger;
 }
 
 /**

@@ -44,6 +44,17 @@ export function hashString(text: string): number {
   return length - lowSurrogates;
 }
 
+/**
+ * UTF-16 code units of the UTF-8 bytes[start, start + length) holding `points` code points (as
+ * hashUtf8 counted them): one a code point, two past U+FFFF (a four-byte sequence, lead 11110xxx).
+ */
+export function utf16Length(bytes: Uint8Array, start: number, length: number, points: number): number {
+  if (points === length) return length;
+  let units = points;
+  for (let i = start, end = start + length; i < end; i++) if (bytes[i]! >= 0xf0) units++;
+  return units;
+}
+
 const encoder = new TextEncoder();
 let scratch = new Uint8Array(256);
 

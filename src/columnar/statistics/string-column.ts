@@ -9,7 +9,7 @@ import type { Cell } from "../../schema/cast.ts";
 import type { ByteReader, ByteWriter } from "./bytes.ts";
 import { DistinctTexts } from "./distinct-texts.ts";
 import { FrequentValues, type TopValue } from "./frequent.ts";
-import { hashString, hashText, hashUtf8, KEY } from "./hash.ts";
+import { hashString, hashText, hashUtf8, KEY, utf16Length } from "./hash.ts";
 import { TOP_VALUE_MAX_LENGTH, TOP_VALUES } from "./limits.ts";
 
 /** How a string column's texts are keyed: their UTF-8 bytes (format 2) or UTF-16 code units (format 1). */
@@ -58,24 +58,45 @@ export class StringColumn {
     this.counted(this.keys === "utf8" ? hashText(text) : hashString(text), text, count);
   }
 
-  /** Counts `text` once, given its UTF-8 bytes[start, start + length) as the encoder wrote them. */
-  observeUtf8(text: string, bytes: Uint8Array, start: number, length: number): void {
-    this.counted(this.keys === "utf8" ? hashUtf8(bytes, start, length) : hashString(text), text, 1);
+  /**
+   * Counts once the text whose UTF-8 is bytes[start, start + length) as the encoder wrote them;
+   * `text` is its string when the caller has one. Without it a string is made only where the
+   * frequent counters read the text (FrequentValues.addUtf8), not for every cell.
+   */
+  observeUtf8(bytes: Uint8Array, start: number, length: number, text?: string): void {
+    if (this.keys === "utf16" || text !== undefined) {
+      const read = text ?? utf8Text.decode(bytes.subarray(start, start + length));
+      this.counted(this.keys === "utf8" ? hashUtf8(bytes, start, length) : hashString(read), read, 1);
+      return;
+    }
+    const points = hashUtf8(bytes, start, length);
+    const high = KEY[0]!;
+    const low = KEY[1]!;
+    this.tally(points, high, low, 1);
+    if (this.frequent.addUtf8(high, low, bytes, start, length, utf16Length(bytes, start, length, points))) this.purge();
   }
 
   /** Counts `text`, whose key is in KEY and whose length in code points is `length`, `count` times. */
   private counted(length: number, text: string, count: number): void {
     const high = KEY[0]!;
     const low = KEY[1]!;
+    this.tally(length, high, low, count);
+    if (this.frequent.add(high, low, text, count)) this.purge();
+  }
+
+  /** Counts `count` values of `length` code points keyed (high, low), but for the frequent counters. */
+  private tally(length: number, high: number, low: number, count: number): void {
     this.count += count;
     this.totalLength += length * count;
     if (length < this.minLength) this.minLength = length;
     if (length > this.maxLength) this.maxLength = length;
     if (this.distinct !== null) this.distinct.add(high, low);
-    if (this.frequent.add(high, low, text, count)) {
-      this.distinct ??= this.keysOfFrequent();
-      this.frequent.purge();
-    }
+  }
+
+  /** The frequent counters are over full: the distinct set is read off them first, if not yet kept. */
+  private purge(): void {
+    this.distinct ??= this.keysOfFrequent();
+    this.frequent.purge();
   }
 
   /** The distinct set read off the frequent counters, which hold every value while unpurged. */
@@ -189,6 +210,8 @@ export class StringColumn {
     return column;
   }
 }
+
+const utf8Text = new TextDecoder();
 
 /** What keys a text the `keys` way into KEY. */
 function keyer(keys: TextKeys): (text: string) => void {
