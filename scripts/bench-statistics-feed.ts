@@ -5,8 +5,11 @@
 // BENCH_STATISTICS_BASE=<a checkout's src/columnar/statistics/> replays into that code too,
 // alternated with this tree's in one process, so a change is measured against its parent on the
 // same machine load. A PLAIN text's call carries its bytes (and its string only when the encoder
-// had one); a base whose feed still takes `utf8(text, bytes, start, length)` is handed the string
-// decoded when recorded, so neither side's replay pays for a string the encoder used to make. Not part of `npm run bench`. Run: `npx node scripts/bench-statistics-feed.ts`
+// had one), and the cell kernel's key when the cell had one (`keyedUtf8`); a base without
+// `keyedUtf8` is handed the same call as `utf8`, so it hashes the bytes as it did, and a base whose
+// feed still takes `utf8(text, bytes, start, length)` is handed the string decoded when recorded,
+// so neither side's replay pays for a string the encoder used to make. Not part of `npm run
+// bench`. Run: `npx node scripts/bench-statistics-feed.ts`
 // (BENCH_STATISTICS_RUNS, default 9; BENCH_STATISTICS_COLUMNS, a comma list, default all);
 // with `npx node --expose-gc` it also reports the bytes a part's fed summaries hold.
 import { existsSync, readFileSync } from "node:fs";
@@ -25,6 +28,8 @@ interface Code {
   label: string;
   /** The feed takes utf8(text, bytes, start, length), the call before strings were made lazily. */
   textFirst: boolean;
+  /** The feed takes keyedUtf8, a cell's key made by the cell kernel. */
+  keyed: boolean;
   columnFeeds: (summary: never, schema: TableSchema) => Sink[];
   createSummaries: (schema: TableSchema) => never;
   encodeSummary: (summary: never) => Uint8Array;
@@ -35,6 +40,7 @@ interface Sink {
   big(value: bigint, count: number): void;
   text(text: string, count: number): void;
   utf8(bytes: Uint8Array, start: number, length: number, text?: string): void;
+  keyedUtf8(bytes: Uint8Array, start: number, length: number, high: number, low: number, points: number, units: number): void;
   booleans(trues: number, falses: number): void;
   zoned(): void;
 }
@@ -42,8 +48,10 @@ interface Sink {
 async function load(label: string, dir: URL): Promise<Code> {
   const feed = await import(new URL("column-feed.ts", dir).href);
   const summaries = await import(new URL("table-summary.ts", dir).href);
-  const textFirst = readFileSync(new URL("column-feed.ts", dir), "utf8").includes("utf8(text: string");
-  return { label, textFirst, columnFeeds: feed.columnFeeds, createSummaries: summaries.createSummaries, encodeSummary: summaries.encodeSummary };
+  const source = readFileSync(new URL("column-feed.ts", dir), "utf8");
+  const textFirst = source.includes("utf8(text: string");
+  const keyed = source.includes("keyedUtf8(");
+  return { label, textFirst, keyed, columnFeeds: feed.columnFeeds, createSummaries: summaries.createSummaries, encodeSummary: summaries.encodeSummary };
 }
 
 const utf8Text = new TextDecoder();
@@ -106,6 +114,20 @@ class Recording implements Sink {
     this.op(4, this.used, length);
     this.used += length;
   }
+  /** keyedUtf8's keys, code points and UTF-16 units, four numbers a call, in order. */
+  keys = new Float64Array(1024);
+  keyCount = 0;
+  keyedUtf8(bytes: Uint8Array, start: number, length: number, high: number, low: number, points: number, units: number): void {
+    this.utf8(bytes, start, length);
+    this.codes[this.size - 1] = 7;
+    if (this.keyCount + 4 > this.keys.length) {
+      const grown = new Float64Array(this.keys.length * 2);
+      grown.set(this.keys);
+      this.keys = grown;
+    }
+    this.keys.set([high, low, points, units], this.keyCount);
+    this.keyCount += 4;
+  }
   booleans(trues: number, falses: number): void { this.op(5, trues, falses); }
   zoned(): void { this.op(6, 0, 0); }
 }
@@ -126,16 +148,27 @@ function replayInto(code: Code, feeds: Sink[], only: number): void {
   for (let c = 0; c < recordings.length; c++) {
     if (only >= 0 && c !== only) continue;
     const feed = feeds[c]!;
-    const { size, codes, a, b, texts, bigs, bytes, given } = recordings[c]!;
+    const { size, codes, a, b, texts, bigs, bytes, given, keys } = recordings[c]!;
     const old = feed as unknown as { utf8(text: string, bytes: Uint8Array, start: number, length: number): void };
     let text = 0;
     let call = 0;
+    let key = 0;
     for (let i = 0; i < size; i++) {
       switch (codes[i]) {
         case 0: feed.nulls(a[i]!); break;
         case 1: feed.number(a[i]!, b[i]!); break;
         case 2: feed.big(bigs[a[i]!]!, b[i]!); break;
         case 3: feed.text(texts[text++]!, b[i]!); break;
+        case 7:
+          if (code.keyed) {
+            feed.keyedUtf8(bytes, a[i]!, b[i]!, keys[key]!, keys[key + 1]!, keys[key + 2]!, keys[key + 3]!);
+            key += 4;
+            text++;
+            call++;
+            break;
+          }
+          key += 4;
+        // falls through: a base without keyedUtf8 hashes the bytes
         case 4:
           if (code.textFirst) old.utf8(texts[text]!, bytes, a[i]!, b[i]!);
           else feed.utf8(bytes, a[i]!, b[i]!, given[call] ? texts[text] : undefined);

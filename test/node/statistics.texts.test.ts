@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { ByteReader, ByteWriter } from "../../src/columnar/statistics/bytes.ts";
 import { DistinctTexts } from "../../src/columnar/statistics/distinct-texts.ts";
-import { hashText, KEY } from "../../src/columnar/statistics/hash.ts";
+import { hashText, hashUtf8, KEY } from "../../src/columnar/statistics/hash.ts";
 import { KeySketch } from "../../src/columnar/statistics/key-sketch.ts";
 import { EXACT_DISTINCT_LIMIT } from "../../src/columnar/statistics/limits.ts";
 import { statisticsDocument } from "../../src/columnar/statistics/document.ts";
@@ -192,12 +192,16 @@ describe("a string column told its texts' UTF-8 bytes alone", () => {
     }
     return out;
   }
-  function fed(texts: string[], bytesAlone: boolean): StringColumn {
-    const column = new StringColumn();
+  /** `bytesAlone`: told as bytes; "keyed": as bytes with the key the cell kernel makes (observeKeyed). */
+  function fed(texts: string[], bytesAlone: boolean | "keyed", keys: "utf8" | "utf16" = "utf8"): StringColumn {
+    const column = new StringColumn(keys);
     for (const text of texts) {
       // Each text at an offset inside a larger buffer, as the encoder's page holds it.
       const bytes = encoder.encode(`ab${text}cd`);
-      if (bytesAlone) column.observeUtf8(bytes, 2, bytes.length - 4);
+      if (bytesAlone === "keyed") {
+        const points = hashUtf8(bytes, 2, bytes.length - 4);
+        column.observeKeyed(bytes, 2, bytes.length - 4, KEY[0]!, KEY[1]!, points, text.length);
+      } else if (bytesAlone) column.observeUtf8(bytes, 2, bytes.length - 4);
       else column.observeText(text, 1);
     }
     return column;
@@ -216,6 +220,9 @@ describe("a string column told its texts' UTF-8 bytes alone", () => {
     expect(encoded(lazy)).toEqual(encoded(eager));
     expect(lazy.entry()).toEqual(eager.entry());
     expect(lazy.entry().top.some((top) => top.value.endsWith("…"))).toBe(false);
+    expect(encoded(fed(texts, "keyed"))).toEqual(encoded(eager));
+    // A part that keeps format 1's keys hashes the text's UTF-16 code units, not the kernel's key.
+    expect(encoded(fed(texts.slice(0, 3_000), "keyed", "utf16"))).toEqual(encoded(fed(texts.slice(0, 3_000), false, "utf16")));
 
     // Exact counters holding texts not read yet, merged either way round and keyed again for format 1.
     const few = cells(2_000);

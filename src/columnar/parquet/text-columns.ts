@@ -139,6 +139,8 @@ export class StringColumn implements TypedColumn {
     const chunk = this.chunk;
     const { bytes, cells, ends } = batch;
     const direct = this.field === null;
+    // The statistics take a PLAIN cell's key from the cell kernel (CellBatch.keys).
+    if (direct && this.sink !== null) batch.keyColumn(c, from, to);
     let units = 0;
     for (let r = from; r < to; r++) {
       const k = (r === 0 ? batch.first : ends[r - 1]!) + c;
@@ -201,8 +203,12 @@ export class StringColumn implements TypedColumn {
     if (out !== null) {
       const written = out.lengthPrefixedBytes(bytes, start, end);
       this.note(out.bytes, out.length - written, out.length);
-      // The sink reads the bytes: no string is made for the cell here (docs/statistics.md, "Cost").
-      if (chunk.dict === null) this.sink?.utf8(out.bytes, out.length - written, written);
+      // The sink takes the cell kernel's key and reads the bytes only to keep the text: no string
+      // is made and nothing hashed for the cell here (docs/statistics.md, "Cost").
+      if (chunk.dict === null && this.sink !== null) {
+        const keys = batch.keys;
+        this.sink.keyedUtf8(out.bytes, out.length - written, written, keys[3 * k]! >>> 0, keys[3 * k + 1]! >>> 0, keys[3 * k + 2]!, length);
+      }
     }
     chunk.placed(length + 4);
   }

@@ -76,6 +76,20 @@ export class StringColumn {
     if (this.frequent.addUtf8(high, low, bytes, start, length, utf16Length(bytes, start, length, points))) this.purge();
   }
 
+  /**
+   * As observeUtf8, given the bytes' key (high, low) as hashUtf8 makes it, their code points and
+   * their UTF-16 code units (the cell kernel's, src/csv/cell-batch.ts): nothing is hashed here.
+   */
+  observeKeyed(bytes: Uint8Array, start: number, length: number, high: number, low: number, points: number, units: number): void {
+    if (this.keys === "utf16") {
+      const text = utf8Text.decode(bytes.subarray(start, start + length));
+      this.counted(hashString(text), text, 1);
+      return;
+    }
+    this.tally(points, high, low, 1);
+    if (this.frequent.addUtf8(high, low, bytes, start, length, units)) this.purge();
+  }
+
   /** Counts `text`, whose key is in KEY and whose length in code points is `length`, `count` times. */
   private counted(length: number, text: string, count: number): void {
     const high = KEY[0]!;
