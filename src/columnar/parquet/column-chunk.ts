@@ -4,6 +4,7 @@
 // into values; this class owns pages, dictionary and layout.
 // https://github.com/apache/parquet-format/blob/master/README.md#data-pages
 import type { CellBatch } from "../../csv/cell-batch.ts";
+import { hashUtf8, KEY } from "../../csv/text-key.ts";
 import { ByteBuffer } from "./byte-buffer.ts";
 import { dataPageHeader, dictionaryPageHeader, ENCODING } from "./page-header.ts";
 import type { ColumnKind } from "./column-kinds.ts";
@@ -169,10 +170,12 @@ export class ColumnChunk {
   /**
    * The index of the dictionary entry whose PLAIN value is the length-prefixed bytes [start, end)
    * (a BYTE_ARRAY chunk's text as UTF-8), or -1: text is looked up by its bytes, with no string
-   * made for a value the dictionary holds. An open-addressing table over the entries' bytes in
-   * dictValues, brought up to date with the entries slot() added since the last call.
+   * made for a value the dictionary holds. `high` and `low` are the bytes' key as
+   * src/csv/text-key.ts hashUtf8 makes it (the cell kernel's, CellBatch.keys), so nothing is
+   * hashed here. An open-addressing table over the entries' bytes in dictValues, brought up to
+   * date with the entries slot() added since the last call.
    */
-  entryOf(bytes: Uint8Array, start: number, end: number): number {
+  entryOf(bytes: Uint8Array, start: number, end: number, high: number, low: number): number {
     const starts = this.entryStarts;
     const count = starts.length;
     if (count > this.indexed) this.indexEntries(count);
@@ -180,7 +183,7 @@ export class ColumnChunk {
     const mask = table.length - 1;
     const values = this.dictValues.bytes;
     const n = end - start;
-    for (let slot = hashBytes(bytes, start, end) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = (high ^ low) & mask; ; slot = (slot + 1) & mask) {
       const entry = table[slot]! - 1;
       if (entry < 0) return -1;
       const at = starts[entry]! + 4;
@@ -207,7 +210,8 @@ export class ColumnChunk {
     for (let entry = this.indexed; entry < count; entry++) {
       const at = starts[entry]! + 4;
       const to = entry + 1 < starts.length ? starts[entry + 1]! : this.dictValues.length;
-      let slot = hashBytes(values, at, to) & mask;
+      hashUtf8(values, at, to - at);
+      let slot = (KEY[0]! ^ KEY[1]!) & mask;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = entry + 1;
     }
@@ -458,13 +462,6 @@ export class ColumnChunk {
     this.nulls = 0;
     this.present = 0;
   }
-}
-
-/** FNV-1a over bytes [start, end): entryOf's table slots. */
-function hashBytes(bytes: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 16777619);
-  return (h ^ (h >>> 15)) >>> 0;
 }
 
 /** A column of one kind: reads cells into its chunk and keeps each page's and the chunk's min/max. */

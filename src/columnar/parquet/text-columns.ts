@@ -139,8 +139,8 @@ export class StringColumn implements TypedColumn {
     const chunk = this.chunk;
     const { bytes, cells, ends } = batch;
     const direct = this.field === null;
-    // The statistics take a PLAIN cell's key from the cell kernel (CellBatch.keys).
-    if (direct && this.sink !== null) batch.keyColumn(c, from, to);
+    // The dictionary and the statistics take a cell's key from the cell kernel (CellBatch.keys).
+    if (direct && (chunk.dict !== null || this.sink !== null)) batch.keyColumn(c, from, to);
     let units = 0;
     for (let r = from; r < to; r++) {
       const k = (r === 0 ? batch.first : ends[r - 1]!) + c;
@@ -192,7 +192,7 @@ export class StringColumn implements TypedColumn {
     let out: ByteBuffer | null;
     if (chunk.dict === null) out = chunk.slot(0);
     else {
-      const entry = chunk.entryOf(bytes, start, end);
+      const entry = chunk.entryOf(bytes, start, end, batch.keys[3 * k]!, batch.keys[3 * k + 1]!);
       if (entry >= 0) {
         chunk.reuse(entry);
         chunk.placed(length + 4);
