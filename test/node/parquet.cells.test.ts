@@ -23,6 +23,8 @@ const SCHEMA: TableSchema = {
     { name: "h", type: "time" },
     { name: "s", type: "string" },
     { name: "n", type: "integer" },
+    // Mostly distinct, so written PLAIN past the dictionary's trial, doubled quotes included.
+    { name: "u", type: "string" },
   ],
   missingValues: [""],
 };
@@ -48,6 +50,7 @@ function randomCsv(rnd: () => number, rows: number, kinds: "narrow" | "wide"): s
       pick(["", "00:00:00", "23:59:59.999999", "12:00:00.5", ...(kinds === "wide" ? ["12:00:00Z", "12:00:00+01:00"] : [])]),
       pick(["", "a", "Zürich", "😀", '"quoted"', "a,b", "line\nbreak", "\uFEFFbom", `row ${r}`, "x".repeat(200)]),
       pick(["", "1", "2", "3"]),
+      pick(["", `"q${r}" said "${r}"`, `u ${r} 😀`, `é${r}`, `${r}`]),
     ];
     // Now and then a short record: its missing cells read as empty.
     const kept = rnd() < 0.05 ? cells.slice(0, 1 + Math.floor(rnd() * 7)) : cells;

@@ -1,6 +1,7 @@
 // The BOOLEAN and text column chunks. Booleans are bit-packed PLAIN values; text is UTF-8, its
 // min/max in byte order (code point order), cut as text-statistics.ts says.
-import type { CellBatch } from "../../csv/cell-batch.ts";
+import { type CellBatch, ESCAPED } from "../../csv/cell-batch.ts";
+import { hashUtf8, KEY } from "../../csv/text-key.ts";
 import { castCell } from "../../schema/cast.ts";
 import type { Field } from "../../schema/table-schema.ts";
 import { compareText } from "./cell-values.ts";
@@ -14,6 +15,7 @@ import type { ValueSink } from "./value-sink.ts";
 
 const NOTHING_MISSING: ReadonlySet<string> = new Set();
 const EMPTY = new Uint8Array(0);
+const QUOTE = 0x22;
 const utf8Text = new TextDecoder();
 
 /** Bytes [start, end) of `a` against all of `b`, in byte order. */
@@ -108,10 +110,10 @@ function booleanBounds(trues: number, falses: number): Bounds | null {
 /**
  * BYTE_ARRAY UTF-8 text, dictionary-encoded while the dictionary stays small. A field of another
  * type widened to text holds the text of castCell's value (`007` in an integer field is `7`), or the
- * cell itself when it does not cast. A string field's cell is read as its UTF-8 bytes: looked up
- * in the dictionary and copied into the page as they are, its bounds kept as bytes (UTF-8 byte
- * order is code point order); it becomes a string only as a new dictionary entry or for the
- * statistics' sink.
+ * cell itself when it does not cast. A string field's cell is read as its UTF-8 bytes (a doubled
+ * quote undone): looked up in the dictionary by the cell kernel's key and copied into the page
+ * as they are, its bounds kept as bytes (UTF-8 byte order is code point order); it becomes a
+ * string only as a new dictionary entry, so the batch's text is not decoded for it.
  */
 export class StringColumn implements TypedColumn {
   readonly kind: ColumnKind = "string";
@@ -127,6 +129,8 @@ export class StringColumn implements TypedColumn {
   private pageHas = false;
   private readonly field: Field | null;
   private readonly sink: ValueSink | null;
+  /** A cell's bytes with its doubled quotes undone (addCells). */
+  private unescaped = new Uint8Array(256);
 
   constructor(field: Field, sink: ValueSink | null = null) {
     this.field = field.type === "string" ? null : { ...field, constraints: {} };
@@ -137,10 +141,11 @@ export class StringColumn implements TypedColumn {
   /** Cells `c` of records [from, to) of `batch`; as TypedColumn says. Its own loop, not byte-cells.ts: a text cell is copied into the page and looked up in the dictionary by its bytes, not parsed. */
   addCells(batch: CellBatch, c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
     const chunk = this.chunk;
-    const { bytes, cells, ends } = batch;
+    const { bytes, cells, ends, keys } = batch;
     const direct = this.field === null;
     // The dictionary and the statistics take a cell's key from the cell kernel (CellBatch.keys).
-    if (direct && (chunk.dict !== null || this.sink !== null)) batch.keyColumn(c, from, to);
+    const keyed = direct && (chunk.dict !== null || this.sink !== null);
+    if (keyed) batch.keyColumn(c, from, to);
     let units = 0;
     for (let r = from; r < to; r++) {
       const k = (r === 0 ? batch.first : ends[r - 1]!) + c;
@@ -156,17 +161,38 @@ export class StringColumn implements TypedColumn {
         chunk.addNull();
         continue;
       }
-      if (direct && start >= 0) {
-        const length = cells[4 * k + 3]! - cells[4 * k + 2]!;
-        units += length;
-        this.addUtf8(batch, k, bytes, start, end, length);
-      } else {
+      const length = cells[4 * k + 3]! - cells[4 * k + 2]!;
+      if (!direct) {
         const text = batch.cellText(k);
         units += text.length;
         this.add(text);
+      } else if (start >= 0) {
+        units += length;
+        this.addUtf8(bytes, start, end, length, keys[3 * k]!, keys[3 * k + 1]!, keys[3 * k + 2]!);
+      } else {
+        // A doubled quote: its bytes undone into `unescaped` and keyed here (the kernel keys only
+        // a cell's bytes as they are), so the batch's text is not decoded for it.
+        const n = this.unescape(bytes, start & ~ESCAPED, end);
+        const cellUnits = length - (end - (start & ~ESCAPED) - n);
+        units += cellUnits;
+        const points = keyed ? hashUtf8(this.unescaped, 0, n) : 0;
+        this.addUtf8(this.unescaped, 0, n, cellUnits, KEY[0]!, KEY[1]!, points);
       }
     }
     return units;
+  }
+
+  /** Bytes [start, end) of a cell that held doubled quotes, each pair made one, into `unescaped`; their length. */
+  private unescape(bytes: Uint8Array, start: number, end: number): number {
+    if (this.unescaped.length < end - start) this.unescaped = new Uint8Array(Math.max(end - start, this.unescaped.length * 2));
+    const out = this.unescaped;
+    let n = 0;
+    for (let i = start; i < end; i++) {
+      const b = bytes[i]!;
+      out[n++] = b;
+      if (b === QUOTE) i++;
+    }
+    return n;
   }
 
   add(raw: string): ColumnKind | undefined {
@@ -186,31 +212,32 @@ export class StringColumn implements TypedColumn {
     return undefined;
   }
 
-  /** Cell `k` of `batch`, a string field's cell whose UTF-8 is bytes [start, end) and whose text is `length` code units; as add. */
-  private addUtf8(batch: CellBatch, k: number, bytes: Uint8Array, start: number, end: number, length: number): void {
+  /**
+   * A string field's cell whose UTF-8 is bytes [start, end), of `units` UTF-16 code units, keyed
+   * (high, low) with `points` code points as src/csv/text-key.ts hashUtf8 keys it (read only with
+   * a dictionary or a sink); as add. A string is made only for a new dictionary entry.
+   */
+  private addUtf8(bytes: Uint8Array, start: number, end: number, units: number, high: number, low: number, points: number): void {
     const chunk = this.chunk;
     let out: ByteBuffer | null;
     if (chunk.dict === null) out = chunk.slot(0);
     else {
-      const entry = chunk.entryOf(bytes, start, end, batch.keys[3 * k]!, batch.keys[3 * k + 1]!);
+      const entry = chunk.entryOf(bytes, start, end, high, low);
       if (entry >= 0) {
         chunk.reuse(entry);
-        chunk.placed(length + 4);
+        chunk.placed(units + 4);
         return;
       }
-      out = chunk.slot(batch.cellText(k));
+      out = chunk.slot(utf8Text.decode(bytes.subarray(start, end)));
     }
     if (out !== null) {
       const written = out.lengthPrefixedBytes(bytes, start, end);
       this.note(out.bytes, out.length - written, out.length);
-      // The sink takes the cell kernel's key and reads the bytes only to keep the text: no string
-      // is made and nothing hashed for the cell here (docs/statistics.md, "Cost").
-      if (chunk.dict === null && this.sink !== null) {
-        const keys = batch.keys;
-        this.sink.keyedUtf8(out.bytes, out.length - written, written, keys[3 * k]! >>> 0, keys[3 * k + 1]! >>> 0, keys[3 * k + 2]!, length);
-      }
+      // The sink takes the cell's key and reads the bytes only to keep the text: no string is
+      // made and nothing hashed for the cell here (docs/statistics.md, "Cost").
+      if (chunk.dict === null) this.sink?.keyedUtf8(out.bytes, out.length - written, written, high >>> 0, low >>> 0, points, units);
     }
-    chunk.placed(length + 4);
+    chunk.placed(units + 4);
   }
 
   /** Counts the value whose UTF-8 is bytes [start, end) in the page's bounds. */
