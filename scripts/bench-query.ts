@@ -54,7 +54,7 @@ async function ready(origin: string, path: string, timeoutMs: number): Promise<v
 }
 
 function counted(response: Response, name: string, field: string): number {
-  const match = new RegExp(`${field}=(\\d+)`).exec(response.headers.get(name) ?? "");
+  const match = new RegExp(`${field}=(\\d+(?:\\.\\d+)?)`).exec(response.headers.get(name) ?? "");
   if (!match) throw new Error(`no ${name} ${field} in the answer`);
   return Number(match[1]);
 }

@@ -208,7 +208,7 @@ interface WorkerSplit {
 /** A fetch for the appender's client that keeps the bench entry's split of each POST's answer. */
 function splitRecorder(): { fetch: typeof fetch; last: () => WorkerSplit | null } {
   let last: WorkerSplit | null = null;
-  const field = (header: string | null, name: string) => Number(new RegExp(`${name}=(\\d+)`).exec(header ?? "")?.[1] ?? Number.NaN);
+  const field = (header: string | null, name: string) => Number(new RegExp(`${name}=(\\d+(?:\\.\\d+)?)`).exec(header ?? "")?.[1] ?? Number.NaN);
   return {
     fetch: async (input, init) => {
       const response = await fetch(input, init);
