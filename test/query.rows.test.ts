@@ -9,6 +9,8 @@ import worker from "../src/index.ts";
 import { buildTwin } from "../src/columnar/build.ts";
 import { limitsFrom, storageTimingsFrom } from "../src/config.ts";
 import { signRequest } from "../src/wire/sign.ts";
+import { etagOf } from "../src/edge/etag.ts";
+import { utf8 } from "../src/wire/bytes.ts";
 import { countingR2 } from "./helpers/r2-counting.ts";
 import { countingD1 } from "./helpers/d1-wrappers.ts";
 import { ORIGIN, collectionPart, csvPart, expectProblem } from "./helpers/http.ts";
@@ -46,9 +48,10 @@ function rowsOf(from: number, to: number): string {
   return csv;
 }
 
-async function ask(path: string, options: { key?: TestKey; vars?: Record<string, unknown>; fresh?: boolean } = {}) {
+async function ask(path: string, options: { key?: TestKey; vars?: Record<string, unknown>; fresh?: boolean; headers?: Record<string, string> } = {}) {
   const url = ORIGIN + path;
   const headers = options.key ? await signRequest({ method: "GET", url }, options.key) : new Headers();
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   // The edge stand-in keeps only anonymous answers; no-cache makes the worker compute its answer again.
   if (options.fresh) headers.set("Cache-Control", "no-cache");
   const r2 = countingR2(env.CONTENT);
@@ -254,6 +257,23 @@ describe("caching answers", () => {
     }
     // Another window of the same question is another answer.
     expect((await ask(`/v1/dataset/${id}/${version}/rows?${spellings[1]}&limit=5&offset=1`, { vars: production })).reads.length).toBeGreaterThan(0);
+  });
+
+  it("an answer's ETag is the SHA-256 of the bytes sent, computed or kept, and a matching If-None-Match answers 304", async () => {
+    const path = `/v1/dataset/${id}/${version}/rows?where=id >= 200 AND id < 204`;
+    const computed = await ask(path, { key: owner, fresh: true });
+    expect(computed.reads.length).toBeGreaterThan(0);
+    const etag = computed.response.headers.get("ETag");
+    expect(etag).toBe(await etagOf(utf8(computed.text)));
+    const kept = await ask(path, { key: owner });
+    expect(kept.reads).toEqual([]);
+    expect(kept.text).toBe(computed.text);
+    expect(kept.response.headers.get("ETag")).toBe(etag);
+    for (const fresh of [true, false]) {
+      const unchanged = await ask(path, { key: owner, fresh, headers: { "If-None-Match": etag! } });
+      expect(unchanged.response.status).toBe(304);
+      expect(unchanged.text).toBe("");
+    }
   });
 
   it("the export too; and the local stand-in of the edge cache answers a repeated URL without R2", async () => {

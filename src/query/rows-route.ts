@@ -13,6 +13,8 @@ import { queryProblem } from "./problems.ts";
 import { RowsQuerySchema, RowsResponseSchema, type RowsResponse } from "./schemas.ts";
 import { answerKey, cachedAnswer, keepAnswer } from "./answer-cache.ts";
 import { isScanned, queryWindow } from "./window.ts";
+import { etagOf } from "../edge/etag.ts";
+import { utf8 } from "../wire/bytes.ts";
 
 export const rowsRoute = withPolicy(
   createRoute({
@@ -64,8 +66,12 @@ export function registerRows(app: OpenAPIHono<AppEnv>): void {
       matched: answer.matched,
       partial: answer.partial,
     };
+    // The answer's text is made once, for its ETag and for the kept answer: the ETag set here
+    // spares the cache middleware reading the body back to hash it (docs/edge-and-caching.md).
+    const text = JSON.stringify(body);
+    c.header("ETag", await etagOf(utf8(text)));
     // A partial answer depends on the budget, which an operator may change: it is not kept.
-    if (key && !answer.partial) keepAnswer(c, key, JSON.stringify(body), { "Content-Type": "application/json" });
+    if (key && !answer.partial) keepAnswer(c, key, text, { "Content-Type": "application/json" });
     return c.json(body, 200);
   });
 }
