@@ -36,8 +36,8 @@ import { buildWorker } from "./bench/worker-build.ts";
 import { PROJECT_ROOT } from "./lib/paths.ts";
 
 const OUT_DIR = join(PROJECT_ROOT, "bench", "out");
-/** Requests per figure: the machine is shared, and a median of three moved the ratio by a third from run to run. */
-const RUNS = 7;
+/** Requests per figure and way in: the machine is shared, and a median of three moved the ratio by a third from run to run. */
+const RUNS = 11;
 /** Requests of one query in a row whose workerd CPU time is divided among them (10 ms clock ticks). */
 const CPU_RUNS = { selective: 30, full: 10 };
 const TIMEOUT_MS = 120_000;
@@ -137,7 +137,8 @@ async function interleaved(origins: { proxied: string; direct: string }, paths: 
   const runs = paths.map(() => ({ proxied: [] as Measured[], direct: [] as Measured[] }));
   for (let i = 0; i < RUNS; i++) {
     for (const [p, path] of paths.entries()) {
-      for (const way of ["proxied", "direct"] as const) {
+      // Each way first in every other run, so neither always follows the other.
+      for (const way of i % 2 === 0 ? (["proxied", "direct"] as const) : (["direct", "proxied"] as const)) {
         // What a request leaves to waitUntil (its answer kept) runs on workerd's one thread: let
         // it end before the next request starts, as it would not delay one on the platform.
         await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
