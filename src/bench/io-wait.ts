@@ -1,6 +1,7 @@
 // The time a request spent waiting on one binding's I/O, for the bench entry's counters
-// (d1-count.ts, r2-count.ts): measured on workerd's clock, which moves only at I/O, so a wait also
-// holds the CPU work just before it; parallel waits count once.
+// (d1-count.ts, r2-count.ts, limiter-count.ts): on workerd's clock, which under `wrangler dev`
+// moves with computation too, in whole milliseconds; there a wait holds the simulated service's
+// own work, on the Worker's thread (docs/performance.md "Queries"). Parallel waits count once.
 
 export interface IoWait {
   /** Milliseconds during which at least one call was in flight. */

@@ -1,8 +1,8 @@
 // Counts a request's R2 reads and the bytes they return for `npm run bench`: the bench entry
 // (src/bench-entry.ts) wraps the real binding and reports them in `X-Bench-R2`. A read's bytes
-// are its range's length, or the object's size when it is read whole. The time waited on reads is
-// workerd's clock, which moves only at I/O, so a wait also holds the CPU work just before it; it
-// runs from the read until its body is in (a body read as a stream counts only until it starts).
+// are its range's length, or the object's size when it is read whole. The time waited on reads
+// (io-wait.ts) runs from the read until its body is in (a body read as a stream counts only until
+// it starts).
 import { type IoWait, waited } from "./io-wait.ts";
 
 export interface R2Count extends IoWait {
