@@ -6,9 +6,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { INFLATE_GROUP_BYTES, inflateParts, inflateSegment } from "../src/storage/segment-inflate.ts";
-import { compressSegment, concatBytes } from "../src/wire/deflate-segment.ts";
-import type { SegmentPart } from "../src/wire/parted-segment.ts";
+import { concatBytes } from "../src/wire/deflate-segment.ts";
 import { mulberry32, randomInt, type Random } from "./helpers/random.ts";
+import { partedSegment as segment, readAheadBound, served } from "./helpers/served-segment.ts";
 
 /** Bytes that compress a little, as CSV does: random runs of a few random words. */
 function content(random: Random, length: number): Uint8Array {
@@ -21,70 +21,6 @@ function content(random: Random, length: number): Uint8Array {
     at += word.length;
   }
   return bytes;
-}
-
-/** `raw` cut at `cuts` into parts, each compressed alone, as a stored segment holds them. */
-function segment(raw: Uint8Array, cuts: number[]): { bytes: Uint8Array; parts: SegmentPart[] } {
-  const edges = [0, ...cuts, raw.length];
-  const parts: SegmentPart[] = [];
-  const data: Uint8Array[] = [];
-  let offset = 0;
-  for (let i = 0; i + 1 < edges.length; i++) {
-    const part = compressSegment(raw.subarray(edges[i], edges[i + 1]), 1);
-    parts.push({ compressedOffset: offset, compressedBytes: part.compressedBytes, rawBytes: part.rawBytes, rowCount: 0 });
-    data.push(part.data);
-    offset += part.compressedBytes;
-  }
-  return { bytes: concatBytes(data), parts };
-}
-
-/**
- * A byte stream serving `bytes` only as it is read, at most `chunk` a pull, counting what it
- * served; with `plain`, a stream of chunks that offers no BYOB reads (as some bodies are).
- */
-function served(bytes: Uint8Array, chunk: number, plain = false): { stream: ReadableStream<Uint8Array>; pulled: () => number; cancelled: () => boolean } {
-  let at = 0;
-  let cancelled = false;
-  if (plain) {
-    const stream = new ReadableStream<Uint8Array>(
-      {
-        pull(controller) {
-          if (at >= bytes.length) return controller.close();
-          controller.enqueue(bytes.slice(at, at + chunk));
-          at += chunk;
-        },
-        cancel() {
-          cancelled = true;
-        },
-      },
-      { highWaterMark: 0 },
-    );
-    return { stream, pulled: () => Math.min(at, bytes.length), cancelled: () => cancelled };
-  }
-  const source: UnderlyingByteSource = {
-    type: "bytes",
-    pull(controller) {
-      if (at >= bytes.length) {
-        controller.close();
-        controller.byobRequest?.respond(0);
-        return;
-      }
-      // Into the reader's own buffer when it offers one, so nothing is queued beyond what it asked for.
-      const view = controller.byobRequest?.view;
-      const take = Math.min(chunk, bytes.length - at, view?.byteLength ?? chunk);
-      if (view) {
-        new Uint8Array(view.buffer, view.byteOffset, take).set(bytes.subarray(at, at + take));
-        controller.byobRequest!.respond(take);
-      } else {
-        controller.enqueue(bytes.slice(at, at + take));
-      }
-      at += take;
-    },
-  };
-  source.cancel = () => {
-    cancelled = true;
-  };
-  return { stream: new ReadableStream(source, { highWaterMark: 0 }) as ReadableStream<Uint8Array>, pulled: () => at, cancelled: () => cancelled };
 }
 
 async function readAll(views: AsyncGenerator<Uint8Array>): Promise<{ bytes: Uint8Array; lengths: number[] }> {
@@ -162,8 +98,7 @@ describe("inflateParts", () => {
     const { bytes, parts } = segment(raw, cuts);
     const source = served(bytes, 65_536);
     // What the reader may be ahead by: the group it is in, at most INFLATE_GROUP_BYTES of whole parts.
-    const ends = parts.map((p, i) => ({ raw: parts.slice(0, i + 1).reduce((n, q) => n + q.rawBytes, 0), compressed: p.compressedOffset + p.compressedBytes }));
-    const allowed = (taken: number) => Math.max(...ends.filter((e) => e.raw <= taken - 1 + INFLATE_GROUP_BYTES).map((e) => e.compressed));
+    const allowed = readAheadBound(parts);
     let taken = 0;
     let views = 0;
     for await (const view of inflateParts(source.stream, parts, 100_000)) {

@@ -116,10 +116,8 @@ export function registerDownload(app: OpenAPIHono<AppEnv>): void {
       headers.set("Accept-Ranges", "bytes");
       headers.set("Content-Range", `bytes ${csvRange.start}-${csvRange.end}/${version.rawBytes}`);
       headers.set("Content-Length", String(length));
-      const pieces = segments.flatMap((s) =>
-        partsOf(s).map((p) => ({ rawBytes: p.rawBytes, open: () => openSegment(c.env.CONTENT, s.key, { offset: p.compressedOffset, length: p.compressedBytes }) })),
-      );
-      const body = rawRangeStream(pieces, csvRange.start, csvRange.end);
+      const stored = segments.map((s) => ({ parts: partsOf(s), open: (range: { offset: number; length: number }) => openSegment(c.env.CONTENT, s.key, range) }));
+      const body = rawRangeStream(stored, csvRange.start, csvRange.end);
       return new Response(body.pipeThrough(new FixedLengthStream(length)), { status: 206, headers, encodeBody: "manual" });
     }
     if (acceptsGzip(clientAcceptEncoding(c.req.raw))) {

@@ -148,3 +148,45 @@ export async function* inflateParts(compressed: ReadableStream<Uint8Array>, part
     await source.cancel().catch(() => {});
   }
 }
+
+/** Opens bytes [offset, offset + length) of one stored segment object. */
+export type OpenSegmentRange = (range: { offset: number; length: number }) => Promise<ReadableStream<Uint8Array>>;
+
+/**
+ * The content of parts [first, end) of a segment whose part list is `parts`: one read of just
+ * their compressed bytes, inflated group by group as inflateParts does, so a reader slower than
+ * R2 has at most one group inflated ahead of it. Every reader of stored CSV bytes reads through
+ * here or inflateParts (docs/storage-protocol.md).
+ */
+export async function* inflatePartRange(
+  open: OpenSegmentRange,
+  parts: readonly SegmentPart[],
+  first: number,
+  end: number,
+  gather: number,
+): AsyncGenerator<Uint8Array> {
+  const wanted = parts.slice(first, end);
+  const start = wanted[0];
+  if (start === undefined) return;
+  const base = start.compressedOffset;
+  const length = wanted.reduce((n, p) => n + p.compressedBytes, 0);
+  const rebased = wanted.map((p) => ({ ...p, compressedOffset: p.compressedOffset - base }));
+  yield* inflateParts(await open({ offset: base, length }), rebased, gather);
+}
+
+/** `views` (valid until the next, as inflateParts gives them) as a pull stream of copies, read only as its reader asks. */
+export function viewStream(views: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await views.next();
+        if (done) controller.close();
+        else controller.enqueue(value.slice());
+      },
+      async cancel() {
+        await views.return(undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}

@@ -1,0 +1,83 @@
+// Every reader of stored CSV bytes reads a segment a group of parts at a time (inflateParts,
+// src/storage/segment-inflate.ts), so one slower than R2 never has a whole segment inflated
+// ahead of it: a byte range of a part list and the `.csv` range download. R2 is the real local one, each body served
+// only as it is read and counted.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { rawRangeStream } from "../src/read/csv-range.ts";
+import { inflatePartRange } from "../src/storage/segment-inflate.ts";
+import { openSegment } from "../src/storage/segment-store.ts";
+import { concatBytes } from "../src/wire/deflate-segment.ts";
+import { mulberry32, randomInt } from "./helpers/random.ts";
+import { csvSegment, gatedR2, readAheadBound } from "./helpers/served-segment.ts";
+
+const pause = () => new Promise((resolve) => setTimeout(resolve, 1));
+
+/** A CSV of `rows` data rows (id, an integer, some text) that compresses about as real CSV does. */
+function csvText(seed: number, rows: number, bad = -1): string {
+  const random = mulberry32(seed);
+  const lines = ["id,n,text"];
+  for (let i = 0; i < rows; i++) lines.push(`${i},${i === bad ? "x" : randomInt(random, 0, 1e9)},word ${randomInt(random, 0, 5000)} ${"y".repeat(randomInt(random, 0, 30))}`);
+  return lines.join("\n") + "\n";
+}
+
+async function stored(csv: string, partBytes: number) {
+  const segment = csvSegment(csv, partBytes);
+  const key = `test/segment-readers/${crypto.randomUUID()}`;
+  await env.CONTENT.put(key, segment.bytes);
+  const row = { key, compressedBytes: segment.bytes.length, rawBytes: segment.raw.length, rowCount: segment.parts.reduce((n, p) => n + p.rowCount, 0), parts: segment.parts };
+  return { ...segment, key, row };
+}
+
+describe("inflatePartRange", () => {
+  it("gives the content of the parts asked for from one read of just their bytes, a group at a time", async () => {
+    const { raw, parts, key } = await stored(csvText(1, 60_000), 200_000);
+    expect(parts.length).toBeGreaterThan(12);
+    const gated = gatedR2(env.CONTENT);
+    const [first, end] = [3, parts.length - 2];
+    const allowed = readAheadBound(parts, first);
+    const out: Uint8Array[] = [];
+    let taken = 0;
+    for await (const view of inflatePartRange((range) => openSegment(gated.bucket, key, range), parts, first, end, 100_000)) {
+      out.push(view.slice());
+      taken += view.length;
+      expect(gated.pulled(), `after ${taken} bytes`).toBeLessThanOrEqual(allowed(taken));
+      await pause();
+    }
+    const from = parts[first]!.compressedOffset;
+    expect(gated.reads.map((r) => [r.offset, r.length])).toEqual([[from, parts[end]!.compressedOffset - from]]);
+    const rawFrom = parts.slice(0, first).reduce((n, p) => n + p.rawBytes, 0);
+    const rawTo = rawFrom + parts.slice(first, end).reduce((n, p) => n + p.rawBytes, 0);
+    expect(concatBytes(out)).toEqual(raw.slice(rawFrom, rawTo));
+  });
+});
+
+describe("the .csv range download", () => {
+  it("reads each segment once, from the first part the range covers, no further than the group its reader has reached", async () => {
+    const a = await stored(csvText(2, 50_000), 250_000);
+    const b = await stored(csvText(3, 50_000).slice("id,n,text\n".length), 250_000);
+    const gated = gatedR2(env.CONTENT);
+    const segments = [a, b].map((s) => ({ parts: s.parts, open: (range: { offset: number; length: number }) => openSegment(gated.bucket, s.key, range) }));
+    const whole = concatBytes([a.raw, b.raw]);
+    // From inside a's second part to inside b's third.
+    const start = a.parts[0]!.rawBytes + 1234;
+    const end = a.raw.length + b.parts.slice(0, 2).reduce((n, p) => n + p.rawBytes, 0) + 999;
+    const reader = rawRangeStream(segments, start, end).getReader();
+    const allowed = readAheadBound(a.parts, 1);
+    const out: Uint8Array[] = [];
+    let taken = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      out.push(value);
+      taken += value.length;
+      if (gated.reads.length === 1) expect(gated.pulled(), `after ${taken} bytes`).toBeLessThanOrEqual(allowed(taken + 1234));
+      await pause();
+    }
+    expect(concatBytes(out)).toEqual(whole.slice(start, end + 1));
+    expect(gated.reads.map((r) => [r.key, r.offset, r.length])).toEqual([
+      [a.key, a.parts[1]!.compressedOffset, a.bytes.length - a.parts[1]!.compressedOffset],
+      [b.key, 0, b.parts[3]!.compressedOffset],
+    ]);
+  });
+});
