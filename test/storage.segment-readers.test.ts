@@ -1,10 +1,11 @@
 // Every reader of stored CSV bytes reads a segment a group of parts at a time (inflateParts,
 // src/storage/segment-inflate.ts), so one slower than R2 never has a whole segment inflated
-// ahead of it: a byte range of a part list and the `.csv` range download. R2 is the real local one, each body served
+// ahead of it: a byte range of a part list, the `.csv` range download and the rows window. R2 is the real local one, each body served
 // only as it is read and counted.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { rawRangeStream } from "../src/read/csv-range.ts";
+import { readRowWindow } from "../src/read/row-reader.ts";
 import { inflatePartRange } from "../src/storage/segment-inflate.ts";
 import { openSegment } from "../src/storage/segment-store.ts";
 import { concatBytes } from "../src/wire/deflate-segment.ts";
@@ -79,5 +80,18 @@ describe("the .csv range download", () => {
       [a.key, a.parts[1]!.compressedOffset, a.bytes.length - a.parts[1]!.compressedOffset],
       [b.key, 0, b.parts[3]!.compressedOffset],
     ]);
+  });
+});
+
+describe("the rows window", () => {
+  it("reads the parts that hold the window, each alone, and stops inside the last", async () => {
+    const { parts, key, row } = await stored(csvText(4, 60_000), 200_000);
+    const gated = gatedR2(env.CONTENT);
+    const before = parts.slice(0, 5).reduce((n, p) => n + p.rowCount, 0);
+    const offset = before - 10;
+    const rows = await readRowWindow([row], (k, range) => openSegment(gated.bucket, k, range), { offset, limit: 30, maxChars: Number.MAX_SAFE_INTEGER });
+    expect(rows.map((r) => r[0])).toEqual(Array.from({ length: 30 }, (_, i) => String(offset + i)));
+    expect(gated.reads.map((r) => [r.key, r.offset, r.length])).toEqual([4, 5].map((i) => [key, parts[i]!.compressedOffset, parts[i]!.compressedBytes]));
+    expect(gated.reads.map((r) => r.pulled())).toEqual([4, 5].map((i) => parts[i]!.compressedBytes));
   });
 });

@@ -3,7 +3,8 @@
 // read fetches it alone, a byte-level skip reaches the offset, and reading stops once full.
 import { CsvRecordDecoder } from "../csv/index.ts";
 import { RecordSkipper } from "../csv/record-skipper.ts";
-import { inflateSegment } from "../storage/segment-inflate.ts";
+import { inflatePartRange } from "../storage/segment-inflate.ts";
+import { partsOf } from "../storage/segment-parts-db.ts";
 import type { SegmentRow } from "../model/dataset.ts";
 
 /** Where data row `offset` (0-based) is: piece `index`, after `skip` of its records. */
@@ -62,6 +63,9 @@ export interface RowWindowRequest {
   maxChars: number;
 }
 
+/** Inflated bytes decoded at a time. */
+const VIEW_BYTES = 64 * 1024;
+
 /** Opens a stored segment's compressed bytes, or only `range` of them. */
 export type OpenSegment = (key: string, range?: ByteRange) => Promise<ReadableStream<Uint8Array>>;
 
@@ -86,29 +90,24 @@ export async function readRowWindow(
   };
   const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   const decoder = new CsvRecordDecoder({ midFile: true });
-  for (let index = start.index; index < pieces.length && !full; index++) {
-    const piece = pieces[index];
+  // Piece i is part `index` of a segment's part list (contentPieces): read from its own R2 range.
+  const located = segments.flatMap((segment) => partsOf(segment).map((_, index, parts) => ({ key: segment.key, parts, index })));
+  for (let index = start.index; index < located.length && !full; index++) {
+    const piece = located[index];
     if (!piece) break;
     const skipper = index === start.index && start.skip > 0 ? new RecordSkipper(start.skip) : null;
-    const reader = inflateSegment(await open(piece.key, piece.range)).getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        let bytes = value;
-        if (skipper && !skipper.done) {
-          const at = skipper.push(bytes);
-          if (at < 0) continue;
-          bytes = bytes.subarray(at);
-        }
-        take(decoder.push(text.decode(bytes, { stream: true })));
-        if (full) break;
+    const views = inflatePartRange((range) => open(piece.key, range), piece.parts, piece.index, piece.index + 1, VIEW_BYTES);
+    for await (let bytes of views) {
+      if (skipper && !skipper.done) {
+        const at = skipper.push(bytes);
+        if (at < 0) continue;
+        bytes = bytes.subarray(at);
       }
-      if (skipper && !skipper.done) throw new Error(`segment ${piece.key} holds fewer records than its row count`);
-    } finally {
-      // Cancelling stops the inflater and the R2 read behind it once the window is full.
-      await reader.cancel().catch(() => {});
+      take(decoder.push(text.decode(bytes, { stream: true })));
+      // Leaving the loop cancels the inflate and the R2 read behind it once the window is full.
+      if (full) break;
     }
+    if (skipper && !skipper.done) throw new Error(`segment ${piece.key} holds fewer records than its row count`);
   }
   if (!full) {
     take(decoder.push(text.decode()));
