@@ -1,14 +1,18 @@
 // Every reader of stored CSV bytes reads a segment a group of parts at a time (inflateParts,
 // src/storage/segment-inflate.ts), so one slower than R2 never has a whole segment inflated
-// ahead of it: a byte range of a part list, the `.csv` range download and the rows window. R2 is the real local one, each body served
+// ahead of it: a byte range of a part list, the `.csv` range download, the rows window, and
+// the re-check of stored rows after a schema change. R2 is the real local one, each body served
 // only as it is read and counted.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_LIMITS } from "../src/config.ts";
 import { rawRangeStream } from "../src/read/csv-range.ts";
 import { readRowWindow } from "../src/read/row-reader.ts";
+import { SchemaError } from "../src/schema/schema-error.ts";
 import { inflatePartRange } from "../src/storage/segment-inflate.ts";
 import { openSegment } from "../src/storage/segment-store.ts";
 import { concatBytes } from "../src/wire/deflate-segment.ts";
+import { typeStoredContent } from "../src/write/ingest/retype.ts";
 import { mulberry32, randomInt } from "./helpers/random.ts";
 import { csvSegment, gatedR2, readAheadBound } from "./helpers/served-segment.ts";
 
@@ -93,5 +97,43 @@ describe("the rows window", () => {
     expect(rows.map((r) => r[0])).toEqual(Array.from({ length: 30 }, (_, i) => String(offset + i)));
     expect(gated.reads.map((r) => [r.key, r.offset, r.length])).toEqual([4, 5].map((i) => [key, parts[i]!.compressedOffset, parts[i]!.compressedBytes]));
     expect(gated.reads.map((r) => r.pulled())).toEqual([4, 5].map((i) => parts[i]!.compressedBytes));
+  });
+});
+
+describe("re-checking stored rows under new types", () => {
+  const schema = {
+    fields: [
+      { name: "id", type: "integer" as const },
+      { name: "n", type: "integer" as const },
+      { name: "text", type: "string" as const },
+    ],
+    missingValues: [""],
+  };
+  // An append upload's stored rows: no header (src/uploads/schema.ts).
+  const rowsMode = { kind: "rows" as const, expectedColumns: 3, header: ["id", "n", "text"] };
+  const withoutHeader = (csv: string) => csv.slice("id,n,text\n".length);
+
+  it("fails at a row that no longer fits without reading the segment past that row's group", async () => {
+    const bad = 30_000;
+    const csv = withoutHeader(csvText(5, 150_000, bad));
+    const { parts, row, bytes } = await stored(csv, 256 * 1024);
+    const gated = gatedR2(env.CONTENT);
+    const failed = await typeStoredContent(gated.bucket, [row], { kind: "check", schema }, DEFAULT_LIMITS, rowsMode).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(SchemaError);
+    expect((failed as SchemaError).code).toBe("schema_mismatch");
+    expect((failed as SchemaError).details).toMatchObject({ column: "n", value: "x" });
+    // The scanner has been given at most one view (256 KiB) past the bad row's line.
+    const badEnd = csv.indexOf("\n", csv.indexOf(`\n${bad},x,`) + 1) + 1;
+    expect(gated.pulled()).toBeLessThanOrEqual(readAheadBound(parts)(badEnd + 256 * 1024));
+    expect(gated.pulled()).toBeLessThan(bytes.length / 2);
+  });
+
+  it("reads every part of every segment when all rows fit", async () => {
+    const a = await stored(withoutHeader(csvText(6, 40_000)), 256 * 1024);
+    const b = await stored(withoutHeader(csvText(7, 40_000)), 256 * 1024);
+    const gated = gatedR2(env.CONTENT);
+    const typed = await typeStoredContent(gated.bucket, [a.row, b.row], { kind: "check", schema }, DEFAULT_LIMITS, rowsMode);
+    expect(typed.schema.fields.map((f) => f.type)).toEqual(["integer", "integer", "string"]);
+    expect(gated.pulled()).toBe(a.bytes.length + b.bytes.length);
   });
 });

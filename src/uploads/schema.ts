@@ -32,8 +32,7 @@ export async function currentTyping(
   if (columns.length !== header.length || columns.some((c, i) => c !== header[i])) return plan.typing;
   if (JSON.stringify(schema) === JSON.stringify(plan.typing.schema)) return plan.typing;
   const typing: TypingPlan = { kind: "check", schema };
-  const keys = stored.map((segment) => segment.key);
   const mode = { kind: "rows" as const, expectedColumns: header.length, header };
-  await withSchemaProblems(datasetId, "append", () => typeStoredContent(env.CONTENT, keys, typing, limits, mode));
+  await withSchemaProblems(datasetId, "append", () => typeStoredContent(env.CONTENT, stored, typing, limits, mode));
   return typing;
 }

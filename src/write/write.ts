@@ -17,7 +17,7 @@ import { scheduleAfterCommit, type AfterCommitBindings } from "../maintenance/af
 import { drainAfterCommit, type DrainBindings } from "../changes/webhooks/drain.ts";
 import type { TypingPlan } from "../schema/column-typer.ts";
 import type { DeclaredSchema } from "../schema/declared.ts";
-import { getLatestState, getVersionSegments } from "../storage/datasets-db.ts";
+import { getLatestState, getVersionSegmentsWithParts } from "../storage/datasets-db.ts";
 import type { Collection } from "./collection-schema.ts";
 import { INFER_ALL, contentOf, type IngestedContent, type IngestedSegment } from "./ingest/ingest.ts";
 import { ingestDataset } from "./ingest/ingest-dataset.ts";
@@ -102,9 +102,9 @@ export async function writeVersion<Body extends object>(
   const declared = upload.collection?.schema;
   if (declared && upload.dataset && !upload.dataset.typedWithDeclaration) {
     // The declaration came after the content: check the stored upload against it now.
-    const keys = contentOf(upload.dataset.ingested).segments.map((segment) => segment.key);
+    const { segments } = contentOf(upload.dataset.ingested);
     const typed = await storageFailuresAsUnavailable(
-      withSchemaProblems(request.datasetId, request.kind, () => typeStoredContent(env.CONTENT, keys, { kind: "infer", declared: declarationOf(declared) }, limits)),
+      withSchemaProblems(request.datasetId, request.kind, () => typeStoredContent(env.CONTENT, segments, { kind: "infer", declared: declarationOf(declared) }, limits)),
     );
     Object.assign(upload.dataset.ingested, typed);
   }
@@ -213,9 +213,9 @@ function retyper(env: WriteBindings, datasetId: string, declared: DeclaredSchema
   return async (parent) => {
     const known = done.get(parent.id);
     if (known) return known;
-    const keys = (await getVersionSegments(env.DB, parent.id)).map((segment) => segment.key);
+    const segments = await getVersionSegmentsWithParts(env.DB, parent.id);
     const typed = await storageFailuresAsUnavailable(
-      withSchemaProblems(datasetId, "update", () => typeStoredContent(env.CONTENT, keys, { kind: "infer", declared }, limits)),
+      withSchemaProblems(datasetId, "update", () => typeStoredContent(env.CONTENT, segments, { kind: "infer", declared }, limits)),
     );
     done.set(parent.id, typed);
     return typed;

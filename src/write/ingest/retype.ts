@@ -1,16 +1,21 @@
 // Typing content that is already stored (docs/column-types.md): a PUT with only `collection.schema`, a
 // declaration that arrived after the content it types, or an append upload's stored rows after
-// such a PUT changed the types they were checked against. The segments are inflated one at a time
-// and scanned with the declared types checked on every row; nothing is written to R2.
+// such a PUT changed the types they were checked against. The segments are read one at a time,
+// a group of parts at a time (inflateParts), and scanned with the declared types checked on every
+// row; nothing is written to R2.
 import { RecordKernel } from "../../csv/record-kernel.ts";
 import { CsvScanner, type CsvMode } from "../../csv/scanner.ts";
 import type { Limits } from "../../config.ts";
 import { ColumnTyper, type TypingPlan } from "../../schema/column-typer.ts";
 import type { DeclaredSchema } from "../../schema/declared.ts";
 import type { TableSchema } from "../../schema/table-schema.ts";
-import { inflateSegment } from "../../storage/segment-inflate.ts";
+import type { SegmentRow } from "../../model/dataset.ts";
+import { inflateParts } from "../../storage/segment-inflate.ts";
+import { partsOf } from "../../storage/segment-parts-db.ts";
 import { openSegment } from "../../storage/segment-store.ts";
-import { sequenceStream } from "../../wire/stream-sequence.ts";
+
+/** Inflated bytes scanned at a time. */
+const SCAN_BYTES = 256 * 1024;
 
 export interface Typed {
   schema: TableSchema;
@@ -18,12 +23,12 @@ export interface Typed {
 }
 
 /**
- * Types the table stored in `segmentKeys` (in order, header first) under `plan`; or, with a
+ * Types the table stored in `segments` (in order, header first) under `plan`; or, with a
  * `rows` mode, rows stored without their header (an append upload's, src/uploads/schema.ts).
  */
 export async function typeStoredContent(
   bucket: R2Bucket,
-  segmentKeys: readonly string[],
+  segments: readonly SegmentRow[],
   plan: TypingPlan,
   limits: Limits,
   mode: CsvMode = { kind: "table" },
@@ -36,18 +41,9 @@ export async function typeStoredContent(
     undefined,
     new RecordKernel(typer, limits.maxFieldBytes),
   );
-  const content = sequenceStream(segmentKeys.map((key) => async () => inflateSegment(await openSegment(bucket, key))));
-  const reader = content.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      scanner.push(value);
-    }
-    scanner.finish();
-  } catch (error: unknown) {
-    await reader.cancel(error).catch(() => {});
-    throw error;
+  for (const segment of segments) {
+    for await (const bytes of inflateParts(await openSegment(bucket, segment.key), partsOf(segment), SCAN_BYTES)) scanner.push(bytes);
   }
+  scanner.finish();
   return { schema: typer.schema(), declared: typer.declaration() };
 }
