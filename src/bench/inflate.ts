@@ -5,8 +5,10 @@ import { CellDecoder } from "../csv/cell-decoder.ts";
 import { inflateParts, inflateSegment } from "../storage/segment-inflate.ts";
 import type { SegmentPart } from "../wire/parted-segment.ts";
 import { openSegment } from "../storage/segment-store.ts";
+import { rawRangeStream } from "../read/csv-range.ts";
+import { sequenceStream } from "../wire/stream-sequence.ts";
 
-export const READ_WAYS = ["r2", "stream", "stream-probed", "stream-default", "pipe", "slices", "whole", "parts"] as const;
+export const READ_WAYS = ["r2", "stream", "stream-probed", "stream-default", "pipe", "slices", "whole", "parts", "range", "range-before"] as const;
 export type ReadWay = (typeof READ_WAYS)[number];
 
 export interface ReadCounts {
@@ -108,7 +110,9 @@ async function inflated(chunks: () => AsyncGenerator<Uint8Array>, size: number, 
  *   inflateSegment with a default reader; pipe: the R2 body piped natively into the inflate; slices: R2
  *   range reads of `slice` bytes, each one arrayBuffer(), written to the inflate; whole: one
  *   arrayBuffer() of the object, one write; parts: as the build reads it, group by group of
- *   `parts` (inflateParts).
+ *   `parts` (inflateParts); range: a `.csv` range download of the whole segment (rawRangeStream,
+ *   inflatePartRange), read as a response is; range-before: the same as it was read before, each
+ *   part its own R2 range read piped into inflateSegment, through a JavaScript slice.
  */
 export async function readSegment(bucket: R2Bucket, key: string, way: ReadWay, size: number, slice: number, cells: boolean, pauseMs = 0, parts: SegmentPart[] = []): Promise<ReadCounts> {
   const tally = new Tally(cells, pauseMs);
@@ -164,6 +168,17 @@ export async function readSegment(bucket: R2Bucket, key: string, way: ReadWay, s
     case "parts":
       for await (const bytes of inflateParts(await openSegment(bucket, key), parts, size)) await tally.consume(bytes);
       break;
+    case "range": {
+      const raw = parts.reduce((n, p) => n + p.rawBytes, 0);
+      await drainDefault(rawRangeStream([{ parts, open: (range) => openSegment(bucket, key, range) }], 0, raw - 1), tally);
+      break;
+    }
+    case "range-before": {
+      const pass = () => new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, controller) => controller.enqueue(chunk) });
+      const opened = parts.map((p) => async () => inflateSegment(await openSegment(bucket, key, { offset: p.compressedOffset, length: p.compressedBytes })).pipeThrough(pass()));
+      await drainDefault(sequenceStream(opened), tally);
+      break;
+    }
     case "whole": {
       const object = await bucket.get(key);
       if (!object) throw new Error(`segment object missing: ${key}`);
