@@ -1,12 +1,13 @@
 // `npm run build:kernel`: compiles the AssemblyScript kernels (src/csv/record-kernel.as.ts,
-// src/csv/cell-kernel.as.ts, src/columnar/parquet/snappy-kernel.as.ts) into the committed .wasm beside each, which the
+// src/csv/cell-kernel.as.ts, src/columnar/parquet/snappy-kernel.as.ts,
+// src/columnar/parquet/typed-kernel.as.ts) into the committed .wasm beside each, which the
 // worker imports as modules. `--check` (run by `npm test`) builds them in memory and fails when a
 // committed binary is not its source's build, so a binary can never drift from its source.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import asc from "assemblyscript/asc";
 
-const KERNELS = ["../src/csv/record-kernel", "../src/csv/cell-kernel", "../src/columnar/parquet/snappy-kernel"];
+const KERNELS = ["../src/csv/record-kernel", "../src/csv/cell-kernel", "../src/columnar/parquet/snappy-kernel", "../src/columnar/parquet/typed-kernel"];
 // `stub`: the kernel allocates nothing; no assertions: it reads only bytes it was given; SIMD
 // (fixed-width, in every V8 that workerd ships) for the 16-bytes-at-a-time scans.
 const OPTIONS = ["--optimizeLevel", "3", "--shrinkLevel", "0", "--runtime", "stub", "--noAssert", "--enable", "simd"];

@@ -1,6 +1,7 @@
 // The loop that reads one column's cells of a CellBatch for the typed columns that have a byte
 // reader (int64-column.ts, numeric-columns.ts, text-columns.ts's booleans), as TypedColumn.addCells
-// describes: one copy of the missing-cell, byte and text paths for all of them.
+// describes: one copy of the missing-cell, byte and text paths for all of them. Integer, number,
+// date, time and datetime cells come here only where typed-cells.ts's kernel does not read them.
 import type { CellBatch } from "../../csv/cell-batch.ts";
 import type { ColumnChunk } from "./column-chunk.ts";
 import type { ColumnKind } from "./column-kinds.ts";

@@ -247,6 +247,38 @@ export class ColumnChunk {
     if (this.pageValueBytes >= this.pageBytes || this.rowsInPage >= this.pageRows) this.cutPage();
   }
 
+  /**
+   * Where rows `levels[from, to)` (1 a value, 0 a null) stop filling the page being written, for a
+   * chunk without a dictionary whose values are `size` bytes each: the page is cut after the row
+   * that reaches pageRows, or after the value that reaches pageBytes, as placed() and addNull() cut it.
+   */
+  runEnd(levels: Uint8Array, from: number, to: number, size: number): number {
+    const end = Math.min(to, from + this.pageRows - this.rowsInPage);
+    const room = Math.ceil((this.pageBytes - this.pageValueBytes) / size);
+    if (end - from > room) {
+      let seen = 0;
+      for (let i = from; i < end; i++) if (levels[i] === 1 && ++seen === room) return i + 1;
+    }
+    return end;
+  }
+
+  /**
+   * Rows `levels[from, end)` (end from runEnd) whose `count` values are PLAIN at `values[at, at +
+   * count * size)`, for a chunk without a dictionary: as addNull() and slot() then placed() for
+   * each row, the typed column having noted the values' bounds first.
+   */
+  appendRun(levels: Uint8Array, from: number, end: number, values: Uint8Array, at: number, count: number, size: number): void {
+    const rows = end - from;
+    while (this.rowsInPage + rows > this.levels.length) this.growLevels();
+    this.levels.set(levels.subarray(from, end), this.rowsInPage);
+    this.rowsInPage += rows;
+    this.nullsInPage += rows - count;
+    this.present += count;
+    this.pageValueBytes += count * size;
+    this.values.write(values.subarray(at, at + count * size));
+    if (this.pageValueBytes >= this.pageBytes || this.rowsInPage >= this.pageRows) this.cutPage();
+  }
+
   /** The dictionary is full: the page so far keeps it, the rest of the chunk is PLAIN. */
   private stopDictionary(): void {
     if (this.rowsInPage > 0) this.cutPage();

@@ -11,6 +11,7 @@ import { DATETIME_INVALID, DATETIME_ZONED, INTEGER_DECIMAL, INTEGER_OK, instantD
 import { type Bounds, ColumnChunk, type TypedColumn } from "./column-chunk.ts";
 import type { ColumnKind } from "./column-kinds.ts";
 import { type Canonical, canonicalText } from "./field-text.ts";
+import { addCellsByKernel, KERNEL_INT64, KERNEL_TIME, KERNEL_TIMESTAMP, type KernelColumn, kernelBounds, views, ZONE_LOCAL, ZONE_UNKNOWN, ZONE_UTC } from "./typed-cells.ts";
 import type { ValueSink } from "./value-sink.ts";
 
 const SAFE_HI = 1 << 21;
@@ -18,7 +19,7 @@ const SAFE_HI = 1 << 21;
 const NO_DIGITS_YET = -2;
 
 /** INT64 columns: integers, times of day and timestamps, each value as two 32-bit halves. */
-export class Int64Column implements TypedColumn {
+export class Int64Column implements TypedColumn, KernelColumn {
   kind: ColumnKind;
   readonly chunk = new ColumnChunk(this, true);
   need: ColumnKind | undefined = undefined;
@@ -47,9 +48,49 @@ export class Int64Column implements TypedColumn {
     if (sink !== null) this.chunk.entrySink = (key, count) => (typeof key === "number" ? sink.number(key, count) : sink.big(halvesOf(key), count));
   }
 
-  /** Cells `c` of records [from, to) of `batch`; as TypedColumn says (byte-cells.ts). */
+  /** Cells `c` of records [from, to) of `batch`; as TypedColumn says (typed-cells.ts, byte-cells.ts). */
   addCells(batch: CellBatch, c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
+    if (this.canonical === null && missing === null) return addCellsByKernel(this, batch, c, from, to);
     return addCellsByBytes(this, this.canonical === null, batch, c, from, to, missing);
+  }
+
+  kernelKind(): number {
+    return this.kind === "int64" ? KERNEL_INT64 : this.kind === "time" ? KERNEL_TIME : KERNEL_TIMESTAMP;
+  }
+
+  kernelZone(): number {
+    return this.kind === "timestamp-utc" ? ZONE_UTC : this.kind === "timestamp-local" ? ZONE_LOCAL : ZONE_UNKNOWN;
+  }
+
+  kernelDigits(): number {
+    return this.digits;
+  }
+
+  parsed(zone: number, digits: number): void {
+    if (this.kind === "timestamp" && zone !== ZONE_UNKNOWN) this.kind = zone === ZONE_UTC ? "timestamp-utc" : "timestamp-local";
+    this.digits = digits;
+  }
+
+  putValue(v: number): void {
+    const at = (views.valuesAt >> 2) + 2 * v;
+    this.put(views.i32[at]! >>> 0, views.i32[at + 1]!);
+  }
+
+  noteValues(from: number, to: number): void {
+    if (kernelBounds(KERNEL_INT64, from, to)) {
+      const i32 = views.i32;
+      this.note(i32[0]! >>> 0, i32[1]!);
+      this.note(i32[2]! >>> 0, i32[3]!);
+    }
+    const sink = this.sink;
+    if (sink === null) return;
+    const i32 = views.i32;
+    for (let v = from, at = (views.valuesAt >> 2) + 2 * from; v < to; v++, at += 2) {
+      const lo = i32[at]! >>> 0;
+      const hi = i32[at + 1]!;
+      if (hi >= -SAFE_HI && hi < SAFE_HI) sink.number(hi * 4294967296 + lo, 1);
+      else sink.big((BigInt(hi) << 32n) + BigInt(lo), 1);
+    }
   }
 
   add(raw: string): ColumnKind | undefined {
@@ -77,8 +118,12 @@ export class Int64Column implements TypedColumn {
       else if (kind !== used) return "string";
       this.noteDigits(instantDigits(bytes, start, end, start + 11, status === DATETIME_ZONED));
     }
-    const lo = int64.lo;
-    const hi = int64.hi;
+    this.put(int64.lo, int64.hi);
+    return undefined;
+  }
+
+  /** Writes the int64 `hi:lo` (lo unsigned) as the chunk's next value. */
+  private put(lo: number, hi: number): void {
     const chunk = this.chunk;
     const out = chunk.slot(chunk.dict === null ? 0 : hi >= -SAFE_HI && hi < SAFE_HI ? hi * 4294967296 + lo : `${hi}:${lo}`);
     if (out !== null) {
@@ -90,7 +135,6 @@ export class Int64Column implements TypedColumn {
       else this.sink.big((BigInt(hi) << 32n) + BigInt(lo), 1);
     }
     chunk.placed(8);
-    return undefined;
   }
 
   private noteDigits(digits: number): void {

@@ -11,9 +11,10 @@ import { decimalBytes, INTEGER_DECIMAL, INTEGER_OK, readDate, readInteger, readN
 import { type Bounds, ColumnChunk, type TypedColumn } from "./column-chunk.ts";
 import type { ColumnKind } from "./column-kinds.ts";
 import { type Canonical, canonicalText } from "./field-text.ts";
+import { addCellsByKernel, KERNEL_DATE, KERNEL_DOUBLE, type KernelColumn, kernelBounds, views, ZONE_UNKNOWN } from "./typed-cells.ts";
 import type { ValueSink } from "./value-sink.ts";
 /** Numeric columns held as a JS number: DATE (INT32 days) and DOUBLE. */
-export class NumberColumn implements TypedColumn {
+export class NumberColumn implements TypedColumn, KernelColumn {
   readonly kind: ColumnKind;
   readonly chunk = new ColumnChunk(this, true);
   need: ColumnKind | undefined = undefined;
@@ -32,9 +33,41 @@ export class NumberColumn implements TypedColumn {
     if (sink !== null) this.chunk.entrySink = (key, count) => sink.number(key === "-0" ? -0 : (key as number), count);
   }
 
-  /** Cells `c` of records [from, to) of `batch`; as TypedColumn says (byte-cells.ts). */
+  /** Cells `c` of records [from, to) of `batch`; as TypedColumn says (typed-cells.ts, byte-cells.ts). */
   addCells(batch: CellBatch, c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
+    if (this.canonical === null && missing === null) return addCellsByKernel(this, batch, c, from, to);
     return addCellsByBytes(this, this.canonical === null, batch, c, from, to, missing);
+  }
+
+  kernelKind(): number {
+    return this.kind === "date" ? KERNEL_DATE : KERNEL_DOUBLE;
+  }
+
+  kernelZone(): number {
+    return ZONE_UNKNOWN;
+  }
+
+  kernelDigits(): number {
+    return -2;
+  }
+
+  parsed(): void {}
+
+  putValue(v: number): void {
+    if (this.kind === "date") this.putDays(views.i32[(views.valuesAt >> 2) + v]!);
+    else this.putDouble(views.f64[(views.valuesAt >> 3) + v]!);
+  }
+
+  noteValues(from: number, to: number): void {
+    const date = this.kind === "date";
+    if (kernelBounds(date ? KERNEL_DATE : KERNEL_DOUBLE, from, to)) {
+      this.note(date ? views.i32[0]! : views.f64[0]!);
+      this.note(date ? views.i32[2]! : views.f64[1]!);
+    }
+    const sink = this.sink;
+    if (sink === null) return;
+    if (date) for (let at = (views.valuesAt >> 2) + from, end = at + to - from; at < end; at++) sink.number(views.i32[at]!, 1);
+    else for (let at = (views.valuesAt >> 3) + from, end = at + to - from; at < end; at++) sink.number(views.f64[at]!, 1);
   }
 
   add(raw: string): ColumnKind | undefined {
@@ -48,26 +81,34 @@ export class NumberColumn implements TypedColumn {
     if (this.kind === "date") {
       const days = readDate(bytes, start, end);
       if (Number.isNaN(days)) return "string";
-      const out = this.chunk.slot(days);
-      if (out !== null) {
-        out.i32(days);
-        this.note(days);
-      }
-      if (this.chunk.dict === null) this.sink?.number(days, 1);
-      this.chunk.placed(4);
+      this.putDays(days);
     } else {
       const value = readNumber(bytes, start, end);
       if (value === undefined) return "string";
-      const chunk = this.chunk;
-      const out = chunk.slot(chunk.dict === null ? 0 : value === 0 && 1 / value < 0 ? "-0" : value);
-      if (out !== null) {
-        out.f64(value);
-        this.note(value);
-      }
-      if (chunk.dict === null) this.sink?.number(value, 1);
-      chunk.placed(8);
+      this.putDouble(value);
     }
     return undefined;
+  }
+
+  private putDays(days: number): void {
+    const out = this.chunk.slot(days);
+    if (out !== null) {
+      out.i32(days);
+      this.note(days);
+    }
+    if (this.chunk.dict === null) this.sink?.number(days, 1);
+    this.chunk.placed(4);
+  }
+
+  private putDouble(value: number): void {
+    const chunk = this.chunk;
+    const out = chunk.slot(chunk.dict === null ? 0 : value === 0 && 1 / value < 0 ? "-0" : value);
+    if (out !== null) {
+      out.f64(value);
+      this.note(value);
+    }
+    if (chunk.dict === null) this.sink?.number(value, 1);
+    chunk.placed(8);
   }
 
   private note(v: number): void {

@@ -1,0 +1,360 @@
+// AssemblyScript source of src/columnar/parquet/typed-kernel.wasm (`npm run build:kernel`;
+// `npm test` checks the committed binary is this file's build). One column's typed cells of a
+// batch read in one pass: integers, doubles, dates, times and datetimes parsed from their UTF-8
+// bytes into the PLAIN values Parquet stores, with each row's definition level, where
+// JavaScript made a call or more per cell (docs/performance.md, "The Parquet twin in workerd").
+// It accepts what the readers of cell-values.ts accept and gives the same values; a cell it
+// leaves to them (a double off the exact fast path, an integer past int64, a cell holding a
+// doubled quote, any cell they refuse) ends the pass there, and typed-cells.ts reads that one
+// cell with cell-values.ts and resumes after it. test/node/parquet.typed-kernel.test.ts holds
+// the two to each other.
+//
+// Memory (laid out by typed-cells.ts): BOUNDS_AT, then a staged range of records: their `ends`
+// (i32 each, cell indices in the batch), their cells (4 × i32 each, as src/csv/cell-batch.ts
+// lays them out, starting at cell `kBase`), the bytes the cells point into (shifted by `shift`),
+// a level per record (u8) and the values (8 bytes each, 4 for dates). The kernel allocates nothing.
+
+const BOUNDS_AT: usize = 0;
+
+const KIND_INT64: i32 = 0;
+const KIND_DOUBLE: i32 = 1;
+const KIND_DATE: i32 = 2;
+const KIND_TIME: i32 = 3;
+const KIND_TIMESTAMP: i32 = 4;
+
+/** A timestamp column's zone while unknown (no value yet), local or UTC. */
+const ZONE_UNKNOWN: i32 = -1;
+const ZONE_LOCAL: i32 = 0;
+const ZONE_UTC: i32 = 1;
+/** No time or timestamp value in the chunk yet (int64-column.ts's NO_DIGITS_YET). */
+const NO_DIGITS_YET: i32 = -2;
+
+let endsAt: usize = 0;
+let cellsAt: usize = 0;
+let levelsAt: usize = 0;
+let valuesAt: usize = 0;
+
+let unitsRead: i32 = 0;
+let valuesRead: i32 = 0;
+let zoneState: i32 = ZONE_UNKNOWN;
+let digitsState: i32 = NO_DIGITS_YET;
+
+/** Where the staged range's parts lie. */
+export function configure(ends: usize, cells: usize, levels: usize, values: usize): void {
+  endsAt = ends;
+  cellsAt = cells;
+  levelsAt = levels;
+  valuesAt = values;
+}
+
+/** The UTF-16 length of the cells the last parse read as values. */
+export function units(): i32 {
+  return unitsRead;
+}
+
+/** The values the last parse wrote. */
+export function count(): i32 {
+  return valuesRead;
+}
+
+/** A timestamp column's zone after the last parse (ZONE_*). */
+export function zone(): i32 {
+  return zoneState;
+}
+
+/** A time or timestamp column's fraction digits after the last parse, as int64-column.ts keeps them. */
+export function digits(): i32 {
+  return digitsState;
+}
+
+@inline function digitsEnd(from: usize, end: usize): usize {
+  let i = from;
+  while (i < end && <u32>load<u8>(i) - 48 <= 9) i++;
+  return i;
+}
+
+/** Two decimal digits at `at`, or -1. */
+@inline function two(at: usize): i32 {
+  const a = <i32>load<u8>(at) - 48;
+  const b = <i32>load<u8>(at + 1) - 48;
+  return <u32>a <= 9 && <u32>b <= 9 ? a * 10 + b : -1;
+}
+
+let int64Value: i64 = 0;
+let doubleValue: f64 = 0;
+
+/** cell-values.ts readInteger, up to int64: `[+-]?digits` into int64Value. */
+function readInteger(s: usize, e: usize): bool {
+  const first = load<u8>(s);
+  let i = s;
+  if (first == 45 || first == 43) i++;
+  if (i >= e || e - i > 19) return false;
+  let value: u64 = 0;
+  for (let k = i; k < e; k++) {
+    const d = <u32>load<u8>(k) - 48;
+    if (d > 9) return false;
+    value = value * 10 + d;
+  }
+  // 19 digits fit a u64; int64 holds up to 2^63 - 1, and -2^63.
+  if (first == 45) {
+    if (value > 0x8000000000000000) return false;
+    int64Value = -(<i64>value);
+  } else {
+    if (value > 0x7fffffffffffffff) return false;
+    int64Value = <i64>value;
+  }
+  return true;
+}
+
+/** 10^k for k ≤ 22, exact: each product is a power of ten a double holds. */
+@inline function tenTo(k: i32): f64 {
+  let p: f64 = 1;
+  for (let j = 0; j < k; j++) p *= 10;
+  return p;
+}
+
+/** cell-values.ts readNumber on its exact fast path (Clinger's), and NaN, INF, -INF; false for any other cell. */
+function readNumber(s: usize, e: usize): bool {
+  const n = e - s;
+  const first = load<u8>(s);
+  if (n == 3 && first == 78 && load<u8>(s + 1) == 97 && load<u8>(s + 2) == 78) {
+    doubleValue = NaN;
+    return true;
+  }
+  if (n == 3 && first == 73 && load<u8>(s + 1) == 78 && load<u8>(s + 2) == 70) {
+    doubleValue = Infinity;
+    return true;
+  }
+  if (n == 4 && first == 45 && load<u8>(s + 1) == 73 && load<u8>(s + 2) == 78 && load<u8>(s + 3) == 70) {
+    doubleValue = -Infinity;
+    return true;
+  }
+  let i = s;
+  if (first == 45 || first == 43) i++;
+  let mantissa: f64 = 0;
+  const intEnd = digitsEnd(i, e);
+  for (let k = i; k < intEnd; k++) mantissa = mantissa * 10 + <f64>(<i32>load<u8>(k) - 48);
+  let digits = <i32>(intEnd - i);
+  let at = intEnd;
+  let scale: i32 = 0;
+  if (at < e && load<u8>(at) == 46) {
+    const fracEnd = digitsEnd(at + 1, e);
+    if (intEnd == i && fracEnd == at + 1) return false;
+    for (let k = at + 1; k < fracEnd; k++) mantissa = mantissa * 10 + <f64>(<i32>load<u8>(k) - 48);
+    const fraction = <i32>(fracEnd - at - 1);
+    digits += fraction;
+    scale = -fraction;
+    at = fracEnd;
+  } else if (intEnd == i) return false;
+  if (digits > 15) return false;
+  if (at < e && (load<u8>(at) == 101 || load<u8>(at) == 69)) {
+    let k = at + 1;
+    const sign = k < e ? load<u8>(k) : 0;
+    if (sign == 45 || sign == 43) k++;
+    const expEnd = digitsEnd(k, e);
+    if (expEnd == k || expEnd - k > 4) return false;
+    let exponent: i32 = 0;
+    for (let j = k; j < expEnd; j++) exponent = exponent * 10 + <i32>load<u8>(j) - 48;
+    scale += sign == 45 ? -exponent : exponent;
+    at = expEnd;
+  }
+  if (at != e || scale < -22 || scale > 22) return false;
+  const magnitude = scale >= 0 ? mantissa * tenTo(scale) : mantissa / tenTo(-scale);
+  doubleValue = first == 45 ? -magnitude : magnitude;
+  return true;
+}
+
+function daysIn(year: i32, month: i32): i32 {
+  if (month == 2) return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28;
+  return month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31;
+}
+
+/** `YYYY-MM-DD` at `at` as days since 1970 (calendar.ts daysFromCivil), or i32.MIN_VALUE when it is no date. */
+function datePrefix(at: usize): i32 {
+  if (load<u8>(at + 4) != 45 || load<u8>(at + 7) != 45) return i32.MIN_VALUE;
+  const hi = two(at);
+  const lo = two(at + 2);
+  const month = two(at + 5);
+  const day = two(at + 8);
+  if (hi < 0 || lo < 0 || month < 1 || month > 12 || day < 1) return i32.MIN_VALUE;
+  const year = hi * 100 + lo;
+  if (day > daysIn(year, month)) return i32.MIN_VALUE;
+  const y = month <= 2 ? year - 1 : year;
+  const era = (y >= 0 ? y : y - 399) / 400;
+  const yoe = y - era * 400;
+  const doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+  return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+}
+
+let clockMicros: i64 = 0;
+let clockOffset: i32 = 0;
+let clockZoned = false;
+
+/** cell-values.ts readClock: `hh:mm:ss[.fraction][Z|±hh:mm]` at `at`; where it ended, or 0. */
+function readClock(at: usize, end: usize): usize {
+  if (end - at < 8) return 0;
+  const hour = two(at);
+  const minute = two(at + 3);
+  const second = two(at + 6);
+  if (load<u8>(at + 2) != 58 || load<u8>(at + 5) != 58) return 0;
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 60) return 0;
+  let i = at + 8;
+  let fraction: i32 = 0;
+  if (i < end && load<u8>(i) == 46) {
+    const digitsTo = digitsEnd(i + 1, end);
+    if (digitsTo == i + 1) return 0;
+    for (let k: usize = 0; k < 6; k++) fraction = fraction * 10 + (i + 1 + k < digitsTo ? <i32>load<u8>(i + 1 + k) - 48 : 0);
+    i = digitsTo;
+  }
+  clockMicros = <i64>((hour * 60 + minute) * 60 + second) * 1000000 + fraction;
+  clockZoned = false;
+  clockOffset = 0;
+  if (i >= end) return i;
+  const z = load<u8>(i);
+  if (z == 90 || z == 122) {
+    clockZoned = true;
+    return i + 1;
+  }
+  if (z == 43 || z == 45) {
+    if (end - i < 6) return 0;
+    const zh = two(i + 1);
+    const zm = two(i + 4);
+    if (load<u8>(i + 3) != 58 || zh < 0 || zh > 23 || zm < 0 || zm > 59) return 0;
+    clockZoned = true;
+    clockOffset = (z == 45 ? -1 : 1) * (zh * 3600 + zm * 60);
+    return i + 6;
+  }
+  return i;
+}
+
+/** cell-values.ts instantDigits: the fraction digits when the cell is written as it reads back, else -1. */
+function instantDigits(s: usize, e: usize, at: usize, zoned: bool): i32 {
+  if (at > s && load<u8>(at - 1) != 84) return -1;
+  if (load<u8>(at + 6) == 54) return -1;
+  let i = at + 8;
+  let digits: i32 = 0;
+  if (i < e && load<u8>(i) == 46) {
+    digits = <i32>(digitsEnd(i + 1, e) - i - 1);
+    if (digits > 6) return -1;
+    i += 1 + digits;
+  }
+  if (zoned) return i < e && load<u8>(i) == 90 && i + 1 == e ? digits : -1;
+  return i == e ? digits : -1;
+}
+
+@inline function noteDigits(digits: i32): void {
+  if (digits != digitsState) digitsState = digitsState == NO_DIGITS_YET ? digits : -1;
+}
+
+/** A `time` cell without an offset into int64Value (microseconds since midnight). */
+function readTime(s: usize, e: usize): bool {
+  if (readClock(s, e) != e || clockZoned) return false;
+  int64Value = clockMicros;
+  noteDigits(instantDigits(s, e, s, false));
+  return true;
+}
+
+/** A `datetime` cell of the column's zone (set by its first value while unknown) into int64Value (microseconds since 1970 UTC). */
+function readDatetime(s: usize, e: usize): bool {
+  if (e - s < 19) return false;
+  const days = datePrefix(s);
+  const sep = load<u8>(s + 10);
+  if (days == i32.MIN_VALUE || (sep != 84 && sep != 116 && sep != 32)) return false;
+  if (readClock(s + 11, e) != e) return false;
+  const zone = clockZoned ? ZONE_UTC : ZONE_LOCAL;
+  if (zoneState == ZONE_UNKNOWN) zoneState = zone;
+  else if (zoneState != zone) return false;
+  int64Value = (<i64>days * 86400 - clockOffset) * 1000000 + clockMicros;
+  noteDigits(instantDigits(s, e, s + 11, clockZoned));
+  return true;
+}
+
+/**
+ * Reads cell `c` of staged records [from, to) as `kind`: a level per record at levelsAt + record
+ * (0 for an empty or absent cell), each value in turn from valuesAt. `kBase` is the batch index
+ * of the first staged cell, `shift` what a cell's byte offset adds to lie in the staged bytes;
+ * `zone` and `digits` are the column's so far. Returns the record it stopped at (a cell it leaves
+ * to cell-values.ts), or `to`.
+ */
+export function parse(kind: i32, c: i32, from: i32, to: i32, kBase: i32, shift: i32, zone: i32, digits: i32): i32 {
+  unitsRead = 0;
+  valuesRead = 0;
+  zoneState = zone;
+  digitsState = digits;
+  const stride: usize = kind == KIND_DATE ? 4 : 8;
+  let out = valuesAt;
+  for (let r = from; r < to; r++) {
+    const k = (r == 0 ? kBase : load<i32>(endsAt + ((<usize>r - 1) << 2))) + c;
+    if (k >= load<i32>(endsAt + (<usize>r << 2))) {
+      store<u8>(levelsAt + r, 0);
+      continue;
+    }
+    const cell = cellsAt + (<usize>(k - kBase) << 4);
+    const start = load<i32>(cell);
+    const end = load<i32>(cell, 4);
+    if (start == end) {
+      store<u8>(levelsAt + r, 0);
+      continue;
+    }
+    if (start < 0) return r;
+    const s = <usize>(start + shift);
+    const e = <usize>(end + shift);
+    if (kind == KIND_DOUBLE) {
+      if (!readNumber(s, e)) return r;
+      store<f64>(out, doubleValue);
+    } else if (kind == KIND_DATE) {
+      const days = e - s == 10 ? datePrefix(s) : i32.MIN_VALUE;
+      if (days == i32.MIN_VALUE) return r;
+      store<i32>(out, days);
+    } else {
+      if (!(kind == KIND_INT64 ? readInteger(s, e) : kind == KIND_TIME ? readTime(s, e) : readDatetime(s, e))) return r;
+      store<i64>(out, int64Value);
+    }
+    out += stride;
+    store<u8>(levelsAt + r, 1);
+    unitsRead += load<i32>(cell, 12) - load<i32>(cell, 8);
+    valuesRead++;
+  }
+  return to;
+}
+
+/**
+ * Min and max of values [from, to) as `kind` stores them, at BOUNDS_AT and BOUNDS_AT + 8 (i64,
+ * f64, or i32 for dates); NaN is left out. Returns 0 when no value counts (none, or only NaN).
+ */
+export function bounds(kind: i32, from: i32, to: i32): i32 {
+  if (kind == KIND_DOUBLE) {
+    let min = Infinity;
+    let max = -Infinity;
+    for (let at = valuesAt + (<usize>from << 3), end = valuesAt + (<usize>to << 3); at < end; at += 8) {
+      const v = load<f64>(at);
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+    store<f64>(BOUNDS_AT, min);
+    store<f64>(BOUNDS_AT, max, 8);
+    return min <= max ? 1 : 0;
+  }
+  if (kind == KIND_DATE) {
+    let min = i32.MAX_VALUE;
+    let max = i32.MIN_VALUE;
+    for (let at = valuesAt + (<usize>from << 2), end = valuesAt + (<usize>to << 2); at < end; at += 4) {
+      const v = load<i32>(at);
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+    store<i32>(BOUNDS_AT, min);
+    store<i32>(BOUNDS_AT, max, 8);
+    return from < to ? 1 : 0;
+  }
+  let min = i64.MAX_VALUE;
+  let max = i64.MIN_VALUE;
+  for (let at = valuesAt + (<usize>from << 3), end = valuesAt + (<usize>to << 3); at < end; at += 8) {
+    const v = load<i64>(at);
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  store<i64>(BOUNDS_AT, min);
+  store<i64>(BOUNDS_AT, max, 8);
+  return from < to ? 1 : 0;
+}
