@@ -9,6 +9,8 @@ import typedModule from "./typed-kernel.wasm";
 
 interface TypedKernel {
   memory: WebAssembly.Memory;
+  /** Where staged records may begin: after the bounds and the calendar's tables. */
+  STAGE_AT: WebAssembly.Global;
   configure(ends: number, cells: number, levels: number, values: number): void;
   parse(kind: number, c: number, from: number, to: number, kBase: number, shift: number, zone: number, digits: number): number;
   units(): number;
@@ -30,8 +32,6 @@ export const ZONE_LOCAL = 0;
 export const ZONE_UTC = 1;
 
 const PAGE = 65_536;
-/** typed-kernel.as.ts BOUNDS_AT, and where the staged records begin. */
-const ENDS_AT = 64;
 
 /** A typed column whose cells the kernel reads (int64-column.ts, numeric-columns.ts). */
 export interface KernelColumn extends ByteReadColumn {
@@ -69,7 +69,8 @@ function stage(batch: CellBatch, from: number, to: number): TypedKernel {
   const lo = last > first ? cells[4 * first]! & 0x7fffffff : 0;
   const hi = last > first ? cells[4 * (last - 1) + 1]! : 0;
   const records = to - from;
-  const cellsAt = ENDS_AT + ((4 * records + 15) & ~15);
+  const endsAt = k.STAGE_AT.value as number;
+  const cellsAt = endsAt + ((4 * records + 15) & ~15);
   const bytesAt = cellsAt + 16 * (last - first);
   const levelsAt = bytesAt + ((hi - lo + 16) & ~15);
   const valuesAt = levelsAt + ((records + 15) & ~15);
@@ -81,12 +82,12 @@ function stage(batch: CellBatch, from: number, to: number): TypedKernel {
     views.i32 = new Int32Array(k.memory.buffer);
     views.f64 = new Float64Array(k.memory.buffer);
   }
-  views.i32.set(ends.subarray(from, to), ENDS_AT >> 2);
+  views.i32.set(ends.subarray(from, to), endsAt >> 2);
   views.i32.set(cells.subarray(4 * first, 4 * last), cellsAt >> 2);
   views.bytes.set(batch.bytes.subarray(lo, hi), bytesAt);
   views.levelsAt = levelsAt;
   views.valuesAt = valuesAt;
-  k.configure(ENDS_AT, cellsAt, levelsAt, valuesAt);
+  k.configure(endsAt, cellsAt, levelsAt, valuesAt);
   stagedBatch = batch;
   stagedEnds = ends;
   stagedFrom = from;

@@ -9,12 +9,20 @@
 // cell with cell-values.ts and resumes after it. test/node/parquet.typed-kernel.test.ts holds
 // the two to each other.
 //
-// Memory (laid out by typed-cells.ts): BOUNDS_AT, then a staged range of records: their `ends`
-// (i32 each, cell indices in the batch), their cells (4 × i32 each, as src/csv/cell-batch.ts
-// lays them out, starting at cell `kBase`), the bytes the cells point into (shifted by `shift`),
-// a level per record (u8) and the values (8 bytes each, 4 for dates). The kernel allocates nothing.
+// Memory (laid out by typed-cells.ts): BOUNDS_AT; the calendar's tables, which the first parse
+// fills (CALENDAR_AT, up to STAGE_AT); then a staged range of records: their `ends` (i32 each,
+// cell indices in the batch), their cells (4 × i32 each, as src/csv/cell-batch.ts lays them out,
+// starting at cell `kBase`), the bytes the cells point into (shifted by `shift`), a level per
+// record (u8) and the values (8 bytes each, 4 for dates). The kernel allocates nothing.
 
 const BOUNDS_AT: usize = 0;
+/** Days since 1970 of January 1st of years 0000–10000 (i32 each), then days before each month in a common and a leap year (i32 × 12 each), then their lengths (u8 × 12 each). */
+const YEARS_AT: usize = 64;
+const MONTHS_AT: usize = YEARS_AT + 4 * 10001;
+const LENGTHS_AT: usize = MONTHS_AT + 4 * 24;
+/** Where the staged records may begin (typed-cells.ts STAGE_AT). */
+export const STAGE_AT: usize = (LENGTHS_AT + 24 + 63) & ~63;
+let calendarReady = false;
 
 const KIND_INT64: i32 = 0;
 const KIND_DOUBLE: i32 = 1;
@@ -164,9 +172,27 @@ function readNumber(s: usize, e: usize): bool {
   return true;
 }
 
-function daysIn(year: i32, month: i32): i32 {
-  if (month == 2) return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28;
-  return month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31;
+function isLeap(year: i32): bool {
+  return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+}
+
+/** Fills the calendar's tables: calendar.ts's daysFromCivil for every January 1st, counted forward from 0000-01-01. */
+function fillCalendar(): void {
+  let days: i32 = -719528;
+  for (let year = 0; year <= 10000; year++) {
+    store<i32>(YEARS_AT + (<usize>year << 2), days);
+    days += isLeap(year) ? 366 : 365;
+  }
+  for (let leap = 0; leap < 2; leap++) {
+    let before: i32 = 0;
+    for (let month = 1; month <= 12; month++) {
+      const length = month == 2 ? 28 + leap : month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31;
+      store<i32>(MONTHS_AT + (<usize>(leap * 12 + month - 1) << 2), before);
+      store<u8>(LENGTHS_AT + <usize>(leap * 12 + month - 1), length);
+      before += length;
+    }
+  }
+  calendarReady = true;
 }
 
 /** `YYYY-MM-DD` at `at` as days since 1970 (calendar.ts daysFromCivil), or i32.MIN_VALUE when it is no date. */
@@ -177,69 +203,65 @@ function datePrefix(at: usize): i32 {
   const month = two(at + 5);
   const day = two(at + 8);
   if (hi < 0 || lo < 0 || month < 1 || month > 12 || day < 1) return i32.MIN_VALUE;
-  const year = hi * 100 + lo;
-  if (day > daysIn(year, month)) return i32.MIN_VALUE;
-  const y = month <= 2 ? year - 1 : year;
-  const era = (y >= 0 ? y : y - 399) / 400;
-  const yoe = y - era * 400;
-  const doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-  return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+  const year = <usize>(hi * 100 + lo);
+  const start = load<i32>(YEARS_AT + (year << 2));
+  const index = <usize>((load<i32>(YEARS_AT + (year << 2), 4) - start - 365) * 12 + month - 1);
+  if (day > <i32>load<u8>(LENGTHS_AT + index)) return i32.MIN_VALUE;
+  return start + load<i32>(MONTHS_AT + (index << 2)) + day - 1;
 }
 
 let clockMicros: i64 = 0;
 let clockOffset: i32 = 0;
 let clockZoned = false;
+/** What cell-values.ts instantDigits says of the clock read: its fraction digits when it is written as it reads back (no leap second, at most six digits, `Z` as its only zone), else -1. */
+let clockDigits: i32 = 0;
 
-/** cell-values.ts readClock: `hh:mm:ss[.fraction][Z|±hh:mm]` at `at`; where it ended, or 0. */
-function readClock(at: usize, end: usize): usize {
-  if (end - at < 8) return 0;
+/** cell-values.ts readClock: `hh:mm:ss[.fraction][Z|±hh:mm]` at `at`, up to `end` and no further; false when it is not one. */
+function readClock(at: usize, end: usize): bool {
+  if (end - at < 8) return false;
   const hour = two(at);
   const minute = two(at + 3);
   const second = two(at + 6);
-  if (load<u8>(at + 2) != 58 || load<u8>(at + 5) != 58) return 0;
-  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 60) return 0;
+  if (load<u8>(at + 2) != 58 || load<u8>(at + 5) != 58) return false;
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 60) return false;
   let i = at + 8;
   let fraction: i32 = 0;
+  let digits: i32 = 0;
   if (i < end && load<u8>(i) == 46) {
-    const digitsTo = digitsEnd(i + 1, end);
-    if (digitsTo == i + 1) return 0;
-    for (let k: usize = 0; k < 6; k++) fraction = fraction * 10 + (i + 1 + k < digitsTo ? <i32>load<u8>(i + 1 + k) - 48 : 0);
-    i = digitsTo;
+    i++;
+    // The first six digits count, the rest are dropped.
+    while (i < end) {
+      const d = <u32>load<u8>(i) - 48;
+      if (d > 9) break;
+      if (digits < 6) fraction = fraction * 10 + <i32>d;
+      digits++;
+      i++;
+    }
+    if (digits == 0) return false;
+    for (let k = digits; k < 6; k++) fraction *= 10;
   }
   clockMicros = <i64>((hour * 60 + minute) * 60 + second) * 1000000 + fraction;
   clockZoned = false;
   clockOffset = 0;
-  if (i >= end) return i;
+  clockDigits = second == 60 || digits > 6 ? -1 : digits;
+  if (i == end) return true;
   const z = load<u8>(i);
   if (z == 90 || z == 122) {
     clockZoned = true;
-    return i + 1;
+    if (z == 122) clockDigits = -1;
+    return i + 1 == end;
   }
   if (z == 43 || z == 45) {
-    if (end - i < 6) return 0;
+    if (end - i != 6) return false;
     const zh = two(i + 1);
     const zm = two(i + 4);
-    if (load<u8>(i + 3) != 58 || zh < 0 || zh > 23 || zm < 0 || zm > 59) return 0;
+    if (load<u8>(i + 3) != 58 || zh < 0 || zh > 23 || zm < 0 || zm > 59) return false;
     clockZoned = true;
+    clockDigits = -1;
     clockOffset = (z == 45 ? -1 : 1) * (zh * 3600 + zm * 60);
-    return i + 6;
+    return true;
   }
-  return i;
-}
-
-/** cell-values.ts instantDigits: the fraction digits when the cell is written as it reads back, else -1. */
-function instantDigits(s: usize, e: usize, at: usize, zoned: bool): i32 {
-  if (at > s && load<u8>(at - 1) != 84) return -1;
-  if (load<u8>(at + 6) == 54) return -1;
-  let i = at + 8;
-  let digits: i32 = 0;
-  if (i < e && load<u8>(i) == 46) {
-    digits = <i32>(digitsEnd(i + 1, e) - i - 1);
-    if (digits > 6) return -1;
-    i += 1 + digits;
-  }
-  if (zoned) return i < e && load<u8>(i) == 90 && i + 1 == e ? digits : -1;
-  return i == e ? digits : -1;
+  return false;
 }
 
 @inline function noteDigits(digits: i32): void {
@@ -248,9 +270,9 @@ function instantDigits(s: usize, e: usize, at: usize, zoned: bool): i32 {
 
 /** A `time` cell without an offset into int64Value (microseconds since midnight). */
 function readTime(s: usize, e: usize): bool {
-  if (readClock(s, e) != e || clockZoned) return false;
+  if (!readClock(s, e) || clockZoned) return false;
   int64Value = clockMicros;
-  noteDigits(instantDigits(s, e, s, false));
+  noteDigits(clockDigits);
   return true;
 }
 
@@ -260,12 +282,12 @@ function readDatetime(s: usize, e: usize): bool {
   const days = datePrefix(s);
   const sep = load<u8>(s + 10);
   if (days == i32.MIN_VALUE || (sep != 84 && sep != 116 && sep != 32)) return false;
-  if (readClock(s + 11, e) != e) return false;
+  if (!readClock(s + 11, e)) return false;
   const zone = clockZoned ? ZONE_UTC : ZONE_LOCAL;
   if (zoneState == ZONE_UNKNOWN) zoneState = zone;
   else if (zoneState != zone) return false;
   int64Value = (<i64>days * 86400 - clockOffset) * 1000000 + clockMicros;
-  noteDigits(instantDigits(s, e, s + 11, clockZoned));
+  noteDigits(sep == 84 ? clockDigits : -1);
   return true;
 }
 
@@ -277,6 +299,7 @@ function readDatetime(s: usize, e: usize): bool {
  * to cell-values.ts), or `to`.
  */
 export function parse(kind: i32, c: i32, from: i32, to: i32, kBase: i32, shift: i32, zone: i32, digits: i32): i32 {
+  if (!calendarReady) fillCalendar();
   unitsRead = 0;
   valuesRead = 0;
   zoneState = zone;
