@@ -22,6 +22,9 @@ const SCHEMA: TableSchema = {
     { name: "h", type: "time" },
     { name: "q", type: "integer" },
     { name: "e", type: "date" },
+    { name: "y", type: "number" },
+    { name: "z", type: "integer" },
+    { name: "w", type: "datetime" },
   ],
   missingValues: [""],
 };
@@ -96,13 +99,17 @@ function time(rnd: Rnd, flavour: Flavour): string {
 
 function randomCsv(rnd: Rnd, rows: number, flavour: Flavour): string {
   const zone = pick(rnd, ["z", "local", ...(flavour === "narrow" ? [] : (["mixed"] as const))] as const);
+  // Columns of a few values each keep a dictionary: their keys at the edges (-0 beside 0, NaN, past ±2^53).
   const days = Array.from({ length: 1 + Math.floor(rnd() * 40) }, () => date(rnd, "narrow"));
+  const doubles = ["-0", "0", "0.0", "-0.0", "NaN", "INF", "-INF", "1.5", "-2.25", "1e-7", ...Array.from({ length: Math.floor(rnd() * 20) }, () => number(rnd, "narrow"))];
+  const integers = ["0", "-0", "9007199254740991", "9007199254740992", "9007199254740993", "-9007199254740992", "-9007199254740993", "9223372036854775807", "-9223372036854775808", "42"];
+  const instants = Array.from({ length: 1 + Math.floor(rnd() * 30) }, () => datetime(rnd, zone === "mixed" ? "z" : zone, "narrow"));
   const nulls = rnd() * 0.4;
   const lines: string[] = [];
   for (let r = 0; r < rows; r++) {
-    const cells = [integer(rnd, flavour), number(rnd, flavour), date(rnd, flavour), datetime(rnd, zone, flavour), time(rnd, flavour), String(Math.floor(rnd() * 20)), pick(rnd, days)].map((cell) => (rnd() < nulls ? "" : cell));
+    const cells = [integer(rnd, flavour), number(rnd, flavour), date(rnd, flavour), datetime(rnd, zone, flavour), time(rnd, flavour), String(Math.floor(rnd() * 20)), pick(rnd, days), pick(rnd, doubles), pick(rnd, integers), pick(rnd, instants)].map((cell) => (rnd() < nulls ? "" : cell));
     // Now and then a short record (its missing cells read as empty), a quoted cell, or (of no type) one holding a doubled quote.
-    const kept = rnd() < 0.03 ? cells.slice(0, 1 + Math.floor(rnd() * 6)) : cells;
+    const kept = rnd() < 0.03 ? cells.slice(0, 1 + Math.floor(rnd() * 9)) : cells;
     lines.push(kept.map((cell) => (rnd() < 0.05 ? `"${cell}"` : flavour === "invalid" && rnd() < 0.01 ? `"${cell}"""` : cell)).join(","));
   }
   return lines.join("\n") + "\n";

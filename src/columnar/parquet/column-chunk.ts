@@ -279,6 +279,39 @@ export class ColumnChunk {
     if (this.pageValueBytes >= this.pageBytes || this.rowsInPage >= this.pageRows) this.cutPage();
   }
 
+  /**
+   * Rows `levels[from, to)` (1 a value, 0 a null) of a chunk with a dictionary, whose values' keys
+   * are `keys[at]`, `keys[at + step]`… in turn: a null as addNull() writes it, a value the
+   * dictionary holds as slot() and placed(size) write it (its index). Stops at a value the
+   * dictionary does not hold, or whose key is at or past `keyEnd`, and returns its row; or returns
+   * the row after a page cut that ended the dictionary; else `to`.
+   */
+  dictRun(levels: Uint8Array, from: number, to: number, keys: Float64Array | Int32Array, at: number, keyEnd: number, step: number, size: number): number {
+    const dict = this.dict!;
+    let key = at;
+    for (let r = from; r < to; r++) {
+      if (this.rowsInPage === this.levels.length) this.growLevels();
+      if (levels[r] === 0) {
+        this.levels[this.rowsInPage++] = 0;
+        this.nullsInPage++;
+      } else {
+        if (key >= keyEnd) return r;
+        const index = dict.get(keys[key]!);
+        if (index === undefined) return r;
+        key += step;
+        this.pushIndex(index);
+        this.levels[this.rowsInPage++] = 1;
+        this.present++;
+        this.pageValueBytes += size;
+      }
+      if (this.pageValueBytes >= this.pageBytes || this.rowsInPage >= this.pageRows) {
+        this.cutPage();
+        if (this.dict === null) return r + 1;
+      }
+    }
+    return to;
+  }
+
   /** The dictionary is full: the page so far keeps it, the rest of the chunk is PLAIN. */
   private stopDictionary(): void {
     if (this.rowsInPage > 0) this.cutPage();

@@ -11,13 +11,14 @@ interface TypedKernel {
   memory: WebAssembly.Memory;
   /** Where staged records may begin: after the bounds and the calendar's tables. */
   STAGE_AT: WebAssembly.Global;
-  configure(ends: number, cells: number, levels: number, values: number): void;
+  configure(ends: number, cells: number, levels: number, values: number, keys: number): void;
   parse(kind: number, c: number, from: number, to: number, kBase: number, shift: number, zone: number, digits: number): number;
   units(): number;
   count(): number;
   zone(): number;
   digits(): number;
   bounds(kind: number, from: number, to: number): number;
+  keys(kind: number, from: number, to: number, int: boolean): number;
 }
 
 /** typed-kernel.as.ts's kinds. */
@@ -50,7 +51,7 @@ export interface KernelColumn extends ByteReadColumn {
 /** One instance per isolate, made on first use; its memory grows to the largest staged range and stays. */
 let kernel: TypedKernel | null = null;
 /** The kernel's memory as bytes, i32 and f64, remade when it grows. */
-export const views = { bytes: new Uint8Array(0), i32: new Int32Array(0), f64: new Float64Array(0), levelsAt: 0, valuesAt: 0 };
+export const views = { bytes: new Uint8Array(0), i32: new Int32Array(0), f64: new Float64Array(0), levelsAt: 0, valuesAt: 0, keysAt: 0 };
 
 /** What is staged: records [from, to) of `batch` while its `ends` is `ends` (dropFirst makes a new one). */
 let stagedBatch: CellBatch | null = null;
@@ -74,7 +75,8 @@ function stage(batch: CellBatch, from: number, to: number): TypedKernel {
   const bytesAt = cellsAt + 16 * (last - first);
   const levelsAt = bytesAt + ((hi - lo + 16) & ~15);
   const valuesAt = levelsAt + ((records + 15) & ~15);
-  const need = valuesAt + 8 * records;
+  const keysAt = valuesAt + 8 * records;
+  const need = keysAt + 8 * records;
   const have = k.memory.buffer.byteLength;
   if (need > have) k.memory.grow(Math.ceil((need - have) / PAGE));
   if (views.bytes.buffer !== k.memory.buffer) {
@@ -87,7 +89,8 @@ function stage(batch: CellBatch, from: number, to: number): TypedKernel {
   views.bytes.set(batch.bytes.subarray(lo, hi), bytesAt);
   views.levelsAt = levelsAt;
   views.valuesAt = valuesAt;
-  k.configure(endsAt, cellsAt, levelsAt, valuesAt);
+  views.keysAt = keysAt;
+  k.configure(endsAt, cellsAt, levelsAt, valuesAt, keysAt);
   stagedBatch = batch;
   stagedEnds = ends;
   stagedFrom = from;
@@ -117,7 +120,7 @@ export function addCellsByKernel(column: KernelColumn, batch: CellBatch, c: numb
     const stop = k.parse(kind, c, r, n, kBase, shift, column.kernelZone(), column.kernelDigits());
     column.parsed(k.zone(), k.digits());
     units += k.units();
-    feed(column, r, stop, size);
+    feed(k, column, kind, r, stop, k.count());
     if (stop === n) break;
     const one = addCellsByBytes(column, true, batch, c, from + stop, from + stop + 1, null);
     if (one < 0) return -1;
@@ -127,25 +130,44 @@ export function addCellsByKernel(column: KernelColumn, batch: CellBatch, c: numb
   return units;
 }
 
-/** Rows [from, to) of the last parse (its levels and values) into the column's chunk. */
-function feed(column: KernelColumn, from: number, to: number, size: number): void {
+/**
+ * Rows [from, to) of the last parse (its levels and `count` values) into the column's chunk: PLAIN
+ * runs while the chunk has no dictionary; with one, the values the dictionary holds as runs of
+ * their keys (ColumnChunk.dictRun) and each other value through the column, as a new entry.
+ */
+function feed(k: TypedKernel, column: KernelColumn, kind: number, from: number, to: number, count: number): void {
   const chunk = column.chunk;
+  const size = kind === KERNEL_DATE ? 4 : 8;
   const levels = views.bytes;
   const at = views.levelsAt;
+  /** Values [v, keyEnd) have their keys written, as i32 (read unboxed) while `intKeys`, else f64. */
+  let keyEnd = 0;
+  let intKeys = true;
   let v = 0;
   for (let r = from; r < to; ) {
+    let end: number;
     if (chunk.dict === null) {
-      const end = chunk.runEnd(levels, at + r, at + to, size) - at;
+      end = chunk.runEnd(levels, at + r, at + to, size) - at;
       let values = 0;
       for (let i = at + r; i < at + end; i++) values += levels[i]!;
       if (values > 0) column.noteValues(v, v + values);
       chunk.appendRun(levels, at + r, at + end, views.bytes, views.valuesAt + v * size, values, size);
       v += values;
-      r = end;
     } else {
-      if (levels[at + r] === 0) chunk.addNull();
-      else column.putValue(v++);
-      r++;
+      if (keyEnd <= v) {
+        keyEnd = k.keys(kind, v, count, (intKeys = true));
+        if (keyEnd === v) keyEnd = k.keys(kind, v, count, (intKeys = false));
+      }
+      end = intKeys
+        ? chunk.dictRun(levels, at + r, at + to, views.i32, (views.keysAt >> 2) + 2 * v, (views.keysAt >> 2) + 2 * keyEnd, 2, size) - at
+        : chunk.dictRun(levels, at + r, at + to, views.f64, (views.keysAt >> 3) + v, (views.keysAt >> 3) + keyEnd, 1, size) - at;
+      for (let i = at + r; i < at + end; i++) v += levels[i]!;
+      // Stopped at a value the dictionary does not hold, or whose key is no number: it goes through the column.
+      if (end < to && chunk.dict !== null && levels[at + end] === 1) {
+        column.putValue(v++);
+        end++;
+      }
     }
+    r = end;
   }
 }

@@ -13,7 +13,8 @@
 // fills (CALENDAR_AT, up to STAGE_AT); then a staged range of records: their `ends` (i32 each,
 // cell indices in the batch), their cells (4 × i32 each, as src/csv/cell-batch.ts lays them out,
 // starting at cell `kBase`), the bytes the cells point into (shifted by `shift`), a level per
-// record (u8) and the values (8 bytes each, 4 for dates). The kernel allocates nothing.
+// record (u8), the values (8 bytes each, 4 for dates) and their dictionary keys (f64 each). The
+// kernel allocates nothing.
 
 const BOUNDS_AT: usize = 0;
 /** Days since 1970 of January 1st of years 0000–10000 (i32 each), then days before each month in a common and a leap year (i32 × 12 each), then their lengths (u8 × 12 each). */
@@ -41,6 +42,7 @@ let endsAt: usize = 0;
 let cellsAt: usize = 0;
 let levelsAt: usize = 0;
 let valuesAt: usize = 0;
+let keysAt: usize = 0;
 
 let unitsRead: i32 = 0;
 let valuesRead: i32 = 0;
@@ -48,11 +50,12 @@ let zoneState: i32 = ZONE_UNKNOWN;
 let digitsState: i32 = NO_DIGITS_YET;
 
 /** Where the staged range's parts lie. */
-export function configure(ends: usize, cells: usize, levels: usize, values: usize): void {
+export function configure(ends: usize, cells: usize, levels: usize, values: usize, keys: usize): void {
   endsAt = ends;
   cellsAt = cells;
   levelsAt = levels;
   valuesAt = values;
+  keysAt = keys;
 }
 
 /** The UTF-16 length of the cells the last parse read as values. */
@@ -380,4 +383,43 @@ export function bounds(kind: i32, from: i32, to: i32): i32 {
   store<i64>(BOUNDS_AT, min);
   store<i64>(BOUNDS_AT, max, 8);
   return from < to ? 1 : 0;
+}
+
+/** 2^53: an int64 from -2^53 up to this is a JavaScript number exactly. */
+const SAFE: i64 = 9007199254740992;
+
+/**
+ * The dictionary keys of values [from, to) of the last parse, as int64-column.ts and
+ * numeric-columns.ts key their dictionaries: the value itself (days for a date), at keysAt + 8 ×
+ * value, as an f64, or as an i32 when `int` (which JavaScript reads without boxing). Up to the
+ * first value whose key is not of that form (an int64 outside ±2^53 is keyed by its halves, a
+ * double -0 as "-0"; with `int`, any key that is no int32), which is returned (or `to`).
+ */
+export function keys(kind: i32, from: i32, to: i32, int: bool): i32 {
+  for (let v = from; v < to; v++) {
+    const at = keysAt + (<usize>v << 3);
+    if (kind == KIND_DATE) {
+      const days = load<i32>(valuesAt + (<usize>v << 2));
+      if (int) store<i32>(at, days);
+      else store<f64>(at, <f64>days);
+    } else if (kind == KIND_DOUBLE) {
+      const value = load<f64>(valuesAt + (<usize>v << 3));
+      if (value == 0 && load<i64>(valuesAt + (<usize>v << 3)) != 0) return v;
+      if (int) {
+        const whole = <i32>value;
+        if (<f64>whole != value || (whole == 0 && load<i64>(valuesAt + (<usize>v << 3)) != 0)) return v;
+        store<i32>(at, whole);
+      } else store<f64>(at, value);
+    } else {
+      const value = load<i64>(valuesAt + (<usize>v << 3));
+      if (int) {
+        if (value != <i64><i32>value) return v;
+        store<i32>(at, <i32>value);
+      } else {
+        if (value < -SAFE || value >= SAFE) return v;
+        store<f64>(at, <f64>value);
+      }
+    }
+  }
+  return to;
 }
