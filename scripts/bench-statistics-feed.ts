@@ -5,7 +5,7 @@
 // BENCH_STATISTICS_BASE=<a checkout's src/columnar/statistics/> replays into that code too,
 // alternated with this tree's in one process, so a change is measured against its parent on the
 // same machine load. A PLAIN text's call carries its bytes (and its string only when the encoder
-// had one), and the cell kernel's key when the cell had one (`keyedUtf8`); a base without
+// had one), and the key the encoder made when it keyed the cell (`keyedUtf8`); a base without
 // `keyedUtf8` is handed the same call as `utf8`, so it hashes the bytes as it did, and a base whose
 // feed still takes `utf8(text, bytes, start, length)` is handed the string decoded when recorded,
 // so neither side's replay pays for a string the encoder used to make. Not part of `npm run
@@ -28,7 +28,7 @@ interface Code {
   label: string;
   /** The feed takes utf8(text, bytes, start, length), the call before strings were made lazily. */
   textFirst: boolean;
-  /** The feed takes keyedUtf8, a cell's key made by the cell kernel. */
+  /** The feed takes keyedUtf8, a cell's key made by the encoder. */
   keyed: boolean;
   columnFeeds: (summary: never, schema: TableSchema) => Sink[];
   createSummaries: (schema: TableSchema) => never;

@@ -6,7 +6,6 @@ import { describe, expect, it } from "vitest";
 import { CellBatch } from "../src/csv/cell-batch.ts";
 import { CellDecoder } from "../src/csv/cell-decoder.ts";
 import { CsvError, CsvRecordDecoder } from "../src/csv/index.ts";
-import { hashUtf8, KEY } from "../src/csv/text-key.ts";
 import { encodeRows, mulberry32, pick, randomField, randomInt, type Random } from "./helpers/random.ts";
 
 type Outcome = { records: string[][] } | { error: string; row?: number };
@@ -116,74 +115,5 @@ describe("the cell decoder", () => {
     const batch = CellBatch.fromRows(rows);
     expect(batch.rows()).toEqual(rows);
     expect(new TextDecoder().decode(batch.bytes.subarray(batch.cells[4]!, batch.cells[5]!))).toBe("😀");
-  });
-
-  it("keys each cell's bytes with hashUtf8's bits and counts its code points, in the kernel and from rows", () => {
-    const pieces = ["a", "xyz", "Zürich", "é", "東京", "€", "😀", '"', ",", "\n", "42", "x y z w", ""];
-    let keyed = 0;
-    let escaped = 0;
-    for (let seed = 1; seed <= 300; seed++) {
-      const random = mulberry32(seed);
-      const rows = Array.from({ length: randomInt(random, 1, 20) }, () =>
-        Array.from({ length: randomInt(random, 1, 4) }, () => Array.from({ length: randomInt(random, 0, 12) }, () => pick(random, pieces)).join("")),
-      );
-      const bytes = new TextEncoder().encode(encodeRows(rows, random() < 0.5 ? "\n" : "\r\n", random));
-      const decoder = new CellDecoder({ midFile: true, cells: pick(random, [1, 5, 1024]) });
-      const cuts = Array.from({ length: randomInt(random, 0, 4) }, () => randomInt(random, 0, bytes.length)).sort((a, b) => a - b);
-      let at = 0;
-      const check = (batch: CellBatch) => {
-        for (let c = 0; c < 4; c++) batch.keyColumn(c, 0, batch.records);
-        const texts = batch.rows().flat();
-        const fromRows = CellBatch.fromRows(batch.rows());
-        for (let k = 0; k < texts.length; k++) {
-          const start = batch.cells[4 * k]!;
-          const points = [...texts[k]!].length;
-          expect(fromRows.keys[3 * k + 2], `seed ${seed}`).toBe(points);
-          if (start < 0) {
-            escaped++;
-            continue;
-          }
-          const length = hashUtf8(batch.bytes, start, batch.cells[4 * k + 1]! - start);
-          const expected = [KEY[0]! | 0, KEY[1]! | 0, length];
-          expect(Array.from(batch.keys.subarray(3 * k, 3 * k + 3)), `seed ${seed}, cell ${JSON.stringify(texts[k])}`).toEqual(expected);
-          expect(Array.from(fromRows.keys.subarray(3 * k, 3 * k + 3))).toEqual(expected);
-          expect(length).toBe(points);
-          keyed++;
-        }
-      };
-      for (const cut of [...cuts, bytes.length]) {
-        decoder.push(bytes.subarray(at, cut));
-        at = cut;
-        for (let batch = decoder.take(); batch !== null; batch = decoder.take()) check(batch);
-      }
-      decoder.finish();
-      for (let batch = decoder.take(); batch !== null; batch = decoder.take()) check(batch);
-    }
-    expect(keyed).toBeGreaterThan(1000);
-    expect(escaped).toBeGreaterThan(100);
-  });
-
-  it("keys only the column and records asked for, after a header is dropped", () => {
-    const decoder = new CellDecoder({ midFile: true });
-    decoder.push(new TextEncoder().encode('h1,h2\né,"a""b"\n東京\n😀,z\n'));
-    decoder.finish();
-    const batch = decoder.take()!;
-    batch.dropFirst();
-    batch.keys.fill(0);
-    batch.keyColumn(1, 1, 3);
-    const keyOf = (text: string) => {
-      const bytes = new TextEncoder().encode(text);
-      const points = hashUtf8(bytes, 0, bytes.length);
-      return [KEY[0]! | 0, KEY[1]! | 0, points];
-    };
-    // Record 0's "a""b" was not asked for, record 1 has no second cell, record 2's is z.
-    expect(Array.from(batch.keys).filter((v) => v !== 0)).toEqual(keyOf("z").filter((v) => v !== 0));
-    const z = batch.ends[1]! + 1;
-    expect(Array.from(batch.keys.subarray(3 * z, 3 * z + 3))).toEqual(keyOf("z"));
-    batch.keyColumn(0, 0, 3);
-    for (const [r, text] of [[0, "é"], [1, "東京"], [2, "😀"]] as const) {
-      const k = r === 0 ? batch.first : batch.ends[r - 1]!;
-      expect(Array.from(batch.keys.subarray(3 * k, 3 * k + 3)), text).toEqual(keyOf(text));
-    }
   });
 });

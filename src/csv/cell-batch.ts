@@ -1,42 +1,30 @@
 // Records as byte ranges of UTF-8 text: what the Parquet part writer reads cells from, so a cell
 // becomes a JavaScript string only where a string is what is needed (cell-decoder.ts makes them
 // from stored bytes; fromRows from strings, for callers that hold rows of text).
-import { hashUtf8, KEY } from "./text-key.ts";
 
 /** Bit 31 of a cell's start: its content holds a doubled quote (still doubled in the bytes). */
 export const ESCAPED = 1 << 31;
 
-/** Keys cell `c` of records [from, to) of `batch` (`first`: record from's first cell). */
-export type KeyColumn = (batch: CellBatch, c: number, first: number, from: number, to: number) => void;
-
 /**
  * A batch of records. Cell `k` is `cells[4k .. 4k + 3]`: its content's byte start in `bytes`
- * (ESCAPED set when it held a doubled quote), byte end, and UTF-16 start and end in text(); and,
- * once keyColumn asked for its column, `keys[3k .. 3k + 2]`: the key of its bytes as text-key.ts
- * hashUtf8 makes it (high, low) and their length in code points, for a cell without ESCAPED
- * only. Record `r` is cells
- * [ends[r - 1] (`first` for r = 0), ends[r]). A batch made by a decoder is valid until the
- * decoder's next call.
+ * (ESCAPED set when it held a doubled quote), byte end, and UTF-16 start and end in text().
+ * Record `r` is cells [ends[r - 1] (`first` for r = 0), ends[r]). A batch made by a decoder is
+ * valid until the decoder's next call.
  */
 export class CellBatch {
   bytes: Uint8Array;
   cells: Int32Array;
   ends: Int32Array;
-  keys: Int32Array;
   records: number;
   /** The first record's first cell. */
   first = 0;
   #text: string | null;
   readonly #decode: (() => string) | null;
-  readonly #keyColumn: KeyColumn | null;
 
-  /** `keyColumn`: what keys a column's cells into `keys`; null when `keys` holds every cell's already. */
-  constructor(bytes: Uint8Array, cells: Int32Array, ends: Int32Array, records: number, text: string | (() => string), keys: Int32Array, keyColumn: KeyColumn | null = null) {
+  constructor(bytes: Uint8Array, cells: Int32Array, ends: Int32Array, records: number, text: string | (() => string)) {
     this.bytes = bytes;
     this.cells = cells;
     this.ends = ends;
-    this.keys = keys;
-    this.#keyColumn = keyColumn;
     this.records = records;
     this.#text = typeof text === "string" ? text : null;
     this.#decode = typeof text === "string" ? null : text;
@@ -45,12 +33,6 @@ export class CellBatch {
   /** The text the UTF-16 offsets index, decoded on first use. */
   text(): string {
     return (this.#text ??= this.#decode!());
-  }
-
-  /** Fills `keys` for cell `c` of records [from, to) (a text column's, before reading its keys). */
-  keyColumn(c: number, from: number, to: number): void {
-    if (this.#keyColumn === null || from >= to) return;
-    this.#keyColumn(this, c, from === 0 ? this.first : this.ends[from - 1]!, from, to);
   }
 
   /** Cell `k` as a string, doubled quotes undone. */
@@ -87,7 +69,7 @@ export class CellBatch {
     return out;
   }
 
-  /** Rows of cell texts as a batch (their UTF-8 bytes and keys, with the strings kept as its text). */
+  /** Rows of cell texts as a batch (their UTF-8 bytes, with the strings kept as its text). */
   static fromRows(rows: readonly (readonly string[])[]): CellBatch {
     let count = 0;
     let units = 0;
@@ -97,7 +79,6 @@ export class CellBatch {
     }
     const bytes = new Uint8Array(units * 3 + 16);
     const cells = new Int32Array(4 * count);
-    const keys = new Int32Array(3 * count);
     const ends = new Int32Array(rows.length);
     const encoder = new TextEncoder();
     const parts: string[] = [];
@@ -111,9 +92,6 @@ export class CellBatch {
         cells[4 * k + 1] = at + written;
         cells[4 * k + 2] = unit;
         cells[4 * k + 3] = unit + cell.length;
-        keys[3 * k + 2] = hashUtf8(bytes, at, written);
-        keys[3 * k] = KEY[0]!;
-        keys[3 * k + 1] = KEY[1]!;
         parts.push(cell);
         at += written;
         unit += cell.length;
@@ -121,6 +99,6 @@ export class CellBatch {
       }
       ends[r] = k;
     }
-    return new CellBatch(bytes, cells, ends, rows.length, parts.join(""), keys);
+    return new CellBatch(bytes, cells, ends, rows.length, parts.join(""));
   }
 }

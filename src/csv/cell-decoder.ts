@@ -8,10 +8,9 @@ import { invalidCsv } from "./csv-error.ts";
 
 interface KernelExports {
   memory: WebAssembly.Memory;
-  configure(cells: number, records: number, keys: number, capacity: number, flags: number, flagCount: number): void;
+  configure(cells: number, records: number, capacity: number): void;
   reset(): void;
   run(from: number, end: number, last: number): number;
-  keyColumn(column: number, first: number, recordFrom: number, recordTo: number): void;
   cells(): number;
   records(): number;
   stopped(): number;
@@ -20,11 +19,8 @@ interface KernelExports {
 }
 
 const PAGE = 65_536;
-/** The columns keyed as they are read (a byte each); a later column is keyed after, by keyColumn. */
-const FLAGS_AT = 64;
-const FLAGGED_COLUMNS = 4096;
-const CELLS_AT = FLAGS_AT + FLAGGED_COLUMNS;
-/** Cells a batch holds at most, at first: 32 bytes each with the records' and keys', 1 MiB (grown for a longer record). */
+const CELLS_AT = 64;
+/** Cells a batch holds at most, at first: 20 bytes each with the records', 640 KiB (grown for a longer record). */
 export const CELL_CAPACITY = 32_768;
 /** Bytes after the input that the kernel's 16-byte reads may touch. */
 const SLACK = 16;
@@ -46,9 +42,6 @@ export class CellDecoder {
   #end = 0;
   #last = false;
   #started: boolean;
-  /** Per column: 0, or the number of the first run() that keyed it as read (a batch asked for its keys before). */
-  readonly #keyedFrom = new Int32Array(FLAGGED_COLUMNS);
-  #runs = 0;
 
   /**
    * `midFile`: the bytes start at a record boundary inside a file, so a leading BOM is data.
@@ -65,14 +58,14 @@ export class CellDecoder {
     const carried = this.#end - this.#from;
     const old = this.#inputAt + this.#from;
     this.#capacity = capacity;
-    const inputAt = CELLS_AT + 32 * capacity;
+    const inputAt = CELLS_AT + 20 * capacity;
     this.#reserve(inputAt + carried);
     const memory = new Uint8Array(this.#kernel.memory.buffer);
     if (carried > 0) memory.copyWithin(inputAt, old, old + carried);
     this.#inputAt = inputAt;
     this.#from = 0;
     this.#end = carried;
-    this.#kernel.configure(CELLS_AT, CELLS_AT + 16 * capacity, CELLS_AT + 20 * capacity, capacity, FLAGS_AT, FLAGGED_COLUMNS);
+    this.#kernel.configure(CELLS_AT, CELLS_AT + 16 * capacity, capacity);
   }
 
   #reserve(bytes: number): void {
@@ -128,7 +121,6 @@ export class CellDecoder {
         if (this.#last) kernel.finish();
         return null;
       }
-      this.#runs++;
       const taken = kernel.run(from, end, this.#last ? 1 : 0);
       const status = kernel.stopped();
       if (status > FULL) this.#fail(status);
@@ -149,26 +141,7 @@ export class CellDecoder {
     const bytes = new Uint8Array(buffer);
     const cells = new Int32Array(buffer, CELLS_AT, 4 * this.#kernel.cells());
     const ends = new Int32Array(buffer, CELLS_AT + 16 * this.#capacity, records);
-    const keys = new Int32Array(buffer, CELLS_AT + 20 * this.#capacity, 3 * this.#kernel.cells());
-    const recordsAt = CELLS_AT + 16 * this.#capacity;
-    const kernel = this.#kernel;
-    const run = this.#runs;
-    const keyedFrom = this.#keyedFrom;
-    // A column asked for is keyed as it is read from the next run on; this batch's cells of it now.
-    const keyColumn = (batch: CellBatch, c: number, first: number, from: number, to: number) => {
-      if (c < FLAGGED_COLUMNS) {
-        const since = keyedFrom[c]!;
-        if (since !== 0 && since <= run) return;
-        if (since === 0) {
-          keyedFrom[c] = this.#runs + 1;
-          new Uint8Array(kernel.memory.buffer)[FLAGS_AT + c] = 1;
-        }
-      }
-      // The batch's record r is the kernel's record r + (ends.byteOffset - recordsAt) / 4 (dropFirst moves its view).
-      const shift = (batch.ends.byteOffset - recordsAt) >> 2;
-      kernel.keyColumn(c, first, from + shift, to + shift);
-    };
-    return new CellBatch(bytes, cells, ends, records, () => this.#text.decode(bytes.subarray(from, taken)), keys, keyColumn);
+    return new CellBatch(bytes, cells, ends, records, () => this.#text.decode(bytes.subarray(from, taken)));
   }
 
   #fail(status: number): never {

@@ -10,12 +10,7 @@
 // Memory (laid out by cell-decoder.ts): the cells at `cellsAt`, four i32 each: the content's
 // byte start (bit 31 set when the cell held a doubled quote, which the content still holds
 // doubled), byte end, and its UTF-16 start and end in the text of bytes [from, return value);
-// then at `recordsAt` one i32 per record: the index after its last cell; then at `keysAt` three
-// i32 per cell of the columns whose byte at `flagsAt` is set (as the cell is read) or that
-// `keyColumn` asks for (after): the key of its bytes as src/csv/text-key.ts `hashUtf8` makes it
-// (high lane, low lane) and its length in code points, so a text cell is hashed once, here, for
-// the Parquet dictionary and the column statistics (docs/statistics.md, "Cost"); a cell that
-// held a doubled quote gets no key (its bytes are not the text's); then the input.
+// then at `recordsAt` one i32 per record: the index after its last cell; then the input.
 
 import { UTF8_INVALID, utf8Sequence } from "./utf8-sequence.as";
 
@@ -34,11 +29,6 @@ const INVALID_UTF8 = 5;
 
 let cellsAt = 0;
 let recordsAt = 0;
-let keysAt = 0;
-let flagsAt = 0;
-let flagCount = 0;
-/** The cell count when the record being read began: a cell's column is cellCount - recordFirst. */
-let recordFirst = 0;
 let capacity = 0;
 let cellCount = 0;
 let recordCount = 0;
@@ -52,13 +42,10 @@ let counted = 0;
 /** Bytes minus UTF-16 code units so far in this call. */
 let shrink = 0;
 
-/** Where the cell, record and key arrays and the columns' flags are, and how many cells and flags they hold. */
-export function configure(cells: i32, records: i32, keys: i32, cellCapacity: i32, flags: i32, flagsLength: i32): void {
+/** Where the cell and record arrays are, and how many cells they hold. */
+export function configure(cells: i32, records: i32, cellCapacity: i32): void {
   cellsAt = cells;
   recordsAt = records;
-  keysAt = keys;
-  flagsAt = flags;
-  flagCount = flagsLength;
   capacity = cellCapacity;
 }
 
@@ -128,7 +115,6 @@ export function run(from: i32, end: i32, last: bool): i32 {
     // The blank lines before this record are records of one empty cell.
     let fits = true;
     for (let i = 0; i < pending; i++) {
-      recordFirst = cellCount;
       if (!emit(p, p, false, from)) {
         fits = false;
         break;
@@ -158,64 +144,12 @@ function emit(start: i32, to: i32, escaped: bool, from: i32): bool {
     status = FULL;
     return false;
   }
-  const column = cellCount - recordFirst;
-  if (!escaped && column < flagCount && load<u8>(flagsAt + column) != 0) key(keysAt + 12 * cellCount, start, to);
   const at = cellsAt + 16 * cellCount++;
   store<i32>(at, escaped ? start | (1 << 31) : start);
   store<i32>(at + 4, to);
   store<i32>(at + 8, start - from - shrink);
   store<i32>(at + 12, start - from - shrink);
   return true;
-}
-
-/**
- * Keys cell `column` of records [recordFrom, recordTo) of the last call (`first`: the first cell
- * of record recordFrom), but a short record's missing cell and a cell that held a doubled quote.
- * For a column not yet flagged when the records were read: its bytes are then read again, out
- * of cache, where a flagged column's are keyed while they are read (cell-decoder.ts flags a
- * column once asked).
- */
-export function keyColumn(column: i32, first: i32, recordFrom: i32, recordTo: i32): void {
-  let k = first + column;
-  for (let r = recordFrom; r < recordTo; r++) {
-    const next = load<i32>(recordsAt + 4 * r);
-    if (k < next) {
-      const start = load<i32>(cellsAt + 16 * k);
-      if (start >= 0) key(keysAt + 12 * k, start, load<i32>(cellsAt + 16 * k + 4));
-    }
-    k = next + column;
-  }
-}
-
-/**
- * Writes at `at` the key of bytes [start, to) and their code points: the bits of text-key.ts
- * `hashUtf8` (two cyrb53-style lanes, four little-endian bytes a step, a continuation byte
- * 10xxxxxx not counted as a code point). The last word's missing bytes read as zero; the load
- * past `to` stays inside the input's slack.
- */
-function key(at: i32, start: i32, to: i32): void {
-  const length = to - start;
-  let h1: u32 = 0xdeadbeef ^ <u32>length;
-  let h2: u32 = 0x41c6ce57;
-  let continuing: u32 = 0;
-  let i = start;
-  for (; i + 3 < to; i += 4) {
-    const word = load<u32>(i);
-    h1 = (h1 ^ word) * 2654435761;
-    h2 = (h2 ^ word) * 1597334677;
-    continuing += popcnt(word & ~(word << 1) & 0x80808080);
-  }
-  if (i < to) {
-    const word = load<u32>(i) & (0xffffffff >>> (32 - 8 * <u32>(to - i)));
-    h1 = (h1 ^ word) * 2654435761;
-    h2 = (h2 ^ word) * 1597334677;
-    continuing += popcnt(word & ~(word << 1) & 0x80808080);
-  }
-  h1 = ((h1 ^ (h1 >>> 16)) * 2246822507) ^ ((h2 ^ (h2 >>> 13)) * 3266489909);
-  h2 = ((h2 ^ (h2 >>> 16)) * 2246822507) ^ ((h1 ^ (h1 >>> 13)) * 3266489909);
-  store<u32>(at, h2);
-  store<u32>(at + 4, h1);
-  store<i32>(at + 8, length - <i32>continuing);
 }
 
 /** Ends the cell `emit` began: its UTF-16 end, once the bytes inside it are counted. */
@@ -225,7 +159,6 @@ function emitted(to: i32, from: i32): void {
 
 /** One record from `p`: the offset after its line end, or -1 (incomplete, full or an error, in `status`). */
 function record(p: i32, end: i32, last: bool, from: i32): i32 {
-  recordFirst = cellCount;
   let q = p;
   while (true) {
     if (q >= end) {

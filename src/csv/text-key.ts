@@ -1,6 +1,6 @@
 // The 64-bit key of a text's UTF-8 bytes: what the column statistics count texts by (summary
-// format 2, docs/statistics.md) and the Parquet dictionary looks text up by. cell-kernel.as.ts
-// makes the same bits for every cell it reads; this is the same hash for bytes it did not read.
+// format 2, docs/statistics.md) and the Parquet dictionary looks text up by, so the encoder
+// hashes a text cell once for both. In the csv room, below both.
 
 /** The last key made, as two 32-bit lanes: [high, low]. Read right after the call that fills it. */
 export const KEY = new Uint32Array(2);

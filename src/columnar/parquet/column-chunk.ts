@@ -171,8 +171,8 @@ export class ColumnChunk {
    * The index of the dictionary entry whose PLAIN value is the length-prefixed bytes [start, end)
    * (a BYTE_ARRAY chunk's text as UTF-8), or -1: text is looked up by its bytes, with no string
    * made for a value the dictionary holds. `high` and `low` are the bytes' key as
-   * src/csv/text-key.ts hashUtf8 makes it (the cell kernel's, CellBatch.keys), so nothing is
-   * hashed here. An open-addressing table over the entries' bytes in dictValues, brought up to
+   * src/csv/text-key.ts hashUtf8 makes it (the one the statistics count the text by), so
+   * nothing is hashed here. An open-addressing table over the entries' bytes in dictValues, brought up to
    * date with the entries slot() added since the last call.
    */
   entryOf(bytes: Uint8Array, start: number, end: number, high: number, low: number): number {

@@ -111,7 +111,7 @@ function booleanBounds(trues: number, falses: number): Bounds | null {
  * BYTE_ARRAY UTF-8 text, dictionary-encoded while the dictionary stays small. A field of another
  * type widened to text holds the text of castCell's value (`007` in an integer field is `7`), or the
  * cell itself when it does not cast. A string field's cell is read as its UTF-8 bytes (a doubled
- * quote undone): looked up in the dictionary by the cell kernel's key and copied into the page
+ * quote undone): keyed once (src/csv/text-key.ts), looked up in the dictionary by that key and copied into the page
  * as they are, its bounds kept as bytes (UTF-8 byte order is code point order); it becomes a
  * string only as a new dictionary entry, so the batch's text is not decoded for it.
  */
@@ -141,11 +141,10 @@ export class StringColumn implements TypedColumn {
   /** Cells `c` of records [from, to) of `batch`; as TypedColumn says. Its own loop, not byte-cells.ts: a text cell is copied into the page and looked up in the dictionary by its bytes, not parsed. */
   addCells(batch: CellBatch, c: number, from: number, to: number, missing: ReadonlySet<string> | null): number {
     const chunk = this.chunk;
-    const { bytes, cells, ends, keys } = batch;
+    const { bytes, cells, ends } = batch;
     const direct = this.field === null;
-    // The dictionary and the statistics take a cell's key from the cell kernel (CellBatch.keys).
+    // A text cell is keyed once, here, for the dictionary or the statistics, whichever takes it.
     const keyed = direct && (chunk.dict !== null || this.sink !== null);
-    if (keyed) batch.keyColumn(c, from, to);
     let units = 0;
     for (let r = from; r < to; r++) {
       const k = (r === 0 ? batch.first : ends[r - 1]!) + c;
@@ -168,10 +167,10 @@ export class StringColumn implements TypedColumn {
         this.add(text);
       } else if (start >= 0) {
         units += length;
-        this.addUtf8(bytes, start, end, length, keys[3 * k]!, keys[3 * k + 1]!, keys[3 * k + 2]!);
+        const points = keyed ? hashUtf8(bytes, start, end - start) : 0;
+        this.addUtf8(bytes, start, end, length, KEY[0]!, KEY[1]!, points);
       } else {
-        // A doubled quote: its bytes undone into `unescaped` and keyed here (the kernel keys only
-        // a cell's bytes as they are), so the batch's text is not decoded for it.
+        // A doubled quote: its bytes undone into `unescaped`, so the batch's text is not decoded for it.
         const n = this.unescape(bytes, start & ~ESCAPED, end);
         const cellUnits = length - (end - (start & ~ESCAPED) - n);
         units += cellUnits;

@@ -17,9 +17,9 @@ export interface ValueSink {
    */
   utf8(bytes: Uint8Array, start: number, length: number, text?: string): void;
   /**
-   * As utf8, for a cell the cell kernel keyed (src/csv/cell-batch.ts `keys`): (high, low) is the
-   * key src/csv/text-key.ts hashUtf8 makes of the bytes, `points` their code points and `units`
-   * their UTF-16 code units, so the sink need not read the bytes unless it keeps the text.
+   * As utf8, for a cell the encoder keyed (for its dictionary too): (high, low) is the key
+   * src/csv/text-key.ts hashUtf8 makes of the bytes, `points` their code points and `units` their
+   * UTF-16 code units, so the sink need not read the bytes unless it keeps the text.
    */
   keyedUtf8(bytes: Uint8Array, start: number, length: number, high: number, low: number, points: number, units: number): void;
   booleans(trues: number, falses: number): void;

@@ -1,6 +1,6 @@
 // Fast 64-bit keys for the distinct and frequent-value tables: text hashed over its UTF-8 bytes
-// (a string column's keys since summary format 2: src/csv/text-key.ts, whose bits the cell kernel
-// makes for every cell it reads) or over its UTF-16 code units (format 1, and a numeric column's
+// (a string column's keys since summary format 2: src/csv/text-key.ts, where the Parquet
+// encoder keys a text cell once for its dictionary and the statistics) or over its UTF-16 code units (format 1, and a numeric column's
 // big integers), each in two independent 32-bit lanes with no allocation; a double's own bits;
 // and a finaliser that spreads any 64-bit key evenly for table slots and HyperLogLog.
 import { hashUtf8, KEY } from "../../csv/text-key.ts";

@@ -78,7 +78,8 @@ export class StringColumn {
 
   /**
    * As observeUtf8, given the bytes' key (high, low) as hashUtf8 makes it, their code points and
-   * their UTF-16 code units (the cell kernel's, src/csv/cell-batch.ts): nothing is hashed here.
+   * their UTF-16 code units (the Parquet encoder's, which keys the cell once for its dictionary too):
+   * nothing is hashed here.
    */
   observeKeyed(bytes: Uint8Array, start: number, length: number, high: number, low: number, points: number, units: number): void {
     if (this.keys === "utf16") {
