@@ -119,12 +119,12 @@ export function gatedR2(real: R2Bucket): { bucket: R2Bucket; reads: GatedRead[];
 /**
  * The most of the object (from its start, or from part `first`'s) a reader of `parts` may have
  * read once it has been given `taken` inflated bytes: the group it is in, at most
- * INFLATE_GROUP_BYTES of whole parts (or one larger part) past them.
+ * INFLATE_GROUP_BYTES of whole parts past them, or the one larger part they reach into.
  */
 export function readAheadBound(parts: readonly SegmentPart[], first = 0): (taken: number) => number {
   const wanted = parts.slice(first);
   const base = wanted[0]?.compressedOffset ?? 0;
   let raw = 0;
-  const ends = wanted.map((p) => ({ raw: (raw += p.rawBytes), compressed: p.compressedOffset + p.compressedBytes - base }));
-  return (taken) => Math.max(ends[0]?.compressed ?? 0, ...ends.filter((e) => e.raw <= taken - 1 + INFLATE_GROUP_BYTES).map((e) => e.compressed));
+  const ends = wanted.map((p) => ({ start: raw, raw: (raw += p.rawBytes), compressed: p.compressedOffset + p.compressedBytes - base }));
+  return (taken) => Math.max(ends[0]?.compressed ?? 0, ...ends.filter((e) => e.raw <= taken - 1 + INFLATE_GROUP_BYTES || e.start < taken).map((e) => e.compressed));
 }
