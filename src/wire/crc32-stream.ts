@@ -55,3 +55,50 @@ export class Crc32Stream {
     this.#writer?.abort().catch(() => {});
   }
 }
+
+/**
+ * `stream`, which must carry exactly `length` bytes whose CRC-32 is `crc`, as a pull stream
+ * that hands on its chunks as they come but holds the one that completes `length` until the CRC
+ * of all of them is known: when the CRC or the length differs, the stream errors instead of
+ * ending, so a reader never receives the whole length of wrong bytes (docs/storage-protocol.md,
+ * "Reading stored content back"). Chunks must not change once read (the digest reads them later).
+ */
+export function crc32Checked(stream: ReadableStream<Uint8Array>, crc: number, length: number): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  const digest = new Crc32Stream();
+  let seen = 0;
+  const fail = async (message: string): Promise<never> => {
+    digest.abort();
+    await reader.cancel(message).catch(() => {});
+    throw new Error(message);
+  };
+  const check = async (): Promise<void> => {
+    const actual = await digest.value();
+    if (actual !== crc >>> 0) await fail(`content CRC-32 is ${actual.toString(16)}, not ${(crc >>> 0).toString(16)}`);
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) {
+            if (seen !== length) await fail(`content ended after ${seen} of ${length} bytes`);
+            await check();
+            return controller.close();
+          }
+          if (value.length === 0) continue;
+          seen += value.length;
+          if (seen > length) await fail(`content runs past its ${length} bytes`);
+          digest.update(value);
+          if (seen === length) await check();
+          return controller.enqueue(value);
+        }
+      },
+      async cancel(reason: unknown) {
+        digest.abort();
+        await reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
