@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir, loadavg } from "node:os";
 import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
+import { crc32 } from "../src/wire/crc32.ts";
 import { compressSegment, concatBytes } from "../src/wire/deflate-segment.ts";
 import { writeCsvFile } from "./bench/csv-gen.ts";
 import { freePort, prepareState, startServer, type RunningServer } from "./bench/server.ts";
@@ -75,6 +76,7 @@ async function main(): Promise<number> {
     const csv = writeCsvFile(join(work, "orders.csv"), mebibytes * MIB, 31);
     const raw = new Uint8Array(readFileSync(csv.path));
     const { segment, parts } = segmentOf(raw);
+    const crc = crc32(raw);
     const node = nodeInflate(segment, rounds * 2);
     if (node.bytes !== raw.length) throw new Error(`Node inflated ${node.bytes} bytes, not ${raw.length}`);
     const stateDir = join(work, "state");
@@ -89,7 +91,7 @@ async function main(): Promise<number> {
       for (const way of round % 2 === 0 ? ways : [...ways].reverse()) {
         const cpuBefore = cpuSeconds(pid);
         const started = performance.now();
-        const response = await fetch(`${server.origin}/__bench/inflate?key=${encodeURIComponent(stored.key)}&${way.query}&parts=${parts}`, { method: "POST" });
+        const response = await fetch(`${server.origin}/__bench/inflate?key=${encodeURIComponent(stored.key)}&${way.query}&parts=${parts}&crc=${crc}`, { method: "POST" });
         const answer = (await response.json()) as { bytes: number; reads: number; smallestRead: number; largestRead: number; records: number; aheadBytes: number };
         const wall = (performance.now() - started) / 1000;
         const cpu = cpuSeconds(pid) - cpuBefore;

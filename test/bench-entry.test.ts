@@ -6,6 +6,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import benchWorker from "../src/bench-entry.ts";
 import { READ_WAYS } from "../src/bench/inflate.ts";
+import { crc32 } from "../src/wire/crc32.ts";
 import { compressSegment, concatBytes } from "../src/wire/deflate-segment.ts";
 import { collectionPart, csvPart, ORIGIN, send, write } from "./helpers/http.ts";
 import { createKey } from "./helpers/keys.ts";
@@ -93,7 +94,7 @@ describe("/__bench", () => {
     expect(stored.bytes).toBe(segment.length);
     const parts = halves.map((h) => `${h.compressedBytes}:${h.rawBytes}`).join(",");
     for (const way of READ_WAYS) {
-      const response = await viaBenchEntry(`/__bench/inflate?key=${encodeURIComponent(stored.key)}&way=${way}&size=65536&slice=20000&cells=${way === "r2" ? "off" : "on"}&parts=${parts}`, { method: "POST" });
+      const response = await viaBenchEntry(`/__bench/inflate?key=${encodeURIComponent(stored.key)}&way=${way}&size=65536&slice=20000&cells=${way === "r2" ? "off" : "on"}&parts=${parts}&crc=${crc32(raw)}`, { method: "POST" });
       expect(response.status, way).toBe(200);
       const read = (await response.json()) as { bytes: number; records: number };
       expect(read.bytes, way).toBe(way === "r2" ? segment.length : raw.length);
@@ -102,5 +103,6 @@ describe("/__bench", () => {
     const bad = await viaBenchEntry(`/__bench/inflate?key=${encodeURIComponent(stored.key)}&way=sideways`, { method: "POST" });
     expect(bad.status).toBe(400);
     expect((await viaBenchEntry("/__bench/inflate?key=datasets/x&way=stream", { method: "POST" })).status).toBe(400);
+    expect((await viaBenchEntry(`/__bench/inflate?key=${encodeURIComponent(stored.key)}&way=plain&crc=-1`, { method: "POST" })).status).toBe(400);
   });
 });

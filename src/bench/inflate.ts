@@ -7,8 +7,10 @@ import type { SegmentPart } from "../wire/parted-segment.ts";
 import { openSegment } from "../storage/segment-store.ts";
 import { rawRangeStream } from "../read/csv-range.ts";
 import { sequenceStream } from "../wire/stream-sequence.ts";
+import { crc32Checked } from "../wire/crc32-stream.ts";
+import { joinedGzipStream } from "../wire/gzip-join.ts";
 
-export const READ_WAYS = ["r2", "stream", "stream-probed", "stream-default", "pipe", "slices", "whole", "parts", "range", "range-before"] as const;
+export const READ_WAYS = ["r2", "stream", "stream-probed", "stream-default", "pipe", "slices", "whole", "parts", "range", "range-before", "plain", "plain-before"] as const;
 export type ReadWay = (typeof READ_WAYS)[number];
 
 export interface ReadCounts {
@@ -112,9 +114,21 @@ async function inflated(chunks: () => AsyncGenerator<Uint8Array>, size: number, 
  *   arrayBuffer() of the object, one write; parts: as the build reads it, group by group of
  *   `parts` (inflateParts); range: a `.csv` range download of the whole segment (rawRangeStream,
  *   inflatePartRange), read as a response is; range-before: the same as it was read before, each
- *   part its own R2 range read piped into inflateSegment, through a JavaScript slice.
+ *   part its own R2 range read piped into inflateSegment, through a JavaScript slice; plain: the
+ *   full `.csv` download to a client without gzip (range, its CRC-32 checked against `crc`);
+ *   plain-before: the same as it was read before, the joined gzip through one gzip inflate.
  */
-export async function readSegment(bucket: R2Bucket, key: string, way: ReadWay, size: number, slice: number, cells: boolean, pauseMs = 0, parts: SegmentPart[] = []): Promise<ReadCounts> {
+export async function readSegment(
+  bucket: R2Bucket,
+  key: string,
+  way: ReadWay,
+  size: number,
+  slice: number,
+  cells: boolean,
+  pauseMs = 0,
+  parts: SegmentPart[] = [],
+  crc = 0,
+): Promise<ReadCounts> {
   const tally = new Tally(cells, pauseMs);
   const started = performance.now();
   switch (way) {
@@ -171,6 +185,16 @@ export async function readSegment(bucket: R2Bucket, key: string, way: ReadWay, s
     case "range": {
       const raw = parts.reduce((n, p) => n + p.rawBytes, 0);
       await drainDefault(rawRangeStream([{ parts, open: (range) => openSegment(bucket, key, range) }], 0, raw - 1), tally);
+      break;
+    }
+    case "plain": {
+      const raw = parts.reduce((n, p) => n + p.rawBytes, 0);
+      await drainDefault(crc32Checked(rawRangeStream([{ parts, open: (range) => openSegment(bucket, key, range) }], 0, raw - 1), crc, raw), tally);
+      break;
+    }
+    case "plain-before": {
+      const raw = parts.reduce((n, p) => n + p.rawBytes, 0);
+      await drainDefault(joinedGzipStream([() => openSegment(bucket, key)], crc, raw).pipeThrough(new DecompressionStream("gzip")), tally);
       break;
     }
     case "range-before": {

@@ -195,6 +195,7 @@ export function benchRoutes(): Hono<AppEnv> {
     const slice = Number(c.req.query("slice") ?? 1 << 20);
     const cells = c.req.query("cells") === "on";
     const pause = Number(c.req.query("pause") ?? 0);
+    const crc = Number(c.req.query("crc") ?? 0);
     let offset = 0;
     const parts = (c.req.query("parts") ?? "").split(",").filter(Boolean).map((part) => {
       const [compressedBytes, rawBytes] = part.split(":").map(Number) as [number, number];
@@ -202,10 +203,10 @@ export function benchRoutes(): Hono<AppEnv> {
       offset += compressedBytes;
       return placed;
     });
-    if (!key.startsWith("__bench/segments/") || !READ_WAYS.includes(way) || !(size >= 1024) || !(slice >= 1024)) {
-      throw new ApiError("invalid_query", `\`key\` (from PUT /segment), \`way\` (${READ_WAYS.join(", ")}), \`size\` and \`slice\` (bytes, at least 1024) are required.`);
+    if (!key.startsWith("__bench/segments/") || !READ_WAYS.includes(way) || !(size >= 1024) || !(slice >= 1024) || !(Number.isInteger(crc) && crc >= 0 && crc < 2 ** 32)) {
+      throw new ApiError("invalid_query", `\`key\` (from PUT /segment), \`way\` (${READ_WAYS.join(", ")}), \`size\` and \`slice\` (bytes, at least 1024) are required; \`crc\` (the content's CRC-32, for the plain ways) is an unsigned 32-bit integer.`);
     }
-    return c.json(await readSegment(c.env.CONTENT, key, way, size, slice, cells, pause, parts));
+    return c.json(await readSegment(c.env.CONTENT, key, way, size, slice, cells, pause, parts, crc));
   });
   app.onError((error) => toProblem(error));
   return app;
