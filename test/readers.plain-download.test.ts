@@ -1,5 +1,5 @@
 // The full `.csv` download to a client that takes no gzip (docs/api.md, docs/storage-protocol.md
-// "Reading stored content back"): the CSV's bytes read a group of parts at a time, never more
+// "What guards the bytes read back"): the CSV's bytes read a group of parts at a time, never more
 // than a group ahead of the client, and checked against the version's CRC-32 before the last
 // byte, so a stored part that no longer inflates to its content fails the answer instead of
 // completing it.

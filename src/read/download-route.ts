@@ -133,7 +133,7 @@ export function registerDownload(app: OpenAPIHono<AppEnv>): void {
     headers.set("Content-Length", String(version.rawBytes));
     // One inflate per group of parts, read as the client reads, not the gzip through one inflate
     // that ran ahead of a slow client; the CRC-32 the gzip trailer carried is checked here instead
-    // (docs/storage-protocol.md, "Reading stored content back").
+    // (docs/storage-protocol.md, "What guards the bytes read back").
     const inflated = crc32Checked(rawRangeStream(stored, 0, version.rawBytes - 1), version.crc32, version.rawBytes);
     return new Response(inflated.pipeThrough(new FixedLengthStream(version.rawBytes)), { headers, encodeBody: "manual" });
   });

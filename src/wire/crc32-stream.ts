@@ -61,7 +61,7 @@ export class Crc32Stream {
  * that hands on its chunks as they come but holds the one that completes `length` until the CRC
  * of all of them is known: when the CRC or the length differs, the stream errors instead of
  * ending, so a reader never receives the whole length of wrong bytes (docs/storage-protocol.md,
- * "Reading stored content back"). Chunks must not change once read (the digest reads them later).
+ * "What guards the bytes read back"). Chunks must not change once read (the digest reads them later).
  */
 export function crc32Checked(stream: ReadableStream<Uint8Array>, crc: number, length: number): ReadableStream<Uint8Array> {
   const reader = stream.getReader();
