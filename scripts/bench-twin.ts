@@ -114,7 +114,12 @@ async function readiness(origin: string, logFile: string, versionId: string, pat
     if (logged || performance.now() - asked >= FALLBACK_POLL_MS) {
       asked = performance.now();
       const response = await fetch(origin + path, { method: "HEAD" });
-      if (response.status === 200) return (performance.now() - started) / 1000;
+      if (response.status === 200) {
+        // The fallback poll can find the file before the log check has seen its line: the
+        // moment the build was seen done is then now (plus one HEAD's few ms of CPU), not never.
+        if (!seen) onLogged?.();
+        return (performance.now() - started) / 1000;
+      }
       if (logged) throw new Error(`${path} answered ${response.status} after its parquet_built line`);
     }
     await new Promise((resolve) => setTimeout(resolve, LOG_POLL_MS));
