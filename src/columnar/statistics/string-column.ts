@@ -70,10 +70,7 @@ export class StringColumn {
       return;
     }
     const points = hashUtf8(bytes, start, length);
-    const high = KEY[0]!;
-    const low = KEY[1]!;
-    this.tally(points, high, low, 1);
-    if (this.frequent.addUtf8(high, low, bytes, start, length, utf16Length(bytes, start, length, points))) this.purge();
+    this.observeKeyed(bytes, start, length, KEY[0]!, KEY[1]!, points, utf16Length(bytes, start, length, points));
   }
 
   /**
