@@ -59,6 +59,30 @@ describe("statistics in sorted batches", () => {
     }
   });
 
+  it("sortDoubles orders evenly spread batches, with equal values, narrow ranges and a few crowded buckets, as TypedArray.prototype.sort", () => {
+    const random = mulberry32(8);
+    const spreads: ((i: number) => number)[] = [
+      () => Math.round(random() * 500_000) / 100,
+      () => (1.5e15 + Math.floor(random() * 1.6e11)) * 1000,
+      () => (random() - 0.5) * 1e-300,
+      () => 1 + random() * 2 ** -40,
+      () => randomInt(random, -3000, 3000),
+      // Nearly even, but a sixteenth of the values piled on a few points.
+      (i) => (i % 17 === 0 ? randomInt(random, 0, 3) * 1000 : random() * 4000),
+      // Past the bucket path: a few values dominate, or the range overflows.
+      (i) => (i % 3 === 0 ? 7 : random() * 100),
+      () => (random() < 0.5 ? -1 : 1) * Number.MAX_VALUE * random(),
+    ];
+    for (const spread of spreads) {
+      for (const n of [255, 256, 1000, 8192]) {
+        const values = Float64Array.from({ length: n }, (_, i) => spread(i));
+        const expected = values.slice().sort();
+        sortDoubles(values);
+        expect(Array.from(values)).toEqual(Array.from(expected));
+      }
+    }
+  });
+
   it("an exact set fed sorted batches that overlap and repeat counts every value as one fed value by value", () => {
     const random = mulberry32(23);
     const batched = new KeySketch(true);

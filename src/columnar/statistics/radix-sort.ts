@@ -1,8 +1,11 @@
 // Sorts a batch of doubles in linear time, for the column statistics' sorted batches
-// (docs/statistics.md, "Cost"): an LSD radix sort of their bit patterns, each turned into an
-// unsigned key that orders as the double does (sign bit flipped for a positive value, every bit
-// for a negative one), six passes of at most 11 bits, a pass skipped when every key shares its
-// digit. TypedArray.prototype.sort compares element by element and costs several times more.
+// (docs/statistics.md, "Cost"). Values spread evenly over their range (prices, timestamps) are
+// dealt into as many buckets as values by where they fall between the least and the greatest,
+// and each bucket, a few values, sorted by insertion: two passes. Other batches get an LSD radix
+// sort of their bit patterns, each turned into an unsigned key that orders as the double does
+// (sign bit flipped for a positive value, every bit for a negative one), six passes of at most
+// 11 bits, a pass skipped when every key shares its digit. TypedArray.prototype.sort compares
+// element by element and costs several times more.
 
 const DIGITS = 6;
 const BUCKETS = 2048;
@@ -23,6 +26,80 @@ export function sortDoubles(values: Float64Array): void {
   // Already in order (a key column, a log's timestamps): nothing to do.
   if (ordered >= n) return;
   if (spare.length < n) spare = new Float64Array(Math.max(n, spare.length * 2));
+  if (n < SMALL || !bucketSort(values)) radixSort(values);
+}
+
+/** Batches shorter than this go to the radix sort: dealing them costs about what it saves. */
+const SMALL = 256;
+/** A bucket holding more values than this is not sorted by insertion. */
+const CROWDED = 24;
+let bucketOf = new Uint32Array(0);
+let bucketStarts = new Uint32Array(0);
+
+/**
+ * Deals values into n buckets by (value − least) / (greatest − least), a map that never orders
+ * two values the other way round (each step rounds monotonically), so the buckets in turn,
+ * each sorted, are the whole sorted. False, with `values` untouched, when the values crowd into
+ * a few buckets (a skewed batch, many equal values, infinities or a range past the largest
+ * double): the radix sort takes those whatever their spread.
+ */
+function bucketSort(values: Float64Array): boolean {
+  const n = values.length;
+  let least = values[0]!;
+  let greatest = least;
+  for (let i = 1; i < n; i++) {
+    const value = values[i]!;
+    if (value < least) least = value;
+    else if (value > greatest) greatest = value;
+  }
+  const scale = n / (greatest - least);
+  if (!(scale < Infinity) || !(scale > 0)) return false;
+  if (bucketOf.length < n) {
+    bucketOf = new Uint32Array(n);
+    bucketStarts = new Uint32Array(n + 1);
+  }
+  const starts = bucketStarts;
+  starts.fill(0, 0, n + 1);
+  const last = n - 1;
+  for (let i = 0; i < n; i++) {
+    const bucket = Math.min(last, Math.floor((values[i]! - least) * scale));
+    bucketOf[i] = bucket;
+    starts[bucket + 1]!++;
+  }
+  let crowded = 0;
+  for (let b = 1; b <= n; b++) {
+    if (starts[b]! > CROWDED) crowded += starts[b]!;
+    starts[b] = starts[b]! + starts[b - 1]!;
+  }
+  // More than a sixteenth of the values in crowded buckets: dealing does not spread this batch.
+  if (crowded > n >> 4) return false;
+  const dealt = spare;
+  const next = bucketOf;
+  for (let i = 0; i < n; i++) {
+    const bucket = next[i]!;
+    const at = starts[bucket]!;
+    starts[bucket] = at + 1;
+    dealt[at] = values[i]!;
+  }
+  // starts[b] is now where bucket b ends. Insertion sort over the whole: a value moves back only
+  // past the values of its own bucket.
+  values.set(dealt.subarray(0, n));
+  for (let i = 1; i < n; i++) {
+    const value = values[i]!;
+    let j = i - 1;
+    if (values[j]! <= value) continue;
+    while (j >= 0 && values[j]! > value) {
+      values[j + 1] = values[j]!;
+      j--;
+    }
+    values[j + 1] = value;
+  }
+  return true;
+}
+
+/** An LSD radix sort of the doubles' bit patterns, through `spare` (at least values' length). */
+function radixSort(values: Float64Array): void {
+  const n = values.length;
   let from: Uint32Array = new Uint32Array(values.buffer, values.byteOffset, n * 2);
   let to: Uint32Array = new Uint32Array(spare.buffer, 0, n * 2);
   counts.fill(0);
