@@ -11,6 +11,13 @@ import { sortDoubles } from "./radix-sort.ts";
 
 const SHRINK = 2 / 3;
 const MIN_CAPACITY = 8;
+/**
+ * Sorted items taken into a level at once before it compacts: a batch of the feed. A lower level's
+ * capacity is a few hundred items, and a batch cut to that size costs a merge into the level above
+ * per piece; one compaction of the whole batch moves each item up once, and fewer compactions add
+ * less rank error, not more.
+ */
+const SORTED_PIECE = 8192;
 
 export class KllSketch {
   /** levels[h] holds items of weight 2^h; sizes[h] of its slots are used. */
@@ -57,9 +64,10 @@ export class KllSketch {
     if (to <= from) return;
     this.reach(level);
     // A long run (a part's exact values leaving exact counting, a merged sketch's level) goes in
-    // a level's capacity at a time, each compacted before the next: the level's buffers then stay
-    // within a few times its capacity instead of growing to the run's length (docs/statistics.md#cost).
-    const piece = Math.max(MIN_CAPACITY, this.capacities[level]!);
+    // SORTED_PIECE items (or a level's capacity, when larger) at a time, each compacted before the
+    // next: the level's buffers then stay within a few times that instead of growing to the run's
+    // length (docs/statistics.md#cost).
+    const piece = Math.max(SORTED_PIECE, this.capacities[level]!);
     for (let at = from; at < to; at += piece) this.addSortedPiece(level, items, at, Math.min(to, at + piece));
   }
 
