@@ -9,6 +9,7 @@ import { statisticsDocument, type ColumnStatistics } from "../../src/columnar/st
 import { KEY, keyOfNumber } from "../../src/columnar/statistics/hash.ts";
 import { KeySketch } from "../../src/columnar/statistics/key-sketch.ts";
 import { KllSketch } from "../../src/columnar/statistics/kll.ts";
+import { EXACT_DISTINCT_LIMIT } from "../../src/columnar/statistics/limits.ts";
 import { sortDoubles } from "../../src/columnar/statistics/radix-sort.ts";
 import { createSummaries, decodeSummary, encodeSummary, mergeSummaries, type TableSummary } from "../../src/columnar/statistics/table-summary.ts";
 import type { TableSchema } from "../../src/schema/table-schema.ts";
@@ -83,28 +84,57 @@ describe("statistics in sorted batches", () => {
     }
   });
 
-  it("an exact set fed sorted batches that overlap and repeat counts every value as one fed value by value", () => {
+  it("an exact set fed batches in any order, that overlap and repeat, counts every value as one fed value by value", () => {
     const random = mulberry32(23);
     const batched = new KeySketch(true);
     const single = new KeySketch(true);
-    for (let b = 0; b < 40; b++) {
-      const n = b % 9 === 0 ? 1 : randomInt(random, 1, 3000);
+    for (let b = 0; b < 60; b++) {
+      const n = b % 9 === 0 ? 1 : randomInt(random, 1, 8192);
       const batch = new Float64Array(n);
-      // Few distinct values in some batches (long runs of equals), wide ranges in others.
+      // Few distinct values in some batches (long runs of equals), wide ranges in others, a skewed spread in the last ones.
       const spread = b % 3 === 0 ? 20 : 5000;
-      for (let i = 0; i < n; i++) batch[i] = randomInt(random, -spread, spread) / (b % 2 === 0 ? 1 : 4);
-      sortDoubles(batch);
-      batched.addSorted(batch, n);
+      for (let i = 0; i < n; i++) batch[i] = b >= 40 ? Math.round(Math.exp(random() * 9)) : randomInt(random, -spread, spread) / (b % 2 === 0 ? 1 : 4);
+      if (b % 5 === 0) sortDoubles(batch);
       for (const value of batch) {
         keyOfNumber(value);
         single.add(KEY[0]!, KEY[1]!);
       }
-      expect(batched.distinct()).toBe(single.distinct());
+      batched.addBatch(batch, n);
+      if (b % 7 === 0) expect(batched.distinct()).toBe(single.distinct());
     }
+    expect(batched.approximate).toBe(false);
     const a = batched.weighted();
     const b = single.weighted();
     expect(a.values).toEqual(b.values);
     expect(a.weights).toEqual(b.weights);
+  });
+
+  it("batches stay exact up to 100,000 distinct values however many wait unmerged, and one more is sketched", () => {
+    const random = mulberry32(24);
+    for (const skewed of [false, true]) {
+      const distinct = Float64Array.from({ length: EXACT_DISTINCT_LIMIT + 1 }, (_, i) => (skewed ? Math.exp(i / 4000) : i * 0.25));
+      // Every value once, then 150,000 repeats drawn from them, in batches of the feed's size.
+      const fed = Float64Array.from({ length: distinct.length + 150_000 }, (_, i) => (i < distinct.length ? distinct[i]! : distinct[randomInt(random, 0, distinct.length - 1)]!));
+      for (let i = fed.length - 1; i > 0; i--) {
+        const j = randomInt(random, 0, i);
+        [fed[i], fed[j]] = [fed[j]!, fed[i]!];
+      }
+      for (const leaveOut of [true, false]) {
+        const last = distinct[distinct.length - 1]!;
+        const values = leaveOut ? fed.filter((value) => value !== last) : fed;
+        const sketch = new KeySketch(true);
+        for (let at = 0; at < values.length; at += 8192) {
+          const batch = values.slice(at, at + 8192);
+          sketch.addBatch(batch, batch.length);
+        }
+        const where = `${skewed ? "skewed" : "even"}, ${leaveOut ? "100,000" : "100,001"} distinct`;
+        expect(sketch.approximate, where).toBe(!leaveOut);
+        if (leaveOut) expect(sketch.distinct(), where).toBe(EXACT_DISTINCT_LIMIT);
+        else expect(Math.abs(sketch.distinct() - distinct.length), where).toBeLessThanOrEqual(0.02 * distinct.length);
+        const weights = sketch.weighted().weights;
+        expect(weights.reduce((sum, w) => sum + w, 0), where).toBe(values.length);
+      }
+    }
   });
 
   it("KLL fed sorted runs, single items and weighted ones keeps ranks within 0.5 %", () => {

@@ -5,13 +5,12 @@
 // once per row group with its count. A column the encoder had to keep as text although its field
 // is numeric (a datetime column mixing zones, a time with an offset, an integer past 38 digits)
 // reports its text, read here as castCell would type it. Finite numbers told one at a time wait
-// in a batch, sorted once and counted a run of equal values at a time, until the batch is full
-// or the row group ends (the sink's `nulls`, told once per row group after its values).
+// in a batch, counted together (the summary sorts them), until the batch is full or the row
+// group ends (the sink's `nulls`, told once per row group after its values).
 import { isSpecialNumber } from "../../schema/lexical.ts";
 import type { TableSchema } from "../../schema/table-schema.ts";
 import { BooleanColumn } from "./boolean-column.ts";
 import { NumericColumn } from "./numeric-column.ts";
-import { sortDoubles } from "./radix-sort.ts";
 import { StringColumn } from "./string-column.ts";
 import type { ColumnSummary, TableSummary } from "./table-summary.ts";
 
@@ -37,12 +36,10 @@ export class ColumnFeed {
     this.column.nulls += count;
   }
 
-  /** Counts the batch's numbers, in order. */
+  /** Counts the batch's numbers. */
   settle(): void {
     if (this.batched === 0) return;
-    const values = this.batch!.subarray(0, this.batched);
-    sortDoubles(values);
-    (this.column as NumericColumn).observeSorted(values, values.length);
+    (this.column as NumericColumn).observeBatch(this.batch!, this.batched);
     this.batched = 0;
   }
 

@@ -8,9 +8,13 @@ import { HLL_REGISTERS, HyperLogLog } from "./hyperloglog.ts";
 import { KeyTable } from "./key-table.ts";
 import { KllSketch } from "./kll.ts";
 import { EXACT_DISTINCT_LIMIT } from "./limits.ts";
-import { sortDoubles } from "./radix-sort.ts";
+import { sortDoubles, sortSpread } from "./radix-sort.ts";
 
 const EXACT = 0;
+/** Values addBatch holds before merging them into the run: 256 KiB, four of the feed's batches. */
+const PENDING_LIMIT = 32_768;
+/** Values sorted and merged at once when the waiting ones are not spread evenly: the feed's batch. */
+const MERGE_PIECE = 8192;
 const NO_RUN = new Float64Array(0);
 const SKETCHED = 1;
 
@@ -30,6 +34,15 @@ export class KeySketch {
   private runValues = NO_RUN;
   private runCounts = NO_RUN;
   private runSize = 0;
+  /**
+   * While exact, the values addBatch was told and not yet merged into the run, in any order: a
+   * batch merged into a run of 100,000 moves the whole run, so they wait to be merged many
+   * batches at once, after one sort.
+   */
+  private pending = NO_RUN;
+  private pendingSize = 0;
+  /** Whether the waiting values were spread evenly enough to sort at once the last time (dealing a skewed column's again would cost a pass for nothing). */
+  private spread = true;
 
   /** `withValues`: the keys are numbers (a double's bits, or a boxed big integer) to rank. */
   constructor(withValues: boolean) {
@@ -52,23 +65,66 @@ export class KeySketch {
   }
 
   /**
-   * Counts values[0, n), finite doubles in order (−0 read as 0), once each: while exact, merged
-   * into the sorted run; after, a HyperLogLog register per run of equal values and the batch into
-   * KLL at once.
+   * Counts values[0, n), finite doubles (−0 read as 0) in any order, once each, and may reorder
+   * them: while exact, kept until PENDING_LIMIT of them wait, then sorted together and merged into
+   * the sorted run; after, sorted, a HyperLogLog register per run of equal values and the batch
+   * into KLL at once.
    */
-  addSorted(values: Float64Array, n: number): void {
+  addBatch(values: Float64Array, n: number): void {
     if (this.table !== null) {
-      this.mergeRun(values, n);
-      if (this.table.size + this.runSize > EXACT_DISTINCT_LIMIT) this.checkLimit();
+      if (this.pendingSize + n > this.pending.length) this.growPending(n);
+      this.pending.set(values.subarray(0, n), this.pendingSize);
+      this.pendingSize += n;
+      if (this.pendingSize >= PENDING_LIMIT) this.settle();
       return;
     }
-    addDoubles(this.hll!, values, n);
-    this.kll?.addSorted(values, 0, n);
+    const batch = values.subarray(0, n);
+    sortDoubles(batch);
+    addDoubles(this.hll!, batch, n);
+    this.kll?.addSorted(batch, 0, n);
+  }
+
+  private growPending(n: number): void {
+    const grown = new Float64Array(Math.max(this.pendingSize + n, Math.min(this.pending.length * 4, PENDING_LIMIT + n), 1024));
+    grown.set(this.pending.subarray(0, this.pendingSize));
+    this.pending = grown;
+  }
+
+  /**
+   * Sorts the values waiting and merges them into the run. Values wait only while exact, and
+   * whatever reads or sketches the run settles them first.
+   */
+  private settle(): void {
+    const n = this.pendingSize;
+    if (n === 0) return;
+    this.pendingSize = 0;
+    const values = this.pending.subarray(0, n);
+    if (this.spread && sortSpread(values)) this.mergeRun(values, n);
+    else {
+      this.spread = false;
+      // Not spread evenly: sorted and merged a batch at a time, as the radix sort wants, and
+      // sketched from the batch that passes the limit.
+      for (let at = 0; at < n; at += MERGE_PIECE) {
+        const piece = values.subarray(at, Math.min(n, at + MERGE_PIECE));
+        if (this.table === null) {
+          this.addBatch(piece, piece.length);
+          continue;
+        }
+        sortDoubles(piece);
+        this.mergeRun(piece, piece.length);
+        if (this.table.size + this.runSize > EXACT_DISTINCT_LIMIT) this.checkLimit();
+      }
+    }
+    if (this.table !== null && this.table.size + this.runSize > EXACT_DISTINCT_LIMIT) this.checkLimit();
+    // Sketched: nothing waits again, so the buffer goes.
+    if (this.table === null) this.pending = NO_RUN;
   }
 
   /** The table and the run may hold more than EXACT_DISTINCT_LIMIT keys: counted together, then sketched if they do. */
   private checkLimit(): void {
-    const table = this.table!;
+    this.settle();
+    if (this.table === null) return;
+    const table = this.table;
     if (table.size > 0 && this.runSize > 0) {
       // A few keys told one at a time (a dictionary's entries counted more than once) are looked
       // up in the run rather than the whole run folded into the table.
@@ -147,6 +203,7 @@ export class KeySketch {
 
   /** Moves the run into the table (sized for it when empty), so the table holds every exact key. */
   private fold(): void {
+    this.settle();
     const n = this.runSize;
     if (n === 0 || this.table === null) return;
     if (this.table.size === 0) this.table = KeyTable.sized(false, n);
@@ -234,11 +291,13 @@ export class KeySketch {
   }
 
   get approximate(): boolean {
+    this.settle();
     return this.table === null;
   }
 
   /** Whether the exact keys are all in the run (the table empty): read from it then, without folding. */
   private get onlyRun(): boolean {
+    this.settle();
     return this.runSize > 0 && this.table !== null && this.table.size === 0;
   }
 

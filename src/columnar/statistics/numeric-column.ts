@@ -56,15 +56,22 @@ export class NumericColumn {
   }
 
   /**
-   * Counts values[0, n), finite doubles in order with −0 read as 0 (as observeNumber reads
-   * them), once each: a batch the encoder's feed sorted, so runs of equal values are counted at once.
+   * Counts values[0, n), finite doubles with −0 read as 0 (as observeNumber reads them), once
+   * each, and may reorder them: a batch from the encoder's feed.
    */
-  observeSorted(values: Float64Array, n: number): void {
+  observeBatch(values: Float64Array, n: number): void {
     if (n === 0) return;
-    if (values[0]! < this.low) this.low = values[0]!;
-    if (values[n - 1]! > this.high) this.high = values[n - 1]!;
+    let low = this.low;
+    let high = this.high;
+    for (let i = 0; i < n; i++) {
+      const value = values[i]!;
+      if (value < low) low = value;
+      if (value > high) high = value;
+    }
+    this.low = low;
+    this.high = high;
     if (this.type === "integer" || this.type === "number") this.moments.addBatch(values, n);
-    this.values.addSorted(values, n);
+    this.values.addBatch(values, n);
   }
 
   /** Counts an integer past ±(2^53 − 1) `count` times: exact extremes, keyed by its digits. */

@@ -20,13 +20,23 @@ const HIGH = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
 
 /** Sorts `values` (no NaN; −0 and 0 count as equal) in place, ascending. */
 export function sortDoubles(values: Float64Array): void {
+  if (!sortSpread(values)) radixSort(values);
+}
+
+/**
+ * Sorts `values` (as sortDoubles) when they are in order already or spread evenly enough to deal
+ * into buckets, however many; false, with `values` untouched, when they are not: a radix sort's
+ * passes over more than a few thousand values miss the cache, so a caller with many sorts them
+ * in pieces instead.
+ */
+export function sortSpread(values: Float64Array): boolean {
   const n = values.length;
   let ordered = 1;
   while (ordered < n && values[ordered - 1]! <= values[ordered]!) ordered++;
   // Already in order (a key column, a log's timestamps): nothing to do.
-  if (ordered >= n) return;
+  if (ordered >= n) return true;
   if (spare.length < n) spare = new Float64Array(Math.max(n, spare.length * 2));
-  if (n < SMALL || !bucketSort(values)) radixSort(values);
+  return n >= SMALL && bucketSort(values);
 }
 
 /** Batches shorter than this go to the radix sort: dealing them costs about what it saves. */
