@@ -3,10 +3,12 @@
 // elements"; mergeable as in Agarwal et al. 2012, "Mergeable Summaries"). Counters accumulate up
 // to FREQUENT_PURGE_AT, or fewer once their texts pass FREQUENT_TEXT_UNITS together; a purge
 // subtracts the count that leaves FREQUENT_CAPACITY of them positive. Each kept count is a lower bound, at most `offset` ≤ n / FREQUENT_CAPACITY below the
-// truth: a purge subtracting c takes c from at least FREQUENT_CAPACITY counters.
+// truth: a purge subtracting c takes c from at least FREQUENT_CAPACITY counters. In a column of
+// mostly distinct texts nearly every cell makes a counter a purge soon drops, so counters are
+// dense arrays behind a small index rather than slots of a table: a new counter is appended, and
+// a purge closes the gaps in one pass.
 import type { ByteReader, ByteWriter } from "./bytes.ts";
 import { KEY } from "./hash.ts";
-import { KeyTable } from "./key-table.ts";
 import { FREQUENT_CAPACITY, FREQUENT_PURGE_AT, FREQUENT_TEXT_UNITS, TOP_VALUE_MAX_LENGTH } from "./limits.ts";
 
 export interface TopValue {
@@ -14,29 +16,33 @@ export interface TopValue {
   count: number;
 }
 
+/** Counts a purge's floor is first looked for among, by a histogram (floorOf). */
+const SMALL_COUNTS = 64;
+
 export class FrequentValues {
-  /** Key → count, with `tags` holding the index of the key's text in `texts`. */
-  private table = new KeyTable(true);
-  private texts: string[] = [];
-  /** texts[0, textCount) are in use; the rest are empty slots kept for the next texts. */
-  private textCount = 0;
-  /** UTF-16 code units of the texts kept: past FREQUENT_TEXT_UNITS a purge comes before FREQUENT_PURGE_AT counters. */
-  private units = 0;
-  private spare: KeyTable | null = null;
-  /** The last purge's texts array and counts, reused by the next. */
-  private spareTexts: string[] = [];
-  private purgeCounts = new Float64Array(0);
   /**
-   * Texts counted from their UTF-8 and not read since: text i is arena[spans[3i], spans[3i] +
-   * spans[3i + 1]) of spans[3i + 2] UTF-16 units while spans[3i + 1] ≥ 0, and texts[i] once read
-   * (textOf). A purge moves its survivors' bytes to the spare arena, so a mostly-distinct
-   * column's texts become strings only where the summary is read (top, encode, merge).
+   * Counter i: keys[2i] key high, keys[2i + 1] key low, counts[i] its count, and its text:
+   * arena[spans[3i], spans[3i] + spans[3i + 1]) of spans[3i + 2] UTF-16 units while spans[3i + 1]
+   * ≥ 0 (told as UTF-8 and not read since), texts[i] once read or when told as a string. Counters
+   * are kept in the order they were first counted; a purge closes the gaps in place.
    */
+  private keys = new Uint32Array(2 * 64);
+  private counts = new Float64Array(64);
+  private spans = new Int32Array(3 * 64);
+  private texts: string[] = [];
+  /** Counters in use: counters [0, size). */
+  size = 0;
+  /** Open addressing over the counters: slot → counter + 1 (0: empty), at most half full. */
+  private index = new Int32Array(128);
+  private mask = 127;
   private arena: Uint8Array = new Uint8Array(0);
   private arenaUsed = 0;
-  private spans = new Int32Array(0);
-  private spareArena: Uint8Array = new Uint8Array(0);
-  private spareSpans = new Int32Array(0);
+  /** UTF-16 code units of the texts kept: past FREQUENT_TEXT_UNITS a purge comes before FREQUENT_PURGE_AT counters. */
+  private units = 0;
+  /** The counts a purge selects its floor from, kept for the next. */
+  private purgeCounts = new Float64Array(0);
+  /** How many counters hold each count below SMALL_COUNTS, as a purge finds its floor. */
+  private histogram = new Int32Array(SMALL_COUNTS);
   /** What every purge subtracted, summed: how far below the truth a count may be. */
   offset = 0;
   /** texts[0, copied) are copies already (a purge's survivors), which the next purge keeps as they are. */
@@ -53,51 +59,102 @@ export class FrequentValues {
    * UTF-16 code units (as add, but its string is made only if read); true when over capacity.
    */
   addUtf8(high: number, low: number, bytes: Uint8Array, start: number, length: number, units: number): boolean {
-    const table = this.table;
-    const slot = table.slotOf(high, low);
-    if (table.counts[slot * 2 + 1] === 0) {
-      if (units > TOP_VALUE_MAX_LENGTH) this.keep(slot, utf8Text.decode(bytes.subarray(start, start + length)));
-      else this.keepBytes(slot, bytes, start, length, units);
-    }
-    table.counts[slot * 2 + 1]! += 1;
+    const slot = this.slotOf(high, low);
+    const at = this.index[slot]!;
+    if (at !== 0) this.counts[at - 1]! += 1;
+    else if (units > TOP_VALUE_MAX_LENGTH) this.keep(slot, high, low, utf8Text.decode(bytes.subarray(start, start + length)), 1);
+    else this.keepBytes(slot, high, low, bytes, start, length, units, 1);
     return this.overFull();
   }
 
-  /** Keeps the text whose UTF-8 is bytes[start, start + length) as the new counter in `slot`'s, copied into the arena. */
-  private keepBytes(slot: number, bytes: Uint8Array, start: number, length: number, units: number): void {
-    const index = this.textCount++;
-    this.table.tags![slot] = index;
+  /** The index slot of the key (high, low): its counter's, or the empty slot where a new counter for it goes. */
+  private slotOf(high: number, low: number): number {
+    const index = this.index;
+    const keys = this.keys;
+    const mask = this.mask;
+    let slot = (high ^ low) & mask;
+    for (;;) {
+      const at = index[slot]!;
+      if (at === 0 || (keys[at * 2 - 2] === high && keys[at * 2 - 1] === low)) return slot;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  /** A new counter in the empty index slot `slot` for the key (high, low) with `count`, its text still to be recorded; returns it. */
+  private counterAt(slot: number, high: number, low: number, count: number): number {
+    const counter = this.size;
+    if (counter === this.counts.length) this.growCounters();
+    this.keys[counter * 2] = high;
+    this.keys[counter * 2 + 1] = low;
+    this.counts[counter] = count;
+    this.size = counter + 1;
+    this.index[slot] = counter + 1;
+    // Kept at most half full, so a probe for a key not counted ends soon.
+    if (this.size * 2 > this.mask + 1) this.growIndex();
+    return counter;
+  }
+
+  /** Puts counter `counter`, keyed (high, low), in the index. */
+  private indexCounter(counter: number, high: number, low: number): void {
+    const index = this.index;
+    const mask = this.mask;
+    let slot = (high ^ low) & mask;
+    while (index[slot] !== 0) slot = (slot + 1) & mask;
+    index[slot] = counter + 1;
+  }
+
+  private growCounters(): void {
+    const size = this.counts.length * 2;
+    const keys = new Uint32Array(size * 2);
+    keys.set(this.keys);
+    this.keys = keys;
+    const counts = new Float64Array(size);
+    counts.set(this.counts);
+    this.counts = counts;
+    const spans = new Int32Array(size * 3);
+    spans.set(this.spans);
+    this.spans = spans;
+  }
+
+  /** Twice the slots, every counter indexed again. */
+  private growIndex(): void {
+    this.index = new Int32Array((this.mask + 1) * 2);
+    this.mask = this.index.length - 1;
+    this.reindex();
+  }
+
+  /** Indexes counters [0, size) afresh. */
+  private reindex(): void {
+    this.index.fill(0);
+    const keys = this.keys;
+    for (let counter = 0; counter < this.size; counter++) this.indexCounter(counter, keys[counter * 2]!, keys[counter * 2 + 1]!);
+  }
+
+  /** A new counter whose text is the UTF-8 bytes[start, start + length), copied into the arena. */
+  private keepBytes(slot: number, high: number, low: number, bytes: Uint8Array, start: number, length: number, units: number, count: number): void {
+    const counter = this.counterAt(slot, high, low, count);
     const from = this.arenaUsed;
     if (from + length > this.arena.length) this.arena = grown(this.arena, from + length);
     // A loop, not set(subarray()): a text is a few dozen bytes and a view costs an object.
     const arena = this.arena;
     for (let i = 0; i < length; i++) arena[from + i] = bytes[start + i]!;
     this.arenaUsed = from + length;
-    this.spanAt(index, from, length, units);
+    const spans = this.spans;
+    spans[counter * 3] = from;
+    spans[counter * 3 + 1] = length;
+    spans[counter * 3 + 2] = units;
     this.units += units;
   }
 
-  /** Records text `index`'s place in the arena (length −1: it is texts[index]). */
-  private spanAt(index: number, start: number, length: number, units: number): void {
-    if (index * 3 + 2 >= this.spans.length) {
-      const spans = new Int32Array(Math.max(192, index * 6 + 3));
-      spans.set(this.spans);
-      this.spans = spans;
-    }
-    this.spans[index * 3] = start;
-    this.spans[index * 3 + 1] = length;
-    this.spans[index * 3 + 2] = units;
-  }
-
-  /** Text `index`, made from its bytes on first read. */
-  private textOf(index: number): string {
+  /** Text of counter `counter`, made from its bytes on first read. */
+  private textOf(counter: number): string {
     const spans = this.spans;
-    const length = spans[index * 3 + 1]!;
-    if (length < 0) return this.texts[index]!;
-    const start = spans[index * 3]!;
+    const length = spans[counter * 3 + 1]!;
+    if (length < 0) return this.texts[counter]!;
+    const start = spans[counter * 3]!;
     const text = utf8Text.decode(this.arena.subarray(start, start + length));
-    this.texts[index] = text;
-    spans[index * 3 + 1] = -1;
+    this.texts[counter] = text;
+    spans[counter * 3 + 1] = -1;
     return text;
   }
 
@@ -108,39 +165,38 @@ export class FrequentValues {
    * TOP_VALUE_MAX_LENGTH + 1 units, half the budget, so purges stay a thousand new values apart.
    */
   private overFull(): boolean {
-    const size = this.table.size;
+    const size = this.size;
     return size > FREQUENT_PURGE_AT || (size > FREQUENT_CAPACITY && this.units > FREQUENT_TEXT_UNITS);
   }
 
   private count(high: number, low: number, text: string, count: number): void {
-    const table = this.table;
-    const slot = table.slotOf(high, low);
-    if (table.counts[slot * 2 + 1] === 0) this.keep(slot, text);
-    table.counts[slot * 2 + 1]! += count;
+    const slot = this.slotOf(high, low);
+    const at = this.index[slot]!;
+    if (at !== 0) this.counts[at - 1]! += count;
+    else this.keep(slot, high, low, text, count);
   }
 
-  /** Keeps `text` as the new counter in `slot`'s. */
-  private keep(slot: number, text: string): void {
-    const index = this.textCount++;
-    this.table.tags![slot] = index;
+  /** A new counter for `text` in the empty index slot `slot`. */
+  private keep(slot: number, high: number, low: number, text: string, count: number): void {
+    const counter = this.counterAt(slot, high, low, count);
     // Before the first purge a new value is rare past the first few thousand, so it is kept as
     // its own copy; after, the purge copies the survivors (a value that goes costs no copy).
     const kept = text.length > TOP_VALUE_MAX_LENGTH ? detached(cut(text)) : this.offset === 0 ? detached(text) : text;
-    this.texts[index] = kept;
-    this.spanAt(index, 0, -1, 0);
+    this.texts[counter] = kept;
+    this.spans[counter * 3 + 1] = -1;
     this.units += kept.length;
   }
 
   /** Every key counted, exact while no purge happened. */
   forEachKey(visit: (high: number, low: number) => void): void {
-    const table = this.table;
-    table.forEach((slot) => visit(table.high(slot), table.low(slot)));
+    const keys = this.keys;
+    for (let counter = 0; counter < this.size; counter++) visit(keys[counter * 2]!, keys[counter * 2 + 1]!);
   }
 
   /** Whether `test` holds for every text kept. */
   everyText(test: (text: string) => boolean): boolean {
-    const table = this.table;
-    return table.occupied().every((slot) => test(this.textOf(table.tags![slot]!)));
+    for (let counter = 0; counter < this.size; counter++) if (!test(this.textOf(counter))) return false;
+    return true;
   }
 
   /**
@@ -149,84 +205,99 @@ export class FrequentValues {
    */
   rekeyed(key: (text: string) => void): FrequentValues {
     const copy = new FrequentValues();
-    const table = this.table;
-    copy.table = KeyTable.sized(true, table.size + 1);
     copy.offset = this.offset;
-    table.forEach((slot) => {
-      const text = this.textOf(table.tags![slot]!);
-      let high = table.high(slot);
-      let low = table.low(slot);
+    const keys = this.keys;
+    for (let counter = 0; counter < this.size; counter++) {
+      const text = this.textOf(counter);
+      let high = keys[counter * 2]!;
+      let low = keys[counter * 2 + 1]!;
       if (text.length <= TOP_VALUE_MAX_LENGTH) {
         key(text);
         high = KEY[0]!;
         low = KEY[1]!;
       }
-      copy.count(high, low, text, table.count(slot));
-    });
-    copy.copied = copy.textCount;
+      copy.count(high, low, text, this.counts[counter]!);
+    }
+    copy.copied = copy.size;
     return copy;
-  }
-
-  get size(): number {
-    return this.table.size;
   }
 
   /** When over full (overFull), subtracts the count that leaves at most FREQUENT_CAPACITY counters positive. */
   purge(): void {
     while (this.overFull()) {
-      const old = this.table;
-      const oldCounts = old.counts;
-      const slots = old.slots;
-      if (this.purgeCounts.length < old.size) this.purgeCounts = new Float64Array(old.size * 2);
-      const counts = this.purgeCounts;
-      let at = 0;
-      for (let slot = 0; slot < slots; slot++) {
-        const count = oldCounts[slot * 2 + 1]!;
-        if (count !== 0) counts[at++] = count;
-      }
-      const floor = kthSmallest(counts, at, at - FREQUENT_CAPACITY - 1);
-      const texts = this.texts;
-      const spans = this.spans;
-      const arena = this.arena;
-      // Before the first purge every new text was copied as it came (count below).
-      const copied = this.offset === 0 ? this.textCount : this.copied;
-      // The spare table and texts from the last purge are reused: a purge allocates no buffer.
-      this.table = this.spare && this.spare.slots === slots ? this.spare.cleared() : new KeyTable(true, slots);
-      const textCount = this.textCount;
-      this.texts = this.spareTexts;
-      this.spans = this.spareSpans;
-      this.arena = this.spareArena;
-      this.arenaUsed = 0;
-      this.textCount = 0;
-      this.units = 0;
-      const tags = old.tags!;
-      for (let slot = 0; slot < slots; slot++) {
-        const count = oldCounts[slot * 2 + 1]! - floor;
+      const size = this.size;
+      const counts = this.counts;
+      const floor = this.floorOf(size - FREQUENT_CAPACITY - 1);
+      const { keys, spans, texts, arena } = this;
+      // Before the first purge every new text was copied as it came (keep).
+      const copied = this.offset === 0 ? size : this.copied;
+      // The survivors move down over the counters that go, in order, and their bytes down the
+      // arena: a survivor's place is never after its old one, so nothing is overwritten unread.
+      let kept = 0;
+      let used = 0;
+      let units = 0;
+      for (let counter = 0; counter < size; counter++) {
+        const count = counts[counter]! - floor;
         if (count <= 0) continue;
-        const index = tags[slot]!;
-        const length = spans[index * 3 + 1]!;
+        keys[kept * 2] = keys[counter * 2]!;
+        keys[kept * 2 + 1] = keys[counter * 2 + 1]!;
+        counts[kept] = count;
+        const length = spans[counter * 3 + 1]!;
         if (length >= 0) {
-          // A text still in bytes moves to the new arena unread.
-          const table = this.table;
-          const kept = table.slotOf(old.high(slot), old.low(slot));
-          this.keepBytes(kept, arena, spans[index * 3]!, length, spans[index * 3 + 2]!);
-          table.counts[kept * 2 + 1]! += count;
-        } else this.count(old.high(slot), old.low(slot), index < copied ? texts[index]! : detached(texts[index]!), count);
+          const start = spans[counter * 3]!;
+          if (start !== used) arena.copyWithin(used, start, start + length);
+          spans[kept * 3] = used;
+          spans[kept * 3 + 1] = length;
+          spans[kept * 3 + 2] = spans[counter * 3 + 2]!;
+          used += length;
+          units += spans[kept * 3 + 2]!;
+        } else {
+          const text = counter < copied ? texts[counter]! : detached(texts[counter]!);
+          texts[kept] = text;
+          spans[kept * 3 + 1] = -1;
+          units += text.length;
+        }
+        kept++;
       }
       // The texts that went are let go (a slice of a cell's chunk would keep the chunk alive).
-      texts.fill("", 0, textCount);
-      this.spareTexts = texts;
-      this.spareSpans = spans;
-      this.spareArena = arena;
-      this.spare = old;
+      texts.fill("", kept, size);
+      this.size = kept;
+      this.arenaUsed = used;
+      this.units = units;
+      this.reindex();
       this.offset += floor;
-      this.copied = this.textCount;
+      this.copied = kept;
     }
   }
 
+  /**
+   * The k-th smallest (0-based) of counts[0, size): read off a histogram of the counts below
+   * SMALL_COUNTS when it lies there, as it does in a column of mostly distinct values (nearly
+   * every count 1), else Hoare's quickselect over a copy.
+   */
+  private floorOf(k: number): number {
+    const size = this.size;
+    const counts = this.counts;
+    const histogram = this.histogram.fill(0);
+    for (let counter = 0; counter < size; counter++) {
+      const count = counts[counter]!;
+      if (count < SMALL_COUNTS) histogram[count]!++;
+    }
+    let below = 0;
+    for (let count = 1; count < SMALL_COUNTS; count++) {
+      below += histogram[count]!;
+      if (below > k) return count;
+    }
+    if (this.purgeCounts.length < size) this.purgeCounts = new Float64Array(size * 2);
+    const selected = this.purgeCounts;
+    selected.set(counts.subarray(0, size));
+    return kthSmallest(selected, size, k);
+  }
+
   merge(other: FrequentValues): void {
-    const theirs = other.table;
-    theirs.forEach((slot) => this.count(theirs.high(slot), theirs.low(slot), other.textOf(theirs.tags![slot]!), theirs.count(slot)));
+    for (let counter = 0; counter < other.size; counter++) {
+      this.count(other.keys[counter * 2]!, other.keys[counter * 2 + 1]!, other.textOf(counter), other.counts[counter]!);
+    }
     this.offset += other.offset;
     this.purge();
   }
@@ -237,31 +308,26 @@ export class FrequentValues {
 
   /** The `limit` largest counts, ties by value. */
   top(limit: number): TopValue[] {
-    const table = this.table;
-    return table
-      .occupied()
-      .map((slot) => ({ value: this.textOf(table.tags![slot]!), count: table.count(slot) }))
-      .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
-      .slice(0, limit);
+    const values: TopValue[] = [];
+    for (let counter = 0; counter < this.size; counter++) values.push({ value: this.textOf(counter), count: this.counts[counter]! });
+    return values.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0)).slice(0, limit);
   }
 
   encode(out: ByteWriter): void {
-    const table = this.table;
     out.varuint(this.offset);
-    out.varuint(table.size);
-    table.forEach((slot) => {
-      out.u32(table.high(slot));
-      out.u32(table.low(slot));
-      out.varuint(table.count(slot));
-      out.text(this.textOf(table.tags![slot]!));
-    });
+    out.varuint(this.size);
+    for (let counter = 0; counter < this.size; counter++) {
+      out.u32(this.keys[counter * 2]!);
+      out.u32(this.keys[counter * 2 + 1]!);
+      out.varuint(this.counts[counter]!);
+      out.text(this.textOf(counter));
+    }
   }
 
   static decode(input: ByteReader): FrequentValues {
     const frequent = new FrequentValues();
     frequent.offset = input.varuint();
     const size = input.varuint();
-    frequent.table = KeyTable.sized(true, size + 1);
     for (let i = 0; i < size; i++) {
       const high = input.u32();
       const low = input.u32();
