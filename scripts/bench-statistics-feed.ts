@@ -46,6 +46,8 @@ interface Sink {
   keyedUtf8(bytes: Uint8Array, start: number, length: number, high: number, low: number, points: number, units: number): void;
   booleans(trues: number, falses: number): void;
   zoned(): void;
+  /** Absent in a base from before the sink was told of page cuts. */
+  pageDone?(): void;
 }
 
 async function load(label: string, dir: URL): Promise<Code> {
@@ -132,6 +134,8 @@ class Recording implements Sink {
     this.keyCount += 4;
   }
   booleans(trues: number, falses: number): void { this.op(5, trues, falses); }
+  /** Replayed where it came, though nothing writes over the recording's bytes: the sink copies what it kept then. */
+  pageDone(): void { this.op(8, 0, 0); }
   zoned(): void { this.op(6, 0, 0); }
 }
 
@@ -180,6 +184,7 @@ function replayInto(code: Code, feeds: Sink[], only: number): void {
           break;
         case 5: feed.booleans(a[i]!, b[i]!); break;
         case 6: feed.zoned(); break;
+        case 8: feed.pageDone?.(); break;
       }
     }
   }

@@ -243,6 +243,39 @@ describe("a string column told its texts' UTF-8 bytes alone", () => {
     expect(rekeyedLazy.keys).toBe("utf16");
   });
 
+  it("keeps the texts of a page written over after pageDone, whether the page is copied whole or text by text", () => {
+    // Mostly distinct texts (each page's new texts fill it: copied at once), some told twice in a
+    // row (purges keep them, and copy those still in the page), then a few new texts among repeats
+    // (copied one by one).
+    const twice = Array.from({ length: 30_000 }, (_, i) => `solo ${i >> 1} ${i % 20 < 2 ? "" : i}`);
+    const sparse = Array.from({ length: 30_000 }, (_, i) => (i % 50 === 0 ? `rare ${i}` : `common ${i % 40}`));
+    for (const texts of [cells(30_000), twice, sparse]) {
+      const paged = new StringColumn();
+      const page = new Uint8Array(64 * 1024);
+      let used = 0;
+      let inPage = 0;
+      for (const text of texts) {
+        const bytes = encoder.encode(text);
+        if (used + bytes.length > page.length || inPage === 1024) {
+          paged.pageDone();
+          // Written over, as the encoder's next page is.
+          page.fill(0x78);
+          used = 0;
+          inPage = 0;
+        }
+        page.set(bytes, used);
+        const points = hashUtf8(page, used, bytes.length);
+        paged.observeKeyed(page, used, bytes.length, KEY[0]!, KEY[1]!, points, text.length);
+        used += bytes.length;
+        inPage++;
+      }
+      paged.pageDone();
+      page.fill(0x78);
+      expect(encoded(paged)).toEqual(encoded(fed(texts, false)));
+      expect(paged.entry()).toEqual(fed(texts, false).entry());
+    }
+  });
+
   it("keeps a long text cut at 256 units, never half a surrogate pair", () => {
     const long = `${"x".repeat(255)}😀 tail`;
     const column = fed([long, long], true);

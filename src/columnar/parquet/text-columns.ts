@@ -251,6 +251,8 @@ export class StringColumn implements TypedColumn {
   }
 
   takePageBounds(): Bounds | null {
+    // The page is cut: its values are about to be written over.
+    this.sink?.pageDone();
     if (!this.pageHas) return null;
     this.pageHas = false;
     const pageMin = utf8Text.decode(this.pageMin);

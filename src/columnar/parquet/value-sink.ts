@@ -12,8 +12,8 @@ export interface ValueSink {
   text(text: string, count: number): void;
   /**
    * Text written PLAIN, once, as the UTF-8 bytes[start, start + length) the page holds for it
-   * (valid during the call); `text` is its string when the encoder had one, else the sink makes
-   * one only if it keeps the text.
+   * (valid until pageDone, or a call with another buffer); `text` is its string when the encoder
+   * had one, else the sink makes one only if it keeps the text.
    */
   utf8(bytes: Uint8Array, start: number, length: number, text?: string): void;
   /**
@@ -22,6 +22,12 @@ export interface ValueSink {
    * UTF-16 code units, so the sink need not read the bytes unless it keeps the text.
    */
   keyedUtf8(bytes: Uint8Array, start: number, length: number, high: number, low: number, points: number, units: number): void;
+  /**
+   * The page the bytes of utf8 and keyedUtf8 lay in is about to be written over: a sink that kept
+   * where a text lies copies it now. Told at every page cut, so a sink can copy a page's texts
+   * together rather than each as it is told.
+   */
+  pageDone(): void;
   booleans(trues: number, falses: number): void;
   /** The column's timestamps were written converted to UTC (`timestamp-utc`). */
   zoned(): void;

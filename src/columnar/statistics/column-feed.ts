@@ -97,6 +97,11 @@ export class ColumnFeed {
     else this.text(utf8Text.decode(bytes.subarray(start, start + length)), 1);
   }
 
+  /** The bytes of the texts told since the last call are about to be written over. */
+  pageDone(): void {
+    if (this.column instanceof StringColumn) this.column.pageDone();
+  }
+
   /** `trues` true and `falses` false cells. */
   booleans(trues: number, falses: number): void {
     const column = this.column;

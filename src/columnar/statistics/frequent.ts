@@ -18,13 +18,16 @@ export interface TopValue {
 
 /** Counts a purge's floor is first looked for among, by a histogram (floorOf). */
 const SMALL_COUNTS = 64;
+/** A page span's start when no counter points into the page. */
+const PAGE_NONE = 0x7fffffff;
 
 export class FrequentValues {
   /**
    * Counter i: keys[2i] key high, keys[2i + 1] key low, counts[i] its count, and its text:
-   * arena[spans[3i], spans[3i] + spans[3i + 1]) of spans[3i + 2] UTF-16 units while spans[3i + 1]
-   * ≥ 0 (told as UTF-8 and not read since), texts[i] once read or when told as a string. Counters
-   * are kept in the order they were first counted; a purge closes the gaps in place.
+   * spans[3i + 1] UTF-8 bytes of spans[3i + 2] UTF-16 units while spans[3i + 1] ≥ 0 (told as
+   * UTF-8 and not read since), at arena[spans[3i], …) or, while spans[3i] < 0, still in the
+   * caller's page at page[−1 − spans[3i], …); texts[i] once read or when told as a string.
+   * Counters are kept in the order they were first counted; a purge closes the gaps in place.
    */
   private keys = new Uint32Array(2 * 64);
   private counts = new Float64Array(64);
@@ -37,6 +40,16 @@ export class FrequentValues {
   private mask = 127;
   private arena: Uint8Array = new Uint8Array(0);
   private arenaUsed = 0;
+  /**
+   * The buffer the newest texts told as UTF-8 lie in, valid until pageDone (or a text told from
+   * another buffer): counters [pageFirst, size) may point into its bytes [pageLow, pageHigh),
+   * `pageBytes` of which are theirs.
+   */
+  private page: Uint8Array | null = null;
+  private pageFirst = 0;
+  private pageLow = 0;
+  private pageHigh = 0;
+  private pageBytes = 0;
   /** UTF-16 code units of the texts kept: past FREQUENT_TEXT_UNITS a purge comes before FREQUENT_PURGE_AT counters. */
   private units = 0;
   /** The counts a purge selects its floor from, kept for the next. */
@@ -130,20 +143,68 @@ export class FrequentValues {
     for (let counter = 0; counter < this.size; counter++) this.indexCounter(counter, keys[counter * 2]!, keys[counter * 2 + 1]!);
   }
 
-  /** A new counter whose text is the UTF-8 bytes[start, start + length), copied into the arena. */
+  /**
+   * A new counter whose text is the UTF-8 bytes[start, start + length), left where it is until
+   * pageDone, which copies the page's kept texts together (a purge first, its survivors): in a
+   * column of mostly distinct texts a new counter a cell, whose bytes one set() moves faster than
+   * a loop per text.
+   */
   private keepBytes(slot: number, high: number, low: number, bytes: Uint8Array, start: number, length: number, units: number, count: number): void {
+    if (bytes !== this.page) {
+      this.pageDone();
+      this.page = bytes;
+      this.pageFirst = this.size;
+      this.pageLow = start;
+      this.pageHigh = start + length;
+    } else {
+      if (start < this.pageLow) this.pageLow = start;
+      if (start + length > this.pageHigh) this.pageHigh = start + length;
+    }
+    this.pageBytes += length;
     const counter = this.counterAt(slot, high, low, count);
-    const from = this.arenaUsed;
-    if (from + length > this.arena.length) this.arena = grown(this.arena, from + length);
-    // A loop, not set(subarray()): a text is a few dozen bytes and a view costs an object.
-    const arena = this.arena;
-    for (let i = 0; i < length; i++) arena[from + i] = bytes[start + i]!;
-    this.arenaUsed = from + length;
     const spans = this.spans;
-    spans[counter * 3] = from;
+    spans[counter * 3] = -1 - start;
     spans[counter * 3 + 1] = length;
     spans[counter * 3 + 2] = units;
     this.units += units;
+  }
+
+  /**
+   * The buffer the texts told as UTF-8 lay in is about to be written over: the texts of counters
+   * still pointing into it are copied into the arena, at once when they fill most of the span
+   * they lie in (a page of mostly distinct texts), else one by one.
+   */
+  pageDone(): void {
+    const page = this.page;
+    if (page === null) return;
+    this.page = null;
+    const { spans, pageLow, pageHigh, pageFirst, size } = this;
+    if (pageHigh - pageLow > 2 * this.pageBytes + 64) {
+      for (let counter = pageFirst; counter < size; counter++) {
+        const start = spans[counter * 3]!;
+        const length = spans[counter * 3 + 1]!;
+        if (length >= 0 && start < 0) spans[counter * 3] = this.arenaCopy(page, -1 - start, length);
+      }
+    } else if (pageHigh > pageLow) {
+      const shift = this.arenaCopy(page, pageLow, pageHigh - pageLow) - pageLow;
+      for (let counter = pageFirst; counter < size; counter++) {
+        const start = spans[counter * 3]!;
+        if (spans[counter * 3 + 1]! >= 0 && start < 0) spans[counter * 3] = -1 - start + shift;
+      }
+    }
+    this.pageBytes = 0;
+  }
+
+  /** Copies bytes[start, start + length) to the arena's end; returns where they went. */
+  private arenaCopy(bytes: Uint8Array, start: number, length: number): number {
+    const from = this.arenaUsed;
+    if (from + length > this.arena.length) this.arena = grown(this.arena, from + length);
+    const arena = this.arena;
+    // A loop for a text, not set(subarray()): a view costs an object.
+    if (length > 64) arena.set(bytes.subarray(start, start + length), from);
+    else for (let i = 0; i < length; i++) arena[from + i] = bytes[start + i]!;
+    this.arenaUsed = from + length;
+    return from;
   }
 
   /** Text of counter `counter`, made from its bytes on first read. */
@@ -152,7 +213,7 @@ export class FrequentValues {
     const length = spans[counter * 3 + 1]!;
     if (length < 0) return this.texts[counter]!;
     const start = spans[counter * 3]!;
-    const text = utf8Text.decode(this.arena.subarray(start, start + length));
+    const text = start < 0 ? utf8Text.decode(this.page!.subarray(-1 - start, -1 - start + length)) : utf8Text.decode(this.arena.subarray(start, start + length));
     this.texts[counter] = text;
     spans[counter * 3 + 1] = -1;
     return text;
@@ -228,7 +289,7 @@ export class FrequentValues {
       const size = this.size;
       const counts = this.counts;
       const floor = this.floorOf(size - FREQUENT_CAPACITY - 1);
-      const { keys, spans, texts, arena } = this;
+      const { keys, spans, texts } = this;
       // Before the first purge every new text was copied as it came (keep).
       const copied = this.offset === 0 ? size : this.copied;
       // The survivors move down over the counters that go, in order, and their bytes down the
@@ -245,7 +306,11 @@ export class FrequentValues {
         const length = spans[counter * 3 + 1]!;
         if (length >= 0) {
           const start = spans[counter * 3]!;
-          if (start !== used) arena.copyWithin(used, start, start + length);
+          // A text still in the page is copied now (counters in the arena all come before it).
+          if (start < 0) {
+            this.arenaUsed = used;
+            this.arenaCopy(this.page!, -1 - start, length);
+          } else if (start !== used) this.arena.copyWithin(used, start, start + length);
           spans[kept * 3] = used;
           spans[kept * 3 + 1] = length;
           spans[kept * 3 + 2] = spans[counter * 3 + 2]!;
@@ -263,6 +328,10 @@ export class FrequentValues {
       texts.fill("", kept, size);
       this.size = kept;
       this.arenaUsed = used;
+      // No counter points into the page now: its texts that are left were copied.
+      this.pageFirst = kept;
+      this.pageLow = PAGE_NONE;
+      this.pageHigh = this.pageBytes = 0;
       this.units = units;
       this.reindex();
       this.offset += floor;

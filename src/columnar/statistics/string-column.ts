@@ -88,6 +88,11 @@ export class StringColumn {
     if (this.frequent.addUtf8(high, low, bytes, start, length, units)) this.purge();
   }
 
+  /** The bytes observeUtf8 and observeKeyed were told are about to be written over (ValueSink.pageDone). */
+  pageDone(): void {
+    this.frequent.pageDone();
+  }
+
   /** Counts `text`, whose key is in KEY and whose length in code points is `length`, `count` times. */
   private counted(length: number, text: string, count: number): void {
     const high = KEY[0]!;
