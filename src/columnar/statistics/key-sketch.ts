@@ -19,7 +19,7 @@ const NO_RUN = new Float64Array(0);
 const SKETCHED = 1;
 
 export class KeySketch {
-  table: KeyTable | null = new KeyTable(false);
+  table: KeyTable | null = new KeyTable();
   /** The double of each boxed big-integer key (hash.ts boxKey), by "high,low"; while exact. */
   big = new Map<string, number>();
   hll: HyperLogLog | null = null;
@@ -206,7 +206,7 @@ export class KeySketch {
     this.settle();
     const n = this.runSize;
     if (n === 0 || this.table === null) return;
-    if (this.table.size === 0) this.table = KeyTable.sized(false, n);
+    if (this.table.size === 0) this.table = KeyTable.sized(n);
     const table = this.table;
     const values = this.runValues;
     const counts = this.runCounts;
@@ -356,7 +356,7 @@ export class KeySketch {
     const mode = input.u8();
     if (mode === EXACT) {
       const size = input.varuint();
-      sketch.table = KeyTable.sized(false, size + 1);
+      sketch.table = KeyTable.sized(size + 1);
       for (let i = 0; i < size; i++) {
         const high = input.u32();
         const low = input.u32();

@@ -1,6 +1,5 @@
-// An open-addressing table of 64-bit keys (two 32-bit lanes) with a count each: the exact
-// distinct set, the numeric value → count map and the frequent-value counters all use it. A
-// slot is 16 bytes of one buffer (key high, key low, count as a double), so a probe touches one
+// An open-addressing table of 64-bit keys (two 32-bit lanes) with a count each: a numeric
+// column's exact value → count map (key-sketch.ts). A slot is 16 bytes of one buffer (key high, key low, count as a double), so a probe touches one
 // cache line, and adding a key that is already there allocates nothing.
 import { slotHash } from "./hash.ts";
 
@@ -11,24 +10,21 @@ export class KeyTable {
   /** Slot s: words[4s] key high, words[4s + 1] key low; counts[2s + 1] its count (0: empty). */
   words: Uint32Array;
   counts: Float64Array;
-  /** A number per slot for the owner's use (the frequent values' text index), moved with its key. */
-  tags: Int32Array | null;
   size = 0;
   private mask: number;
 
-  constructor(withTags: boolean, slots = 16) {
+  constructor(slots = 16) {
     const buffer = new ArrayBuffer(slots * 16);
     this.words = new Uint32Array(buffer);
     this.counts = new Float64Array(buffer);
-    this.tags = withTags ? new Int32Array(slots) : null;
     this.mask = slots - 1;
   }
 
   /** A table with room for `keys` keys without growing. */
-  static sized(withTags: boolean, keys: number): KeyTable {
+  static sized(keys: number): KeyTable {
     let slots = 16;
     while (keys * 5 > slots * 4) slots *= 2;
-    return new KeyTable(withTags, slots);
+    return new KeyTable(slots);
   }
 
   get slots(): number {
@@ -77,17 +73,15 @@ export class KeyTable {
   /**
    * Grows fourfold while the table is small and twofold past GROW_FAST_SLOTS, so a distinct set
    * that ends at 64Ki slots rehashed about a third of its keys instead of all of them; the keys
-   * move in one tight loop (each is distinct, and the new table has room for all). A table with
-   * tags (the frequent-value counters) always grows twofold: its purges pass over every slot.
+   * move in one tight loop (each is distinct, and the new table has room for all).
    */
   private grow(): void {
-    const { words, counts, tags } = this;
+    const { words, counts } = this;
     const old = this.mask + 1;
-    const slots = old * (old < GROW_FAST_SLOTS && tags === null ? 4 : 2);
+    const slots = old * (old < GROW_FAST_SLOTS ? 4 : 2);
     const buffer = new ArrayBuffer(slots * 16);
     const newWords = new Uint32Array(buffer);
     const newCounts = new Float64Array(buffer);
-    const newTags = tags ? new Int32Array(slots) : null;
     const mask = slots - 1;
     for (let i = 0; i < old; i++) {
       const count = counts[i * 2 + 1]!;
@@ -99,28 +93,18 @@ export class KeyTable {
       newWords[slot * 4] = high;
       newWords[slot * 4 + 1] = low;
       newCounts[slot * 2 + 1] = count;
-      if (newTags !== null) newTags[slot] = tags![i]!;
     }
     this.words = newWords;
     this.counts = newCounts;
-    this.tags = newTags;
     this.mask = mask;
-  }
-
-  /** This table emptied, its buffers kept. */
-  cleared(): KeyTable {
-    this.counts.fill(0);
-    this.size = 0;
-    return this;
   }
 
   /** A copy sharing nothing with this table. */
   clone(): KeyTable {
-    const copy = new KeyTable(false, 1);
+    const copy = new KeyTable(1);
     const buffer = this.words.buffer.slice(0);
     copy.words = new Uint32Array(buffer);
     copy.counts = new Float64Array(buffer);
-    copy.tags = this.tags ? this.tags.slice() : null;
     copy.size = this.size;
     copy.mask = this.mask;
     return copy;
