@@ -278,3 +278,71 @@ describe("parts stored before version 3", () => {
     expect(ids).toEqual(Array.from({ length: 6000 }, (_, i) => i));
   });
 });
+
+/** `id`, a wide `note` of 40 seeded letters, then `city` (a dictionary of five): `note`'s pages after any one are wider a gap than a read bridges. */
+function dictionaryCsv(): string {
+  let seed = 5;
+  let text = "id,note,city\n";
+  for (let n = 0; n < ROWS; n++) {
+    let note = "";
+    for (let k = 0; k < 40; k++) {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      note += String.fromCharCode(97 + (seed % 26));
+    }
+    text += `${n},${note},${CITIES[n % CITIES.length]}\n`;
+  }
+  return text;
+}
+
+describe("dictionary pages kept in the isolate", () => {
+  it("a query reads a chunk's dictionary page once; later queries on its row group read data pages only, and answer as the CSV does", async () => {
+    const created = await signedFetch(recordingAfterCommit().env, "POST", "/v1/dataset", owner, { parts: [collectionPart({ name: "dictionaries", visibility: "public" }), csvPart(dictionaryCsv(), "dictionaries.csv")] });
+    expect(created.status).toBe(201);
+    const made = (await created.json()) as { id: string; version: string };
+    const queries = [`where=id >= ${MIDDLE * PAGE_ROWS + 10} AND id < ${MIDDLE * PAGE_ROWS + 20}`, `where=id >= ${20 * PAGE_ROWS} AND id < ${20 * PAGE_ROWS + 5}&columns=city,id`, `where=id = 3 AND city = 'Lima'`];
+    const fromCsv: { rows: unknown[][]; matched: number }[] = [];
+    for (const query of queries) fromCsv.push((await ask(query, made)).body);
+    expect(fromCsv[1]!.rows).toEqual(Array.from({ length: 5 }, (_, i) => [CITIES[(20 * PAGE_ROWS + i) % CITIES.length], 20 * PAGE_ROWS + i]));
+    expect(await buildTwin(env, made.id, made.version, storageTimingsFrom(limitsFrom(env)))).toBe("built");
+    const part = await twinPart(made.version);
+    expect(part.meta.rowGroups.length).toBe(1);
+    const city = part.meta.rowGroups[0]!.columns[2]!;
+    expect(city.dictionary).toBe(true);
+    const dictionary = [city.offset, city.offset + city.pageOffsets[0]!] as const;
+    const readsOfDictionary = (reads: { key: string; offset: number | null; length: number | null }[]) =>
+      reads.filter((read) => read.key === part.key && read.offset !== null && read.offset < dictionary[1] && read.offset + read.length! > dictionary[0]).length;
+
+    const answers = [];
+    for (const query of queries) answers.push(await ask(query, made));
+    answers.forEach((answer, i) => expect(answer.body, queries[i]).toEqual(fromCsv[i]));
+    // The first query reads `city`'s dictionary page with its data page; the others, on other
+    // pages of the same row group (the second without `note`, the third filtering on `city`
+    // too), find it kept, and no read reaches it.
+    expect(answers.map((answer) => readsOfDictionary(answer.reads))).toEqual([1, 0, 0]);
+    const cityPage = (page: number) => city.offset + city.pageOffsets[page]!;
+    expect(answers[1]!.reads.some((read) => read.key === part.key && read.offset === cityPage(20))).toBe(true);
+  });
+
+  it("a private version's kept pages answer no one outside its team: the access check comes first and reads nothing of R2", async () => {
+    const outsider = await createKey("other-team", "other-user");
+    const created = await signedFetch(recordingAfterCommit().env, "POST", "/v1/dataset", owner, { parts: [collectionPart({ name: "secret dictionaries", visibility: "private" }), csvPart(dictionaryCsv(), "secret.csv")] });
+    expect(created.status).toBe(201);
+    const secret = (await created.json()) as { id: string; version: string };
+    expect(await buildTwin(env, secret.id, secret.version, storageTimingsFrom(limitsFrom(env)))).toBe("built");
+    const query = `where=id >= ${MIDDLE * PAGE_ROWS} AND id < ${MIDDLE * PAGE_ROWS + 3}`;
+    // The team's query keeps the row group's metadata and dictionary pages in the isolate.
+    expect((await ask(query, secret)).body.matched).toBe(3);
+    const url = `${ORIGIN}/v1/dataset/${secret.id}/${secret.version}/rows?${query}`;
+    for (const headers of [new Headers(), await signRequest({ method: "GET", url }, outsider)]) {
+      headers.set("Cache-Control", "no-cache");
+      const r2 = countingR2(env.CONTENT);
+      const ctx = createExecutionContext();
+      const response = await worker.fetch(new Request(url, { headers }), { ...env, CONTENT: r2.bucket } as Env, ctx);
+      const text = await response.text();
+      await waitOnExecutionContext(ctx);
+      expect(response.status).toBe(404);
+      expect(text).not.toContain(CITIES[0]);
+      expect(r2.reads).toEqual([]);
+    }
+  });
+});

@@ -13,6 +13,7 @@ import { whereColumns, type CompiledQuery } from "./language/query.ts";
 import type { ScanPiece } from "./scan.ts";
 import { readRuns, type Span } from "./read-runs.ts";
 import { KeptInIsolate } from "../storage/kept-in-isolate.ts";
+import { KeptDictionaries } from "./kept-dictionaries.ts";
 
 /** Reads `length` bytes of object `key` from `offset`. */
 export type RangeRead = (key: string, offset: number, length: number) => Promise<Uint8Array>;
@@ -36,6 +37,8 @@ export const KEPT_METADATA_BYTES = 4 * 1024 * 1024;
 /** Shared by every request of the isolate: heads under the part's key, pages under the part's key and the row group's number. */
 const keptHeads = new KeptInIsolate<PartHead>(KEPT_METADATA_BYTES);
 const keptPages = new KeptInIsolate<ChunkPages[]>(KEPT_METADATA_BYTES);
+/** Dictionary pages under the part's key and the chunk's offset, so a warm isolate reads data pages only. */
+const keptDictionaries = new KeptDictionaries();
 
 async function partHeads(read: RangeRead, parts: readonly TwinPart[]): Promise<PartHead[]> {
   const out: PartHead[] = new Array<PartHead>(parts.length);
@@ -113,13 +116,13 @@ function asWritten(metadata: readonly PartHead[], c: number): boolean {
   );
 }
 
-/** Where the pages of a chunk sit in its part: the dictionary page (if any), then data page `page`s. */
-function pageSpans(chunk: ChunkMeta, column: number, pages: readonly number[]): (Span & { column: number; page: number })[] {
+/** Where the pages of a chunk sit in its part: data page `page`s, then the dictionary page when it has one and `withDictionary`. */
+function pageSpans(chunk: ChunkMeta, column: number, pages: readonly number[], withDictionary: boolean): (Span & { column: number; page: number })[] {
   const spans = pages.map((page) => {
     const offset = chunk.offset + chunk.pageOffsets[page]!;
     return { offset, end: offset + chunk.pageSizes[page]!, column, page };
   });
-  if (chunk.dictionary) spans.push({ offset: chunk.offset, end: chunk.offset + chunk.pageOffsets[0]!, column, page: -1 });
+  if (chunk.dictionary && withDictionary) spans.push({ offset: chunk.offset, end: chunk.offset + chunk.pageOffsets[0]!, column, page: -1 });
   return spans;
 }
 
@@ -184,7 +187,7 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
             }),
           );
         };
-        /** The bytes of the pages of `wanted` holding rows of `ranges`, with each column's dictionary page, and the rows they span. */
+        /** The bytes of the pages of `wanted` holding rows of `ranges`, with each column's dictionary page (read unless kept), and the rows they span. */
         const loadPages = async (paged: readonly ChunkMeta[], wanted: readonly number[], ranges: readonly RowRange[]) => {
           const some = new Map<number, { dictionary: Uint8Array | null; pages: { bytes: Uint8Array; firstRow: number }[]; from: number; to: number }>();
           const spans = wanted.flatMap((column) => {
@@ -192,8 +195,9 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
             const pages = pagesHolding(chunk, group.rows, ranges);
             const from = pages.length > 0 ? chunk.pageFirstRows[pages[0]!]! : 0;
             const to = pages.length > 0 ? (chunk.pageFirstRows[pages.at(-1)! + 1] ?? group.rows) : 0;
-            some.set(column, { dictionary: null, pages: [], from, to });
-            return pageSpans(chunk, column, pages);
+            const dictionary = chunk.dictionary ? (keptDictionaries.get(part.key, chunk.offset) ?? null) : null;
+            some.set(column, { dictionary, pages: [], from, to });
+            return pageSpans(chunk, column, pages, pages.length > 0 && dictionary === null);
           });
           await Promise.all(
             readRuns(spans).map(async (run) => {
@@ -201,8 +205,10 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
               for (const { offset, end, column, page } of run.spans) {
                 const slice = bytes.subarray(offset - run.offset, end - run.offset);
                 const pages = some.get(column)!;
-                if (page < 0) pages.dictionary = slice;
-                else pages.pages.push({ bytes: slice, firstRow: paged[column]!.pageFirstRows[page]! });
+                if (page < 0) {
+                  pages.dictionary = slice;
+                  keptDictionaries.keep(part.key, offset, slice);
+                } else pages.pages.push({ bytes: slice, firstRow: paged[column]!.pageFirstRows[page]! });
               }
             }),
           );
