@@ -1,38 +1,37 @@
-// Dictionary pages of the twin's chunks, kept in the isolate once a query has read them
+// Dictionary pages of the twin's chunks, kept decoded in the isolate once a query has read them
 // (docs/queries.md#cost). A page-pruned query reads a few data pages of a column, and also that
 // column's dictionary page, a span of its own at the chunk's start; every query on the same row
-// group needs the same one. A part object never changes once written, so a page is kept under
-// its part's key and its offset in the part, the least recently used going first past the bound.
+// group needs the same one. A part object never changes once written, so a dictionary is kept
+// under its part's key, its chunk's offset in the part and the field type its cells are read as,
+// the least recently used going first past the bound.
+import type { Dictionary } from "../columnar/parquet/read-chunk.ts";
+import type { FieldType } from "../schema/table-schema.ts";
 import { KeptInIsolate } from "../storage/kept-in-isolate.ts";
 
 /**
- * Bytes of dictionary pages an isolate keeps, as stored (compressed, with their headers): those
- * of the bench's 100 MiB version are about 0.4 MB (docs/queries.md#cost), so this holds those of
- * about ten such versions, a small share of the isolate's 128 MiB.
+ * Bytes of dictionaries an isolate keeps, each counted as all it may come to hold once every
+ * entry is decoded (Dictionary.heldBytes): 0.35 MB a row group of the bench's 100 MiB version,
+ * 4.5 MB for its 13 (docs/queries.md#cost); a small share of the isolate's 128 MiB.
  */
-export const KEPT_DICTIONARY_BYTES = 4 * 1024 * 1024;
+export const KEPT_DICTIONARY_BYTES = 8 * 1024 * 1024;
 
 export class KeptDictionaries {
-  private readonly kept: KeptInIsolate<Uint8Array>;
+  private readonly kept: KeptInIsolate<Dictionary>;
 
   constructor(limit = KEPT_DICTIONARY_BYTES) {
-    this.kept = new KeptInIsolate<Uint8Array>(limit);
+    this.kept = new KeptInIsolate<Dictionary>(limit);
   }
 
-  /** The dictionary page of the chunk starting at `offset` of part `key`, if kept. */
-  get(key: string, offset: number): Uint8Array | undefined {
-    return this.kept.get(`${key}@${offset}`);
+  /** The dictionary of the chunk starting at `offset` of part `key`, read as `type`, if kept. */
+  get(key: string, offset: number, type: FieldType): Dictionary | undefined {
+    return this.kept.get(`${key}@${offset}:${type}`);
   }
 
-  /**
-   * Keeps a copy of `page`: it is a view into the bytes of a whole range read, which would stay
-   * held (up to a row group's chunks) if the view were kept.
-   */
-  keep(key: string, offset: number, page: Uint8Array): void {
-    this.kept.keep(`${key}@${offset}`, page.slice(), page.length);
+  keep(key: string, offset: number, type: FieldType, dictionary: Dictionary): void {
+    this.kept.keep(`${key}@${offset}:${type}`, dictionary, dictionary.heldBytes);
   }
 
-  /** Bytes held now. */
+  /** Bytes held now, as counted. */
   get bytes(): number {
     return this.kept.bytes;
   }

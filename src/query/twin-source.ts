@@ -6,7 +6,7 @@
 import type { Cell } from "../schema/cast.ts";
 import type { TableSchema } from "../schema/table-schema.ts";
 import { decodeGroupPages, decodePartHead, joinChunks, PAGE_ROWS, type ChunkHead, type ChunkMeta, type ChunkPages, type PartHead } from "../columnar/parquet/index.ts";
-import { INSTANT_KINDS, readChunk, readPages, TEXT_EXACT_KINDS, type RowCells, type SomePages } from "../columnar/parquet/read-chunk.ts";
+import { INSTANT_KINDS, readChunk, readDictionary, readPages, TEXT_EXACT_KINDS, type Dictionary, type RowCells, type SomePages } from "../columnar/parquet/read-chunk.ts";
 import { blockMayMatch, type ColumnStatistics } from "./language/pruning.ts";
 import { blockStatistics, candidateRanges, pagesHolding, rowRanges, type RowRange } from "./page-selection.ts";
 import { whereColumns, type CompiledQuery } from "./language/query.ts";
@@ -37,7 +37,7 @@ export const KEPT_METADATA_BYTES = 4 * 1024 * 1024;
 /** Shared by every request of the isolate: heads under the part's key, pages under the part's key and the row group's number. */
 const keptHeads = new KeptInIsolate<PartHead>(KEPT_METADATA_BYTES);
 const keptPages = new KeptInIsolate<ChunkPages[]>(KEPT_METADATA_BYTES);
-/** Dictionary pages under the part's key and the chunk's offset, so a warm isolate reads data pages only. */
+/** Dictionaries decoded, under the part's key and the chunk's offset, so a warm isolate reads data pages only. */
 const keptDictionaries = new KeptDictionaries();
 
 async function partHeads(read: RangeRead, parts: readonly TwinPart[]): Promise<PartHead[]> {
@@ -187,15 +187,15 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
             }),
           );
         };
-        /** The bytes of the pages of `wanted` holding rows of `ranges`, with each column's dictionary page (read unless kept), and the rows they span. */
+        /** The bytes of the pages of `wanted` holding rows of `ranges`, with each column's dictionary (read and decoded unless kept), and the rows they span. */
         const loadPages = async (paged: readonly ChunkMeta[], wanted: readonly number[], ranges: readonly RowRange[]) => {
-          const some = new Map<number, { dictionary: Uint8Array | null; pages: { bytes: Uint8Array; firstRow: number }[]; from: number; to: number }>();
+          const some = new Map<number, { dictionary: Dictionary | null; pages: { bytes: Uint8Array; firstRow: number }[]; from: number; to: number }>();
           const spans = wanted.flatMap((column) => {
             const chunk = paged[column]!;
             const pages = pagesHolding(chunk, group.rows, ranges);
             const from = pages.length > 0 ? chunk.pageFirstRows[pages[0]!]! : 0;
             const to = pages.length > 0 ? (chunk.pageFirstRows[pages.at(-1)! + 1] ?? group.rows) : 0;
-            const dictionary = chunk.dictionary ? (keptDictionaries.get(part.key, chunk.offset) ?? null) : null;
+            const dictionary = chunk.dictionary ? (keptDictionaries.get(part.key, chunk.offset, schema.fields[column]!.type) ?? null) : null;
             some.set(column, { dictionary, pages: [], from, to });
             return pageSpans(chunk, column, pages, pages.length > 0 && dictionary === null);
           });
@@ -206,8 +206,9 @@ export async function twinPieces(read: RangeRead, parts: readonly TwinPart[], sc
                 const slice = bytes.subarray(offset - run.offset, end - run.offset);
                 const pages = some.get(column)!;
                 if (page < 0) {
-                  pages.dictionary = slice;
-                  keptDictionaries.keep(part.key, offset, slice);
+                  const type = schema.fields[column]!.type;
+                  pages.dictionary = readDictionary(slice, meta.kinds[column]!, type, chunks[column]!.instantDigits);
+                  keptDictionaries.keep(part.key, offset, type, pages.dictionary);
                 } else pages.pages.push({ bytes: slice, firstRow: paged[column]!.pageFirstRows[page]! });
               }
             }),

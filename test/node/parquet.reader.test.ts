@@ -8,7 +8,7 @@ import { TRIAL_VALUES } from "../../src/columnar/parquet/column-chunk.ts";
 import { ENCODING } from "../../src/columnar/parquet/page-header.ts";
 import { readPageHeader } from "../../src/columnar/parquet/page-reader.ts";
 import { isoDate } from "../../src/schema/calendar.ts";
-import { readChunk, readPages, statisticCell, TEXT_EXACT_KINDS } from "../../src/columnar/parquet/read-chunk.ts";
+import { readChunk, readDictionary, readPages, statisticCell, TEXT_EXACT_KINDS } from "../../src/columnar/parquet/read-chunk.ts";
 import { snappyDecompress } from "../../src/columnar/parquet/snappy-decompress.ts";
 import { typedRow, type Cell } from "../../src/schema/cast.ts";
 import type { TableSchema } from "../../src/schema/table-schema.ts";
@@ -148,6 +148,11 @@ describe("the Parquet chunk reader", () => {
       const dictionary = chunk.dictionary ? bytes.subarray(chunk.offset, chunk.offset + chunk.pageOffsets[0]!) : null;
       const some = readPages({ dictionary, pages: [page] }, pageRows, 2 * pageRows, part.metadata.kinds[c]!, schema.fields[c]!.type, null, chunk.instantDigits);
       expect(some).toEqual({ from: pageRows, to: 2 * pageRows, cells: cells.slice(pageRows, 2 * pageRows) });
+      // A dictionary decoded once (as the query's isolate keeps it) reads the page the same, again and again.
+      if (dictionary !== null) {
+        const decoded = readDictionary(dictionary, part.metadata.kinds[c]!, schema.fields[c]!.type, chunk.instantDigits);
+        for (let k = 0; k < 2; k++) expect(readPages({ dictionary: decoded, pages: [page] }, pageRows, 2 * pageRows, part.metadata.kinds[c]!, schema.fields[c]!.type, null, chunk.instantDigits)).toEqual(some);
+      }
     }
     // One date or 300 names keep their dictionaries, distinct values drop theirs at the first page (booleans have none).
     expect(group.columns.map((chunk) => chunk.dictionary)).toEqual([false, false, false, true, true, false]);

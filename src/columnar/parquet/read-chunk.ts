@@ -159,7 +159,7 @@ const FIXED_WIDTH: Partial<Record<ColumnKind, number>> = { int64: 8, double: 8, 
  * A dictionary page's entries, each decoded when a wanted row first uses it: a query that
  * matches a few rows of a page decodes a few entries, not a dictionary of 65,536 texts.
  */
-class Dictionary {
+export class Dictionary {
   private readonly entries: (Cell | undefined)[];
   /** Where each entry starts in the page (text: at its length prefix). */
   private readonly starts: Uint32Array;
@@ -185,6 +185,15 @@ class Dictionary {
       this.starts[i] = at;
       at += 4 + view.getUint32(at, true);
     }
+  }
+
+  /**
+   * Bytes it may come to hold, for a store that bounds what it keeps: its uncompressed page,
+   * and per entry its start, its slot and the entry decoded (a text takes at most twice its
+   * UTF-8 bytes, plus a string's header).
+   */
+  get heldBytes(): number {
+    return 3 * this.page.length + 32 * this.starts.length;
   }
 
   get(index: number): Cell {
@@ -286,9 +295,22 @@ export function readChunk(bytes: Uint8Array, rows: number, kind: ColumnKind, typ
   return state.cells;
 }
 
-/** Some pages of a column chunk, read apart: its dictionary page (when it has one) and data pages with the row each starts at. */
+/**
+ * The dictionary page of a chunk (its bytes from the page's header to its end), decoded: its
+ * entries are decoded as they are asked for, and stay decoded. `type`, `kind`, `digits` as readChunk.
+ */
+export function readDictionary(bytes: Uint8Array, kind: ColumnKind, type: FieldType, digits: number | null = null): Dictionary {
+  const header = readPageHeader(bytes, 0);
+  if (header.type !== PAGE_DICTIONARY) throw new Error("parquet reader: not a dictionary page");
+  return new Dictionary(snappyDecompress(bytes.subarray(header.headerBytes, header.headerBytes + header.compressed)), header.values, kind, type, digits);
+}
+
+/**
+ * Some pages of a column chunk, read apart: its dictionary page when it has one (its bytes, or
+ * decoded by readDictionary), and data pages with the row each starts at.
+ */
 export interface SomePages {
-  dictionary: Uint8Array | null;
+  dictionary: Uint8Array | Dictionary | null;
   pages: readonly { bytes: Uint8Array; firstRow: number }[];
 }
 
@@ -306,7 +328,8 @@ export interface RowCells {
  */
 export function readPages(some: SomePages, from: number, to: number, kind: ColumnKind, type: FieldType, wanted: Uint8Array | null = null, digits: number | null = null): RowCells {
   const state = pageState(from, to - from, kind, type, wanted, digits);
-  if (some.dictionary !== null) decodePage(some.dictionary, 0, state, from);
+  if (some.dictionary instanceof Dictionary) state.dictionary = some.dictionary;
+  else if (some.dictionary !== null) decodePage(some.dictionary, 0, state, from);
   for (const page of some.pages) {
     const read = decodePage(page.bytes, 0, state, page.firstRow);
     if (read.end !== page.bytes.length || read.rows === 0) throw new Error(`parquet reader: the page at row ${page.firstRow} is not one data page`);
