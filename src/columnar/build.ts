@@ -7,10 +7,12 @@
 //   build(version):
 //     kinds ← the parent twin's kinds under the same schema, else the schema's narrowest
 //     repeat: encoding ← hash(schema, kinds)
-//       for each segment: part(segment, encoding) exists → reuse
-//                         else intent(part) → R2 put(row groups ‖ metadata) → record the part row
+//       for each segment: part(segment, encoding) exists → reuse; its metadata read → tail
+//                         else intent(part) → encode, row groups to R2 as cut; then, while the
+//                           next segment encodes: R2 put(metadata), complete, record the part
+//                           row, its metadata → tail (one part behind at most)
 //       a part needs wider kinds, or planKinds says some must be re-encoded → kinds ← wider; again
-//     tail ← writeTail(the parts' metadata, read and added one part at a time); only past STORED_TAIL_BYTES: intent(tail) → R2 put(tail)
+//     tail ← the TailWriter fed one part's metadata at a time; only past STORED_TAIL_BYTES: intent(tail) → R2 put(tail)
 //     batch: the version's part list, its twin row `ready` with the tail's length, intents claimed
 //
 // Nothing version-wide is written below STORED_TAIL_BYTES: each part holds its rows' summary,
@@ -23,7 +25,7 @@
 // published length or the read fails); objects are recorded as intents before they are
 // written, so a build that dies leaves nothing the clean-up cannot find; a build is safe twice
 // or concurrently (parts are keyed by segment and encoding, the publish is one batch).
-import { encodePartMetadata, PartWriter, startKinds, TailWriter, unifyKinds, type ColumnKind } from "./parquet/index.ts";
+import { encodePartMetadata, PartWriter, startKinds, TailWriter, unifyKinds, type ColumnKind, type PartMetadata } from "./parquet/index.ts";
 import { readStoredPartMetadata, readTwinRange } from "./part-metadata-read.ts";
 import { findParts, getTwinState, publishTwin, recordPart, type StoredPart, type TwinState } from "./store.ts";
 import { columnFeeds } from "./statistics/column-feed.ts";
@@ -92,43 +94,67 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
     let wider: ColumnKind[] | null = null;
     // New parts key texts as the reused ones do, so the version's summaries merge exactly.
     const keys = segments.every((s) => existing.has(s.key)) ? "utf8" : await textKeysOfParts(env.CONTENT, [...existing.values()]);
-    for (const [index, segment] of segments.entries()) {
-      const found = existing.get(segment.key);
-      if (found) {
-        parts.push(found);
-        continue;
+    // The tail is made here for its length, one part's metadata at a time as the parts come (a
+    // reader's first request makes it again from the same parts, tail-object.ts); only a tail
+    // too large to make on a read is stored.
+    const tail = new TailWriter(version.schema);
+    // A new part's last writes, its multipart completion and its D1 row run while the next
+    // segment is encoded: at most one such part is in flight, awaited before the next starts its own.
+    let finishing: Promise<StoredPart> | null = null;
+    const settle = async (): Promise<void> => {
+      if (finishing === null) return;
+      const done = finishing;
+      finishing = null;
+      parts.push(await done);
+    };
+    try {
+      for (const [index, segment] of segments.entries()) {
+        const found = existing.get(segment.key);
+        if (found) {
+          await settle();
+          parts.push(found);
+          tail.add(await readStoredPartMetadata(env.CONTENT, found));
+          continue;
+        }
+        const encoded = await encodePart(env, datasetId, segment, index === 0, version.schema, kinds, keys, timings);
+        try {
+          await settle();
+        } catch (error: unknown) {
+          if (!("needs" in encoded)) await encoded.upload.abort();
+          throw error;
+        }
+        if ("needs" in encoded) {
+          wider = encoded.needs;
+          break;
+        }
+        writtenBytes += encoded.partBytes;
+        finishing = finishPart(env, datasetId, segment, encoding, encoded, tail);
+        finishing.catch(() => {});
       }
-      const written = await writePart(env, datasetId, segment, index === 0, version.schema, kinds, encoding, keys, timings);
-      if ("needs" in written) {
-        wider = written.needs;
-        break;
-      }
-      parts.push(written.part);
-      writtenBytes += written.part.dataBytes + written.part.metaBytes + written.part.summaryBytes;
+      await settle();
+    } finally {
+      // A failed round leaves no part in flight behind it (its error is the one thrown).
+      await finishing?.catch(() => {});
     }
     if (wider) {
       kinds = unifyKinds(kinds, wider);
       continue;
     }
-    // The tail is made here for its length; a reader's first request for it makes it again from
-    // the same parts (tail-object.ts). Only a tail too large to make on a read is stored. Parts'
-    // metadata are read one at a time and dropped once added: held all at once, with their pages,
-    // they were the build's largest live memory at its end (docs/performance.md).
-    const made = await tailOf(env.CONTENT, version.schema, parts);
-    if ("wider" in made) {
-      kinds = unifyKinds(kinds, made.wider);
+    const plan = tail.plan();
+    if (plan.reencode.length > 0) {
+      kinds = unifyKinds(kinds, plan.kinds);
       continue;
     }
-    const tail = made.tail;
+    const tailBytes = tail.finish();
     let tailKey: string | null = null;
-    if (tail.length > STORED_TAIL_BYTES) {
+    if (tailBytes.length > STORED_TAIL_BYTES) {
       tailKey = parquetKey(datasetId);
       await recordUploadIntents(env.DB, datasetId, [tailKey], Date.now() + timings.writeGraceMs);
-      await env.CONTENT.put(tailKey, tail);
-      writtenBytes += tail.length;
+      await env.CONTENT.put(tailKey, tailBytes);
+      writtenBytes += tailBytes.length;
     }
-    const fileBytes = 4 + parts.reduce((sum, part) => sum + part.dataBytes, 0) + tail.length;
-    const twin = { encoding, kinds: JSON.stringify(kinds), tailKey, tailBytes: tail.length, summaryBytes: 0, documentBytes: 0, fileBytes, parts };
+    const fileBytes = 4 + parts.reduce((sum, part) => sum + part.dataBytes, 0) + tailBytes.length;
+    const twin = { encoding, kinds: JSON.stringify(kinds), tailKey, tailBytes: tailBytes.length, summaryBytes: 0, documentBytes: 0, fileBytes, parts };
     if (await publishTwin(env.DB, datasetId, versionId, twin, Date.now() + timings.readGraceMs)) {
       // Wall time, not CPU time: it includes the R2 reads and writes of the parts it encoded.
       const encoded = parts.filter((part) => !existing.has(part.segmentKey)).length;
@@ -152,18 +178,6 @@ async function startingKinds(parent: TwinState | null, schema: TableSchema): Pro
 }
 
 /**
- * The tail of `parts`, made one part's metadata at a time, or the kinds some parts must be
- * encoded again with. Only the tail outlives the call: the writer and the last part's metadata
- * go with it, before the tail is stored and the twin published.
- */
-async function tailOf(bucket: R2Bucket, schema: TableSchema, parts: readonly StoredPart[]): Promise<{ tail: Uint8Array } | { wider: ColumnKind[] }> {
-  const writer = new TailWriter(schema);
-  for (const part of parts) writer.add(await readStoredPartMetadata(bucket, part));
-  const plan = writer.plan();
-  return plan.reencode.length > 0 ? { wider: plan.kinds } : { tail: writer.finish() };
-}
-
-/**
  * Hands a part writer's finished bytes to the upload one at a time, each let go of once copied
  * into the upload's buffer: a for-of over the list would hold every row group's bytes until the
  * last of them was written, across the upload's R2 round trips.
@@ -182,20 +196,30 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((value, i) => value === b[i]);
 }
 
-type Written = { part: StoredPart } | { needs: ColumnKind[] };
+/** A part encoded, its row groups written to `upload`: what finishPart stores after them. */
+interface EncodedPart {
+  key: string;
+  upload: SegmentUpload;
+  dataBytes: number;
+  rowCount: number;
+  /** The head, the statistics summary and the row groups' pages, stored after the row groups. */
+  sections: Uint8Array[];
+  metadata: PartMetadata;
+  /** The object's bytes: row groups and sections. */
+  partBytes: number;
+}
 
-/** Encodes one segment's rows as a part: its row groups, then its metadata, in one R2 object. */
-async function writePart(
+/** Encodes one segment's rows as a part's row groups, written to a new object as they are cut; or the kinds it needs. */
+async function encodePart(
   env: TwinBindings,
   datasetId: string,
   segment: SegmentRow,
   opensWithHeader: boolean,
   schema: TableSchema,
   kinds: readonly ColumnKind[],
-  encoding: string,
   keys: TextKeys,
   timings: StorageTimings,
-): Promise<Written> {
+): Promise<EncodedPart | { needs: ColumnKind[] }> {
   const key = parquetKey(datasetId);
   await recordUploadIntents(env.DB, datasetId, [key], Date.now() + timings.writeGraceMs);
   const upload = new SegmentUpload(env.CONTENT, key);
@@ -205,21 +229,35 @@ async function writePart(
       await upload.abort();
       return encoded;
     }
-    // By now the encoder's and the statistics' state are gone: the part's last writes, its
-    // multipart completion and its D1 row wait with only its sections and the upload held.
-    const { dataBytes, rowCount, sections } = encoded;
-    const metaBytes = sections[0]!.length;
-    const summaryBytes = sections[1]!.length;
-    const expected = dataBytes + sections.reduce((sum, bytes) => sum + bytes.length, 0);
-    await send(upload, sections);
-    const size = await upload.finish();
-    if (size !== expected) throw new Error(`part ${key}: wrote ${size} bytes, expected ${expected}`);
-    const part = { key, segmentKey: segment.key, dataBytes, metaBytes, summaryBytes, rowCount };
-    return { part: await recordPart(env.DB, datasetId, encoding, part) };
+    const partBytes = encoded.dataBytes + encoded.sections.reduce((sum, bytes) => sum + bytes.length, 0);
+    return { key, upload, ...encoded, partBytes };
   } catch (error: unknown) {
     await upload.abort();
     throw error;
   }
+}
+
+/**
+ * Stores an encoded part's sections after its row groups, completes the object and records it;
+ * adds its metadata to `tail` (the recorded part's, read back when a concurrent build recorded
+ * its own part of the segment first). By now the encoder's and the statistics' state are gone:
+ * only the sections, the metadata and the upload are held while R2 and D1 answer.
+ */
+async function finishPart(env: TwinBindings, datasetId: string, segment: SegmentRow, encoding: string, encoded: EncodedPart, tail: TailWriter): Promise<StoredPart> {
+  const { key, upload, dataBytes, rowCount, sections, partBytes } = encoded;
+  const metaBytes = sections[0]!.length;
+  const summaryBytes = sections[1]!.length;
+  try {
+    await send(upload, sections);
+    const size = await upload.finish();
+    if (size !== partBytes) throw new Error(`part ${key}: wrote ${size} bytes, expected ${partBytes}`);
+  } catch (error: unknown) {
+    await upload.abort();
+    throw error;
+  }
+  const recorded = await recordPart(env.DB, datasetId, encoding, { key, segmentKey: segment.key, dataBytes, metaBytes, summaryBytes, rowCount });
+  tail.add(recorded.key === key ? encoded.metadata : await readStoredPartMetadata(env.CONTENT, recorded));
+  return recorded;
 }
 
 /**
@@ -236,7 +274,7 @@ async function encodeRows(
   kinds: readonly ColumnKind[],
   keys: TextKeys,
   upload: SegmentUpload,
-): Promise<{ dataBytes: number; rowCount: number; sections: Uint8Array[] } | { needs: ColumnKind[] }> {
+): Promise<{ dataBytes: number; rowCount: number; sections: Uint8Array[]; metadata: PartMetadata } | { needs: ColumnKind[] }> {
   // The statistics of the same rows, fed by the encoder with the values it writes (docs/statistics.md).
   const summary = createSummaries(schema, keys);
   const writer = new PartWriter(schema, kinds, { sinks: columnFeeds(summary, schema) });
@@ -258,7 +296,7 @@ async function encodeRows(
   // The head, then the summary, then the row groups' pages, which only a query that needs them reads (docs/columnar.md "Part metadata").
   const text = new TextEncoder();
   const sections = [text.encode(stored.head), encodeSummary(summary), text.encode(stored.pages)];
-  return { dataBytes: result.metadata.byteLength, rowCount: result.metadata.rows, sections };
+  return { dataBytes: result.metadata.byteLength, rowCount: result.metadata.rows, sections, metadata: result.metadata };
 }
 
 /**
