@@ -9,7 +9,7 @@ import { runCleanup } from "./maintenance/cleanup.ts";
 import { consumeWebhookBatch } from "./changes/webhooks/consumer.ts";
 import { drainOutbox, sweepOverdue } from "./changes/webhooks/drain.ts";
 
-/** The queue wrangler.toml names for webhook deliveries; every other batch is after-commit work. */
+/** The queue wrangler.toml names for webhook deliveries; every other batch (AFTER_COMMIT, TWINS) is after-commit work. */
 const WEBHOOKS_QUEUE = "pubset-webhooks";
 
 // Besides the default handlers, only Durable Object classes may be exported here: workerd

@@ -69,6 +69,20 @@ describe("work after an append's commit", () => {
     expect(await csv.text()).toBe("n,text\n0,zero\n" + Array.from({ length: 13 }, (_, i) => `${i + 1},row ${i + 1}\n`).join(""));
   });
 
+  it("puts twin builds on their own queue, which is not batched, and compactions on the batched one", async () => {
+    const key = await createKey("team-after-commit", "carol");
+    const compactions = recordingAfterCommit();
+    const twins = recordingAfterCommit();
+    const split: Env = { ...env, AFTER_COMMIT: compactions.env.AFTER_COMMIT, TWINS: twins.env.TWINS };
+    const created = await createDataset(key, "n,text\n0,zero\n", { name: "two queues" });
+    const response = await appendWith(split, key, created.id, "1,one\n");
+    expect(response.status).toBe(201);
+    const { version } = (await response.json()) as { version: string };
+    expect(compactions.sent).toEqual([{ kind: "compact", datasetId: created.id, versionId: version }]);
+    expect(twins.sent).toEqual([{ kind: "parquet", datasetId: created.id, versionId: version }]);
+    expect(twins.delays).toEqual([APPEND_TWIN_DELAY_SECONDS]);
+  });
+
   it("acknowledges a malformed message without doing anything", async () => {
     const batch = createMessageBatch("pubset-after-commit", [{ id: "bad", timestamp: Date.now(), attempts: 1, body: { kind: "unknown" } }]);
     const ctx = createExecutionContext();

@@ -1,5 +1,6 @@
 // Work that follows a commit but must never delay its answer (docs/storage-protocol.md#compaction,
-// "The Parquet twin"): a write only enqueues it on the AFTER_COMMIT queue, and the queue's
+// "The Parquet twin"): a write only enqueues it, compaction on the AFTER_COMMIT queue and twin
+// builds on TWINS (delivered at once, not batched, wrangler.toml), and the queues' one
 // consumer does it in an invocation of its own: the version's Parquet twin after every write
 // (columnar/build.ts), and compaction after an append (compaction.ts), which then rebuilds the
 // twin over the merged segments. Without the binding (a test env that leaves it out) the work
@@ -39,6 +40,8 @@ export type AfterCommitMessage = z.infer<typeof AfterCommitMessageSchema>;
 
 export interface AfterCommitBindings extends ContentBindings {
   AFTER_COMMIT?: Queue;
+  /** Twin builds' messages; without it they go on AFTER_COMMIT. */
+  TWINS?: Queue;
 }
 
 /** Deliveries of a twin build before it is marked failed (wrangler.toml max_retries + 1). */
@@ -80,8 +83,15 @@ export function scheduleAfterCommit(
     return;
   }
   const delayOf = (message: AfterCommitMessage) => (compact && message.kind === "parquet" ? { delaySeconds: APPEND_TWIN_DELAY_SECONDS } : {});
+  // One batch per queue, in the messages' order: a compaction's, then its twin's.
+  const twins = env.TWINS ?? queue;
+  const byQueue = new Map<Queue, AfterCommitMessage[]>();
+  for (const message of messages) {
+    const target = message.kind === "parquet" ? twins : queue;
+    byQueue.set(target, [...(byQueue.get(target) ?? []), message]);
+  }
   defer(
-    queue.sendBatch(messages.map((body) => ({ body, ...delayOf(body) }))).then(
+    Promise.all([...byQueue].map(([target, own]) => target.sendBatch(own.map((body) => ({ body, ...delayOf(body) }))))).then(
       () => undefined,
       (error: unknown) => {
         // Only a hint: the clean-up cron compacts what this would have, and builds missing twins.
@@ -104,8 +114,9 @@ export async function requestTwins(
 ): Promise<void> {
   if (versions.length === 0) return;
   const messages: AfterCommitMessage[] = versions.map(({ datasetId, versionId }) => ({ kind: "parquet", datasetId, versionId, ...(asked ? { asked } : {}) }));
-  if (env.AFTER_COMMIT) {
-    await env.AFTER_COMMIT.sendBatch(messages.map((body) => ({ body })));
+  const queue = env.TWINS ?? env.AFTER_COMMIT;
+  if (queue) {
+    await queue.sendBatch(messages.map((body) => ({ body })));
     return;
   }
   for (const message of messages) await buildTwin(env, message.datasetId, message.versionId, timings).catch(logFailure(message));

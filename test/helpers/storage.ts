@@ -21,7 +21,7 @@ export const MERGE_ALL: MergePolicy = { fanIn: 2, maxSegments: 1, maxMergedBytes
  */
 export const NO_AUTO_COMPACTION: Env = withoutSequencer(Object.assign({}, env, { COMPACTION_FAN_IN: "100000", COMPACTION_MAX_SEGMENTS: "100000" }));
 
-/** The env with the after-commit queue replaced by a recorder: work after commits runs only when a test hands the messages to the consumer. */
+/** The env with the after-commit queues (AFTER_COMMIT, TWINS) replaced by one recorder: work after commits runs only when a test hands the messages to the consumer. */
 export function recordingAfterCommit(workerEnv: Env = env): { env: Env; sent: unknown[]; delays: (number | undefined)[] } {
   const sent: unknown[] = [];
   /** Each sent message's `delaySeconds`, in the order of `sent`. */
@@ -38,7 +38,7 @@ export function recordingAfterCommit(workerEnv: Env = env): { env: Env; sent: un
       }
     },
   };
-  return { env: { ...workerEnv, AFTER_COMMIT: queue as unknown as Queue }, sent, delays };
+  return { env: { ...workerEnv, AFTER_COMMIT: queue as unknown as Queue, TWINS: queue as unknown as Queue }, sent, delays };
 }
 
 /** A signed request to the worker with `workerEnv`; resolves after its waitUntil work too. */
