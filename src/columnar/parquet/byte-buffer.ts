@@ -91,7 +91,9 @@ export class ByteBuffer {
     this.view.setInt32(this.length, n, true);
     const at = this.length + 4;
     const bytes = this.bytes;
-    if (n <= 16) for (let i = 0; i < n; i++) bytes[at + i] = from[start + i]!;
+    // A cell's text is copied by a loop up to COPY_BY_LOOP bytes: a subarray to set() from was
+    // an object per cell, the largest part of the encoder's garbage (docs/performance.md).
+    if (n <= COPY_BY_LOOP) for (let i = 0; i < n; i++) bytes[at + i] = from[start + i]!;
     else bytes.set(from.subarray(start, end), at);
     this.length = at + n;
     return n;
@@ -107,6 +109,9 @@ export class ByteBuffer {
     return this.bytes.slice(0, this.length);
   }
 }
+
+/** Bytes lengthPrefixedBytes copies in a loop rather than through a subarray. */
+const COPY_BY_LOOP = 256;
 
 /** Text up to this many UTF-16 units is encoded by shortUtf8: for short text a loop costs less than a call into encodeInto. */
 const SHORT_TEXT = 96;

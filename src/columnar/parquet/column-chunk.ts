@@ -40,6 +40,9 @@ const SKIPPED_TRIALS = 4;
 
 const body = new ByteBuffer(1 << 16);
 
+/** The bits of a text's key entryOf's table is indexed by: a small integer, never a heap number. */
+export const ENTRY_HASH_BITS = 0x3fffffff;
+
 export interface Bounds {
   min: Uint8Array;
   max: Uint8Array;
@@ -52,8 +55,8 @@ export interface Bounds {
 export interface PageBounds {
   /** Min/max of the values noted since the last call (PLAIN values, new dictionary entries), now counted in the chunk's; null when none. */
   takePageBounds(): Bounds | null;
-  /** Min/max of dictionary entries, given by the keys slot() received; null when they have no bounds (only NaN). */
-  entryBounds(keys: readonly (string | number)[]): Bounds | null;
+  /** Min/max of dictionary entries, given by the first `count` of `keys` (as slot() received them); null when they have no bounds (only NaN). */
+  entryBounds(keys: readonly (string | number)[], count: number): Bounds | null;
 }
 
 /**
@@ -74,6 +77,8 @@ export class ColumnChunk {
   /** Each dictionary entry's key, by index: what a dictionary page's bounds are computed from. */
   private entryKeys: (string | number)[] = [];
   private seen = new Uint8Array(256);
+  /** The keys of the entries a page uses (indexedBounds), the first of them valid: one array reused page after page. */
+  private readonly pageKeys: (string | number)[] = [];
   /** entryOf's table: entry index + 1 by hash slot, 0 empty; entries [0, indexed) are in it. */
   private entryTable = new Int32Array(64);
   private indexed = 0;
@@ -170,12 +175,12 @@ export class ColumnChunk {
   /**
    * The index of the dictionary entry whose PLAIN value is the length-prefixed bytes [start, end)
    * (a BYTE_ARRAY chunk's text as UTF-8), or -1: text is looked up by its bytes, with no string
-   * made for a value the dictionary holds. `high` and `low` are the bytes' key as
-   * src/csv/text-key.ts hashUtf8 makes it (the one the statistics count the text by), so
+   * made for a value the dictionary holds. `hash` is (high ^ low) & ENTRY_HASH_BITS of the bytes'
+   * key as src/csv/text-key.ts hashUtf8 makes it (the one the statistics count the text by), so
    * nothing is hashed here. An open-addressing table over the entries' bytes in dictValues, brought up to
    * date with the entries slot() added since the last call.
    */
-  entryOf(bytes: Uint8Array, start: number, end: number, high: number, low: number): number {
+  entryOf(bytes: Uint8Array, start: number, end: number, hash: number): number {
     const starts = this.entryStarts;
     const count = starts.length;
     if (count > this.indexed) this.indexEntries(count);
@@ -183,7 +188,7 @@ export class ColumnChunk {
     const mask = table.length - 1;
     const values = this.dictValues.bytes;
     const n = end - start;
-    for (let slot = (high ^ low) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const entry = table[slot]! - 1;
       if (entry < 0) return -1;
       const at = starts[entry]! + 4;
@@ -211,7 +216,7 @@ export class ColumnChunk {
       const at = starts[entry]! + 4;
       const to = entry + 1 < starts.length ? starts[entry + 1]! : this.dictValues.length;
       hashUtf8(values, at, to - at);
-      let slot = (KEY[0]! ^ KEY[1]!) & mask;
+      let slot = (KEY[0]! ^ KEY[1]!) & ENTRY_HASH_BITS & mask;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = entry + 1;
     }
@@ -389,15 +394,16 @@ export class ColumnChunk {
     if (this.seen.length < size) this.seen = new Uint8Array(Math.max(size, this.seen.length * 2));
     const seen = this.seen;
     seen.fill(0, 0, size);
-    const keys: (string | number)[] = [];
+    const keys = this.pageKeys;
+    let count = 0;
     for (let i = 0; i < this.indexCount; i++) {
       const index = this.indices[i]!;
       if (seen[index] === 0) {
         seen[index] = 1;
-        keys.push(this.entryKeys[index]!);
+        keys[count++] = this.entryKeys[index]!;
       }
     }
-    return this.bounds.entryBounds(keys);
+    return this.bounds.entryBounds(keys, count);
   }
 
   private cutPage(last = false): void {

@@ -187,11 +187,12 @@ export class Int64Column implements TypedColumn, KernelColumn {
     return int64Bounds(pageMinLo, pageMinHi, pageMaxLo, pageMaxHi);
   }
 
-  entryBounds(keys: readonly (string | number)[]): Bounds | null {
-    if (keys.length === 0) return null;
+  entryBounds(keys: readonly (string | number)[], count: number): Bounds | null {
+    if (count === 0) return null;
     let min: bigint | null = null;
     let max: bigint | null = null;
-    for (const key of keys) {
+    for (let i = 0; i < count; i++) {
+      const key = keys[i]!;
       const value = typeof key === "number" ? BigInt(key) : halvesOf(key);
       if (min === null || value < min) min = value;
       if (max === null || value > max) max = value;

@@ -140,10 +140,11 @@ export class NumberColumn implements TypedColumn, KernelColumn {
     return this.bounds(pageMin, pageMax);
   }
 
-  entryBounds(keys: readonly (string | number)[]): Bounds | null {
+  entryBounds(keys: readonly (string | number)[], count: number): Bounds | null {
     let min = Infinity;
     let max = -Infinity;
-    for (const key of keys) {
+    for (let i = 0; i < count; i++) {
+      const key = keys[i]!;
       const v = key === "-0" ? -0 : (key as number);
       if (v < min) min = v;
       if (v > max) max = v;

@@ -7,7 +7,7 @@ import type { Field } from "../../schema/table-schema.ts";
 import { compareText } from "./cell-values.ts";
 import type { ByteBuffer } from "./byte-buffer.ts";
 import { addCellsByBytes } from "./byte-cells.ts";
-import { type Bounds, ColumnChunk, type TypedColumn } from "./column-chunk.ts";
+import { type Bounds, ColumnChunk, ENTRY_HASH_BITS, type TypedColumn } from "./column-chunk.ts";
 import type { ColumnKind } from "./column-kinds.ts";
 import { booleanLookup } from "./field-text.ts";
 import { textStatistics } from "./text-statistics.ts";
@@ -168,14 +168,14 @@ export class StringColumn implements TypedColumn {
       } else if (start >= 0) {
         units += length;
         const points = keyed ? hashUtf8(bytes, start, end - start) : 0;
-        this.addUtf8(bytes, start, end, length, KEY[0]!, KEY[1]!, points);
+        this.addUtf8(bytes, start, end, length, points);
       } else {
         // A doubled quote: its bytes undone into `unescaped`, so the batch's text is not decoded for it.
         const n = this.unescape(bytes, start & ~ESCAPED, end);
         const cellUnits = length - (end - (start & ~ESCAPED) - n);
         units += cellUnits;
         const points = keyed ? hashUtf8(this.unescaped, 0, n) : 0;
-        this.addUtf8(this.unescaped, 0, n, cellUnits, KEY[0]!, KEY[1]!, points);
+        this.addUtf8(this.unescaped, 0, n, cellUnits, points);
       }
     }
     return units;
@@ -212,16 +212,20 @@ export class StringColumn implements TypedColumn {
   }
 
   /**
-   * A string field's cell whose UTF-8 is bytes [start, end), of `units` UTF-16 code units, keyed
-   * (high, low) with `points` code points as src/csv/text-key.ts hashUtf8 keys it (read only with
-   * a dictionary or a sink); as add. A string is made only for a new dictionary entry.
+   * A string field's cell whose UTF-8 is bytes [start, end), of `units` UTF-16 code units and
+   * `points` code points, its key in KEY as src/csv/text-key.ts hashUtf8 left it (read only with a
+   * dictionary or a sink); as add. A string is made only for a new dictionary entry. The key's
+   * lanes are read here, not passed: a lane past 2^30 passed to a call is a heap number, two
+   * objects per cell.
    */
-  private addUtf8(bytes: Uint8Array, start: number, end: number, units: number, high: number, low: number, points: number): void {
+  private addUtf8(bytes: Uint8Array, start: number, end: number, units: number, points: number): void {
     const chunk = this.chunk;
+    const high = KEY[0]!;
+    const low = KEY[1]!;
     let out: ByteBuffer | null;
     if (chunk.dict === null) out = chunk.slot(0);
     else {
-      const entry = chunk.entryOf(bytes, start, end, high, low);
+      const entry = chunk.entryOf(bytes, start, end, (high ^ low) & ENTRY_HASH_BITS);
       if (entry >= 0) {
         chunk.reuse(entry);
         chunk.placed(units + 4);
@@ -234,7 +238,7 @@ export class StringColumn implements TypedColumn {
       this.note(out.bytes, out.length - written, out.length);
       // The sink takes the cell's key and reads the bytes only to keep the text: no string is
       // made and nothing hashed for the cell here (docs/statistics.md, "Cost").
-      if (chunk.dict === null) this.sink?.keyedUtf8(out.bytes, out.length - written, written, high >>> 0, low >>> 0, points, units);
+      if (chunk.dict === null) this.sink?.keyedUtf8(out.bytes, out.length - written, written, high, low, points, units);
     }
     chunk.placed(units + 4);
   }
@@ -263,11 +267,11 @@ export class StringColumn implements TypedColumn {
     return textStatistics(pageMin, pageMax);
   }
 
-  entryBounds(keys: readonly (string | number)[]): Bounds | null {
-    if (keys.length === 0) return null;
+  entryBounds(keys: readonly (string | number)[], count: number): Bounds | null {
+    if (count === 0) return null;
     let min = keys[0] as string;
     let max = min;
-    for (let i = 1; i < keys.length; i++) {
+    for (let i = 1; i < count; i++) {
       const key = keys[i] as string;
       if (compareText(key, min) < 0) min = key;
       else if (compareText(key, max) > 0) max = key;
