@@ -211,12 +211,15 @@ export class Int64Column implements TypedColumn, KernelColumn {
   }
 }
 
+/** Where bounds are written before they are copied out, one buffer for every page (page-header.ts says why). */
+const boundsScratch = new ByteBuffer(16);
+
 function int64Bounds(minLo: number, minHi: number, maxLo: number, maxHi: number): Bounds {
-  const min = new ByteBuffer(8);
-  min.i64(minLo, minHi);
-  const max = new ByteBuffer(8);
-  max.i64(maxLo, maxHi);
-  return { min: min.copy(), max: max.copy() };
+  boundsScratch.reset();
+  boundsScratch.i64(minLo, minHi);
+  boundsScratch.i64(maxLo, maxHi);
+  const bytes = boundsScratch.bytes;
+  return { min: bytes.slice(0, 8), max: bytes.slice(8, 16) };
 }
 
 /** The int64 of a dictionary key written as "hi:lo". */

@@ -13,6 +13,10 @@ import type { ColumnKind } from "./column-kinds.ts";
 import { type Canonical, canonicalText } from "./field-text.ts";
 import { addCellsByKernel, KERNEL_DATE, KERNEL_DOUBLE, type KernelColumn, kernelBounds, views, ZONE_UNKNOWN } from "./typed-cells.ts";
 import type { ValueSink } from "./value-sink.ts";
+
+/** Where a page's bounds are written before they are copied out, one buffer for every page (page-header.ts says why). */
+const boundsScratch = new ByteBuffer(16);
+
 /** Numeric columns held as a JS number: DATE (INT32 days) and DOUBLE. */
 export class NumberColumn implements TypedColumn, KernelColumn {
   readonly kind: ColumnKind;
@@ -118,16 +122,17 @@ export class NumberColumn implements TypedColumn, KernelColumn {
   }
 
   private bounds(min: number, max: number): Bounds {
-    const low = new ByteBuffer(8);
-    const high = new ByteBuffer(8);
+    const out = boundsScratch;
+    out.reset();
     if (this.kind === "date") {
-      low.i32(min);
-      high.i32(max);
+      out.i32(min);
+      out.i32(max);
     } else {
-      low.f64(min === 0 ? -0 : min);
-      high.f64(max === 0 ? 0 : max);
+      out.f64(min === 0 ? -0 : min);
+      out.f64(max === 0 ? 0 : max);
     }
-    return { min: low.copy(), max: high.copy() };
+    const size = out.length / 2;
+    return { min: out.bytes.slice(0, size), max: out.bytes.slice(size, 2 * size) };
   }
 
   takePageBounds(): Bounds | null {
