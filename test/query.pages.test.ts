@@ -29,21 +29,35 @@ let id: string;
 let version: string;
 
 /** Rows `from` to `to` of an `id,city,amount` table, `id` rising. */
+/** Letters a–z from a linear congruential generator started at `seed`: the same text every run. */
+function seededLetters(seed: number): (count: number) => string {
+  return (count) => {
+    let text = "";
+    for (let k = 0; k < count; k++) {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      text += String.fromCharCode(97 + (seed % 26));
+    }
+    return text;
+  };
+}
+
+/** Creates a dataset from `csv` with its work after the commit recorded, not run: its twin is built when a test says. */
+async function createUnbuilt(name: string, visibility: "public" | "private", csv: string, fileName: string): Promise<{ id: string; version: string }> {
+  const created = await signedFetch(recordingAfterCommit().env, "POST", "/v1/dataset", owner, { parts: [collectionPart({ name, visibility }), csvPart(csv, fileName)] });
+  expect(created.status).toBe(201);
+  return (await created.json()) as { id: string; version: string };
+}
+
 function rows(from: number, to: number): string {
   return Array.from({ length: to - from }, (_, i) => `${from + i},${CITIES[(from + i) % CITIES.length]},${(from + i) % 97}`).join("\n") + "\n";
 }
 
 /** `note` is text of 60 seeded letters, so sixteen of its pages (about 20 kB each) are a wider gap than a read costs (read-runs.ts). */
 function csv(): string {
-  let seed = 7;
-  const letter = () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return String.fromCharCode(97 + (seed % 26));
-  };
+  const letters = seededLetters(7);
   let text = "id,city,amount,note\n";
   for (let n = 0; n < ROWS; n++) {
-    let note = "";
-    for (let k = 0; k < 60; k++) note += letter();
+    const note = letters(60);
     text += `${n},${CITIES[n % CITIES.length]},${(n * 37) % 1000},${n % 11 === 0 ? "" : note}\n`;
   }
   return text;
@@ -149,15 +163,8 @@ describe("page pruning", () => {
 
 /** `id`, then eight columns of 12 seeded letters: a page of each is nine spans of the row group, apart. */
 function wideCsv(): string {
-  let seed = 11;
-  const word = () => {
-    let text = "";
-    for (let k = 0; k < 12; k++) {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      text += String.fromCharCode(97 + (seed % 26));
-    }
-    return text;
-  };
+  const letters = seededLetters(11);
+  const word = () => letters(12);
   const names = Array.from({ length: 8 }, (_, c) => `t${c}`);
   let text = `id,${names.join(",")}\n`;
   for (let n = 0; n < ROWS; n++) text += `${n},${names.map(word).join(",")}\n`;
@@ -166,9 +173,7 @@ function wideCsv(): string {
 
 describe("range reads", () => {
   it("a selective query on nine columns waits for at most six reads of the row group, as many as a Worker has connections, the joins past that cap bridging the narrowest gaps", async () => {
-    const created = await signedFetch(recordingAfterCommit().env, "POST", "/v1/dataset", owner, { parts: [collectionPart({ name: "wide", visibility: "public" }), csvPart(wideCsv(), "wide.csv")] });
-    expect(created.status).toBe(201);
-    const wide = (await created.json()) as { id: string; version: string };
+    const wide = await createUnbuilt("wide", "public", wideCsv(), "wide.csv");
     const query = `where=id >= ${2 * PAGE_ROWS + 10} AND id < ${2 * PAGE_ROWS + 20}`;
     const fromCsv = (await ask(query, wide)).body;
     expect(fromCsv.rows.map((row) => row[0])).toEqual(Array.from({ length: 10 }, (_, i) => 2 * PAGE_ROWS + 10 + i));
@@ -281,24 +286,17 @@ describe("parts stored before version 3", () => {
 
 /** `id`, a wide `note` of 40 seeded letters, then `city` (a dictionary of five): `note`'s pages after any one are wider a gap than a read bridges. */
 function dictionaryCsv(): string {
-  let seed = 5;
+  const letters = seededLetters(5);
   let text = "id,note,city\n";
   for (let n = 0; n < ROWS; n++) {
-    let note = "";
-    for (let k = 0; k < 40; k++) {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      note += String.fromCharCode(97 + (seed % 26));
-    }
-    text += `${n},${note},${CITIES[n % CITIES.length]}\n`;
+    text += `${n},${letters(40)},${CITIES[n % CITIES.length]}\n`;
   }
   return text;
 }
 
 describe("dictionary pages kept in the isolate", () => {
   it("a query reads a chunk's dictionary page once; later queries on its row group read data pages only, and answer as the CSV does", async () => {
-    const created = await signedFetch(recordingAfterCommit().env, "POST", "/v1/dataset", owner, { parts: [collectionPart({ name: "dictionaries", visibility: "public" }), csvPart(dictionaryCsv(), "dictionaries.csv")] });
-    expect(created.status).toBe(201);
-    const made = (await created.json()) as { id: string; version: string };
+    const made = await createUnbuilt("dictionaries", "public", dictionaryCsv(), "dictionaries.csv");
     const queries = [`where=id >= ${MIDDLE * PAGE_ROWS + 10} AND id < ${MIDDLE * PAGE_ROWS + 20}`, `where=id >= ${20 * PAGE_ROWS} AND id < ${20 * PAGE_ROWS + 5}&columns=city,id`, `where=id = 3 AND city = 'Lima'`];
     const fromCsv: { rows: unknown[][]; matched: number }[] = [];
     for (const query of queries) fromCsv.push((await ask(query, made)).body);
@@ -325,9 +323,7 @@ describe("dictionary pages kept in the isolate", () => {
 
   it("a private version's kept pages answer no one outside its team: the access check comes first and reads nothing of R2", async () => {
     const outsider = await createKey("other-team", "other-user");
-    const created = await signedFetch(recordingAfterCommit().env, "POST", "/v1/dataset", owner, { parts: [collectionPart({ name: "secret dictionaries", visibility: "private" }), csvPart(dictionaryCsv(), "secret.csv")] });
-    expect(created.status).toBe(201);
-    const secret = (await created.json()) as { id: string; version: string };
+    const secret = await createUnbuilt("secret dictionaries", "private", dictionaryCsv(), "secret.csv");
     expect(await buildTwin(env, secret.id, secret.version, storageTimingsFrom(limitsFrom(env)))).toBe("built");
     const query = `where=id >= ${MIDDLE * PAGE_ROWS} AND id < ${MIDDLE * PAGE_ROWS + 3}`;
     // The team's query keeps the row group's metadata and dictionary pages in the isolate.
