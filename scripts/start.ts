@@ -7,7 +7,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { reportError, UsageError } from "./lib/cli-errors.ts";
-import { applyLocalMigrations, type D1Target } from "./lib/d1.ts";
+import type { D1Target } from "./lib/d1.ts";
+import { applyLocalMigrations, type MigrationsApplied } from "./lib/local-migrations.ts";
 import { ensureDemoKey } from "./lib/demo-key.ts";
 import { masterKeyFor } from "./lib/master-key.ts";
 import { DEFAULT_DEMO_KEY_FILE, PROJECT_ROOT } from "./lib/paths.ts";
@@ -68,10 +69,9 @@ Or one signed request by hand, and more keys:
 `;
 }
 
-/** One line for the migrations; wrangler's table (once per migration) goes to `log`. */
-function migrationsLine(output: string, where: string, log: string): string {
-  const applied = /About to apply (\d+) migration/.exec(output)?.[1];
-  const what = applied === undefined ? "D1 is up to date" : `Applied ${applied} D1 migration${applied === "1" ? "" : "s"}`;
+/** One line for the migrations; which were applied, and wrangler's output, go to `log`. */
+function migrationsLine({ applied }: MigrationsApplied, where: string, log: string): string {
+  const what = applied.length === 0 ? "D1 is up to date" : `Applied ${applied.length} D1 migration${applied.length === 1 ? "" : "s"}`;
   return `${what} (${where}); wrangler's output: ${display(log)}\n`;
 }
 
@@ -130,10 +130,10 @@ async function main(argv: string[]): Promise<number> {
   // On a terminal, a line that says what the wait is for, replaced by the summary.
   const terminal = process.stderr.isTTY === true;
   if (terminal) process.stderr.write(`Migrating the local D1 (${where})…`);
-  const output = await applyLocalMigrations(stateDir);
+  const migrations = await applyLocalMigrations(stateDir);
   mkdirSync(logs, { recursive: true });
-  writeFileSync(migrationsLog, output);
-  process.stderr.write(`${terminal ? "\r\x1b[2K" : ""}${migrationsLine(output, where, migrationsLog)}`);
+  writeFileSync(migrationsLog, [...migrations.applied.map((name) => `applied ${name}\n`), migrations.output].join(""));
+  process.stderr.write(`${terminal ? "\r\x1b[2K" : ""}${migrationsLine(migrations, where, migrationsLog)}`);
   const keyFile = demoKeyFile(stateDir);
   const { key, created } = await ensureDemoKey(target, masterKey, keyFile);
   return runDevServer(stateDir, port, extra, join(logs, "wrangler-dev.log"), () => process.stdout.write(banner(key, keyFile, created, port)));

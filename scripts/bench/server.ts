@@ -75,10 +75,8 @@ async function portInRange(range: string): Promise<number> {
   throw new Error(`no free port in BENCH_PORTS ${range}`);
 }
 
-/** Applies the migrations to `stateDir` and makes a key with scripts/keys.ts (which also writes .dev.vars). */
+/** Makes a key with scripts/keys.ts, which applies the migrations to `stateDir` first (and writes .dev.vars). */
 export async function prepareState(stateDir: string): Promise<SigningKey> {
-  const migrate = [WRANGLER_BIN, "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir];
-  await runBounded("wrangler d1 migrations apply", migrate, PROJECT_ROOT, SETUP_TIMEOUT_MS);
   const create = [KEYS_SCRIPT, "create", "--team", "bench", "--user", "bench", "--persist-to", stateDir];
   const stdout = await runBounded("keys create", create, PROJECT_ROOT, SETUP_TIMEOUT_MS);
   const key = JSON.parse(stdout.trim().split("\n").pop() ?? "") as { key_id?: unknown; secret?: unknown };

@@ -43,13 +43,3 @@ export async function d1Execute(target: D1Target, statements: string): Promise<R
   if (result.code !== 0) throw failure("wrangler d1 execute", result);
   return (parsed as StatementResult[]).map((statement) => statement.results ?? []);
 }
-
-/** Applies pending migrations to the local database (a no-op when there are none) and
- * returns everything wrangler printed. */
-export async function applyLocalMigrations(persistTo?: string): Promise<string> {
-  const target: D1Target = persistTo === undefined ? { kind: "local" } : { kind: "local", persistTo };
-  // With stdin not a terminal, wrangler skips its confirmation prompt ("fallback value: yes").
-  const result = await runWrangler(["d1", "migrations", "apply", DATABASE, ...locationArgs(target)]);
-  if (result.code !== 0) throw failure("wrangler d1 migrations apply", result);
-  return result.stdout + result.stderr;
-}

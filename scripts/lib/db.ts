@@ -1,20 +1,11 @@
-// The query helper the key commands use. Local commands must work on a fresh clone, yet a
-// `migrations apply` costs a whole wrangler start, so each local batch also reads which
-// migrations are applied. A batch that fails is rolled back (D1 runs it as one transaction),
+// The query helper the key commands use. Local commands must work on a fresh clone, yet
+// applying migrations costs a wrangler start, so each local batch also reads which migrations
+// are applied. A batch that fails is rolled back (D1 runs it as one transaction),
 // so on failure we apply the migrations and retry it once.
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
-import { applyLocalMigrations, d1Execute, type D1Target, type Row } from "./d1.ts";
-import { PROJECT_ROOT } from "./paths.ts";
+import { d1Execute, type D1Target, type Row } from "./d1.ts";
+import { applyLocalMigrations, pendingMigrations } from "./local-migrations.ts";
 
-// wrangler.toml: migrations_dir = "migrations", default migrations table.
-const MIGRATIONS_DIR = join(PROJECT_ROOT, "migrations");
 const APPLIED_MIGRATIONS = "SELECT name FROM d1_migrations";
-
-function hasPendingMigrations(applied: Row[]): boolean {
-  const done = new Set(applied.map((row) => row["name"]));
-  return readdirSync(MIGRATIONS_DIR).some((file) => file.endsWith(".sql") && !done.has(file));
-}
 
 /** Runs `;`-separated statements (built with `sql`) as one batch; returns each one's rows. */
 export async function queryDb(target: D1Target, statements: string): Promise<Row[][]> {
@@ -28,6 +19,6 @@ export async function queryDb(target: D1Target, statements: string): Promise<Row
   }
   const [applied = [], ...rest] = results;
   // The batch ran on the older schema, like any row the worker wrote before the migration.
-  if (hasPendingMigrations(applied)) await applyLocalMigrations(target.persistTo);
+  if (pendingMigrations(applied.map((row) => row["name"])).length > 0) await applyLocalMigrations(target.persistTo);
   return rest;
 }
