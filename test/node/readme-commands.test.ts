@@ -127,7 +127,9 @@ describe("README commands, run as printed", () => {
     const ran = await runAll(commands);
     expect(ran.find((r) => r.command.includes(" rm "))?.stdout).toContain("deleted");
     expect(readFileSync(join(work, "cities.csv"), "utf8")).toContain("city,country,population");
-  });
+    // A hang guard, not a speed check: eighteen CLI starts take about a minute on a quiet 2-core
+    // machine and went past 120 s with other work beside the suite.
+  }, 300_000);
 });
 
 /** What a docs page's commands must have shown, beyond each one succeeding. */
