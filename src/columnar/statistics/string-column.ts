@@ -2,7 +2,9 @@
 // counts them), distinct values by 64-bit hash (exact, then HyperLogLog) and the most frequent
 // values (exact, then Misra–Gries). One hash per cell serves both, and while the frequent-value
 // counters still hold every value they are the distinct set too, so a low-cardinality column
-// pays one table probe per cell. Texts are keyed by a hash of their UTF-8 bytes, taken over the
+// pays one table probe per cell. Once they have purged, the distinct set is their doorkeeper: a
+// text seen for the first time is left out of them, so a column of mostly distinct texts costs
+// one probe a cell, not two and a purge every few thousand. Texts are keyed by a hash of their UTF-8 bytes, taken over the
 // bytes the Parquet encoder writes (observeUtf8); a summary stored in format 1 keyed them by
 // their UTF-16 code units, and keeps that hash when merged (docs/statistics.md, "Stored summaries").
 import type { Cell } from "../../schema/cast.ts";
@@ -84,7 +86,7 @@ export class StringColumn {
       this.counted(hashString(text), text, 1);
       return;
     }
-    this.tally(points, high, low, 1);
+    if (this.tally(points, high, low, 1)) return;
     if (this.frequent.addUtf8(high, low, bytes, start, length, units)) this.purge();
   }
 
@@ -97,17 +99,25 @@ export class StringColumn {
   private counted(length: number, text: string, count: number): void {
     const high = KEY[0]!;
     const low = KEY[1]!;
-    this.tally(length, high, low, count);
+    if (this.tally(length, high, low, count)) return;
     if (this.frequent.add(high, low, text, count)) this.purge();
   }
 
-  /** Counts `count` values of `length` code points keyed (high, low), but for the frequent counters. */
-  private tally(length: number, high: number, low: number, count: number): void {
+  /**
+   * Counts `count` values of `length` code points keyed (high, low), but for the frequent
+   * counters; true when the counters are to leave them out: a single value certainly seen for
+   * the first time (the distinct set says so) once the counters have purged. Its count is then
+   * one below the truth from the start, which stays within the Misra–Gries bound: every purge
+   * that can lower its counter comes after it, so their floors sum to at most the offset less
+   * the first purge's, which is at least 1 (docs/statistics.md, "The summaries").
+   */
+  private tally(length: number, high: number, low: number, count: number): boolean {
     this.count += count;
     this.totalLength += length * count;
     if (length < this.minLength) this.minLength = length;
     if (length > this.maxLength) this.maxLength = length;
-    if (this.distinct !== null) this.distinct.add(high, low);
+    const distinct = this.distinct;
+    return distinct !== null && distinct.add(high, low) && count === 1 && this.frequent.approximate;
   }
 
   /** The frequent counters are over full: the distinct set is read off them first, if not yet kept. */
