@@ -90,6 +90,13 @@ describe("a string column's distinct set", () => {
     expect(fromSketch.distinct()).toBe(2000);
     fromSketch.merge(setOf(range(1000, 3000)));
     expect(fromSketch.distinct()).toBe(3000);
+    // Every key is read back as it was, the key (0, 0) among them: the same keys again add nothing.
+    set.add(0, 0);
+    const again = DistinctTexts.decode(new ByteReader(bytesOf((out) => set.encode(out))));
+    again.merge(setOf(texts));
+    again.add(0, 0);
+    expect(again.distinct()).toBe(2001);
+    expect(KeySketch.decode(new ByteReader(bytesOf((out) => set.encode(out))), false).distinct()).toBe(2001);
     const sketched = setOf(range(0, 120_000));
     const stored = bytesOf((out) => sketched.encode(out));
     expect(DistinctTexts.decode(new ByteReader(stored)).hll!.registers).toEqual(sketched.hll!.registers);

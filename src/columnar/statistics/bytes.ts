@@ -47,6 +47,17 @@ export class ByteWriter {
     this.length += 4;
   }
 
+  /**
+   * Appends `length` bytes for the caller to fill in place of as many calls: the buffer to write
+   * them into, from `at`, valid until the next call.
+   */
+  claim(length: number): { bytes: Uint8Array; at: number } {
+    this.room(length);
+    const at = this.length;
+    this.length += length;
+    return { bytes: this.bytes, at };
+  }
+
   raw(bytes: Uint8Array): void {
     this.room(bytes.length);
     this.bytes.set(bytes, this.length);

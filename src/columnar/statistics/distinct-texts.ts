@@ -170,11 +170,16 @@ export class DistinctTexts {
     }
     out.u8(EXACT);
     out.varuint(this.size);
-    this.forEach((high, low) => {
-      out.u32(high);
-      out.u32(low);
-      out.varuint(1);
-    });
+    // Each key as two little-endian words and the count 1, written in one pass over the slots.
+    const { bytes, at } = out.claim(this.size * KEY_BYTES);
+    let to = at;
+    if (this.zero) to = putKey(bytes, to, 0, 0);
+    const words = this.words;
+    for (let i = 0; i < words.length; i += 2) {
+      const high = words[i]!;
+      const low = words[i + 1]!;
+      if ((high | low) !== 0) to = putKey(bytes, to, high, low);
+    }
   }
 
   static decode(input: ByteReader): DistinctTexts {
@@ -196,6 +201,23 @@ export class DistinctTexts {
     set.hll = new HyperLogLog(input.raw(HLL_REGISTERS));
     return set;
   }
+}
+
+/** A stored key's bytes: two 32-bit words and its count (1) as a one-byte varint. */
+const KEY_BYTES = 9;
+
+/** Writes the key (high, low) with the count 1 at bytes[to]; returns where the next goes. */
+function putKey(bytes: Uint8Array, to: number, high: number, low: number): number {
+  bytes[to] = high;
+  bytes[to + 1] = high >>> 8;
+  bytes[to + 2] = high >>> 16;
+  bytes[to + 3] = high >>> 24;
+  bytes[to + 4] = low;
+  bytes[to + 5] = low >>> 8;
+  bytes[to + 6] = low >>> 16;
+  bytes[to + 7] = low >>> 24;
+  bytes[to + 8] = 1;
+  return to + KEY_BYTES;
 }
 
 /** Calls `visit` with every key of a set's slots (and the key (0, 0) when `zero`). */
