@@ -44,6 +44,34 @@ function texts(seed: number, count: number, distinct: number): [string, number][
 }
 
 describe("text keys", () => {
+  it("hashUtf8 gives format 2's keys, which stored summaries hold", () => {
+    // Keys as format 2 was first stored with (high, low, code points), each text at an offset of 3.
+    const pinned: [string, number, number, number][] = [
+      ["", 0x488bdcb8, 0x1aee8d83, 0],
+      ["a", 0xf8bd8565, 0x078e5422, 1],
+      ["abc", 0x2fd213e4, 0x84bab253, 3],
+      ["abcd", 0x112dcc37, 0xf8189d9d, 4],
+      ["abcde", 0x85f10468, 0x272647da, 5],
+      ["Zürich", 0x4c8ad6ec, 0x60f0441a, 6],
+      ["東京", 0x20261cd5, 0xf83acd63, 2],
+      ["😀 naïve café", 0x8da3a5c3, 0x141c833f, 12],
+      ["user421329@example.net", 0x4e108da4, 0xea48964b, 22],
+      ["fragile call door reorder bulk", 0xbc814ec6, 0x81336465, 30],
+    ];
+    for (const [text, high, low, points] of pinned) {
+      const bytes = new TextEncoder().encode(text);
+      const padded = new Uint8Array(bytes.length + 3);
+      padded.set(bytes, 3);
+      expect(hashUtf8(padded, 3, bytes.length), text).toBe(points);
+      expect([KEY[0], KEY[1]], text).toEqual([high, low]);
+      // A view into a larger buffer keys the same bytes the same.
+      const inner = new Uint8Array(new Uint8Array(bytes.length + 8).buffer, 5, bytes.length);
+      inner.set(bytes);
+      hashUtf8(inner, 0, bytes.length);
+      expect([KEY[0], KEY[1]], text).toEqual([high, low]);
+    }
+  });
+
   it("hashUtf8 counts code points as hashString does and tells texts apart", () => {
     for (const text of ["", "a", "ab", "abc", "abcd", "abcde", "Zürich", "東京", "😀 naïve café", "x".repeat(301), "ü".repeat(7)]) {
       const bytes = new TextEncoder().encode(text);
