@@ -283,6 +283,17 @@ describe("a string column told its texts' UTF-8 bytes alone", () => {
     }
   });
 
+  it("stores well-formed UTF-8 whatever bytes it was told, its ASCII texts as they were told", () => {
+    const column = new StringColumn();
+    const page = Uint8Array.of(0x61, 0x62, 0xff, 0x63, 0x61, 0x62);
+    for (const [start, length] of [[0, 2], [2, 2], [4, 2]] as const) {
+      const points = hashUtf8(page, start, length);
+      column.observeKeyed(page, start, length, KEY[0]!, KEY[1]!, points, length);
+    }
+    const stored = StringColumn.decode(new ByteReader(encoded(column)));
+    expect(stored.entry().top).toEqual([{ value: "ab", count: 2 }, { value: "\uFFFDc", count: 1 }]);
+  });
+
   it("keeps a long text cut at 256 units, never half a surrogate pair", () => {
     const long = `${"x".repeat(255)}😀 tail`;
     const column = fed([long, long], true);

@@ -64,6 +64,16 @@ export class ByteWriter {
     this.length += bytes.length;
   }
 
+  /** Text already UTF-8 (and well-formed: the caller vouches), as text() writes it: its length, then bytes[start, start + length). */
+  utf8(bytes: Uint8Array, start: number, length: number): void {
+    this.varuint(length);
+    this.room(length);
+    const out = this.bytes;
+    const at = this.length;
+    for (let i = 0; i < length; i++) out[at + i] = bytes[start + i]!;
+    this.length = at + length;
+  }
+
   text(value: string): void {
     const utf8 = encoder.encode(value);
     this.varuint(utf8.length);

@@ -389,8 +389,30 @@ export class FrequentValues {
       out.u32(this.keys[counter * 2]!);
       out.u32(this.keys[counter * 2 + 1]!);
       out.varuint(this.counts[counter]!);
-      out.text(this.textOf(counter));
+      this.encodeText(out, counter);
     }
+  }
+
+  /**
+   * Writes counter `counter`'s text: its bytes as they are when they are still bytes and all
+   * ASCII (so well-formed UTF-8 whoever wrote them), else its string encoded, as decodeSummary
+   * reads only well-formed UTF-8.
+   */
+  private encodeText(out: ByteWriter, counter: number): void {
+    const spans = this.spans;
+    const length = spans[counter * 3 + 1]!;
+    if (length >= 0) {
+      const at = spans[counter * 3]!;
+      const bytes = at < 0 ? this.page! : this.arena;
+      const start = at < 0 ? -1 - at : at;
+      let high = 0;
+      for (let i = start; i < start + length; i++) high |= bytes[i]!;
+      if (high < 0x80) {
+        out.utf8(bytes, start, length);
+        return;
+      }
+    }
+    out.text(this.textOf(counter));
   }
 
   static decode(input: ByteReader): FrequentValues {
