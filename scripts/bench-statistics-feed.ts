@@ -40,6 +40,10 @@ interface Code {
 interface Sink {
   nulls(count: number): void;
   number(value: number, count: number): void;
+  /** Absent in a base from before runs of PLAIN numbers were told at once: replayed as number and big calls then. */
+  doubles?(values: Float64Array, from: number, to: number): void;
+  days?(values: Int32Array, from: number, to: number): void;
+  int64s?(words: Int32Array, from: number, to: number): void;
   big(value: bigint, count: number): void;
   text(text: string, count: number): void;
   utf8(bytes: Uint8Array, start: number, length: number, text?: string): void;
@@ -133,10 +137,41 @@ class Recording implements Sink {
     this.keys.set([high, low, points, units], this.keyCount);
     this.keyCount += 4;
   }
+  /** The values of doubles, days and int64s calls, in order (an int64 as its two words); each call an op naming its range there. */
+  doubleValues = new Float64Array(1024);
+  doubleCount = 0;
+  dayValues = new Int32Array(1024);
+  dayCount = 0;
+  int64Words = new Int32Array(2048);
+  int64Count = 0;
+  doubles(values: Float64Array, from: number, to: number): void {
+    if (this.doubleCount + to - from > this.doubleValues.length) this.doubleValues = grownTo(this.doubleValues, this.doubleCount + to - from);
+    this.doubleValues.set(values.subarray(from, to), this.doubleCount);
+    this.op(9, this.doubleCount, to - from);
+    this.doubleCount += to - from;
+  }
+  days(values: Int32Array, from: number, to: number): void {
+    if (this.dayCount + to - from > this.dayValues.length) this.dayValues = grownTo(this.dayValues, this.dayCount + to - from);
+    this.dayValues.set(values.subarray(from, to), this.dayCount);
+    this.op(10, this.dayCount, to - from);
+    this.dayCount += to - from;
+  }
+  int64s(words: Int32Array, from: number, to: number): void {
+    if (2 * (this.int64Count + to - from) > this.int64Words.length) this.int64Words = grownTo(this.int64Words, 2 * (this.int64Count + to - from));
+    this.int64Words.set(words.subarray(2 * from, 2 * to), 2 * this.int64Count);
+    this.op(11, this.int64Count, to - from);
+    this.int64Count += to - from;
+  }
   booleans(trues: number, falses: number): void { this.op(5, trues, falses); }
   /** Replayed where it came, though nothing writes over the recording's bytes: the sink copies what it kept then. */
   pageDone(): void { this.op(8, 0, 0); }
   zoned(): void { this.op(6, 0, 0); }
+}
+
+function grownTo<T extends Float64Array | Int32Array>(array: T, needed: number): T {
+  const grown = new (array.constructor as new (length: number) => T)(Math.max(needed, 2 * array.length));
+  grown.set(array);
+  return grown;
 }
 
 const recordings = header.map(() => new Recording());
@@ -155,7 +190,7 @@ function replayInto(code: Code, feeds: Sink[], only: number): void {
   for (let c = 0; c < recordings.length; c++) {
     if (only >= 0 && c !== only) continue;
     const feed = feeds[c]!;
-    const { size, codes, a, b, texts, bigs, bytes, given, keys } = recordings[c]!;
+    const { size, codes, a, b, texts, bigs, bytes, given, keys, doubleValues, dayValues, int64Words } = recordings[c]!;
     const old = feed as unknown as { utf8(text: string, bytes: Uint8Array, start: number, length: number): void };
     let text = 0;
     let call = 0;
@@ -185,6 +220,26 @@ function replayInto(code: Code, feeds: Sink[], only: number): void {
         case 5: feed.booleans(a[i]!, b[i]!); break;
         case 6: feed.zoned(); break;
         case 8: feed.pageDone?.(); break;
+        case 9:
+          if (feed.doubles) feed.doubles(doubleValues, a[i]!, a[i]! + b[i]!);
+          else for (let v = a[i]!; v < a[i]! + b[i]!; v++) feed.number(doubleValues[v]!, 1);
+          break;
+        case 10:
+          if (feed.days) feed.days(dayValues, a[i]!, a[i]! + b[i]!);
+          else for (let v = a[i]!; v < a[i]! + b[i]!; v++) feed.number(dayValues[v]!, 1);
+          break;
+        case 11:
+          if (feed.int64s) feed.int64s(int64Words, a[i]!, a[i]! + b[i]!);
+          else {
+            // As the encoder told them before: each value, a BigInt past ±2^53.
+            for (let v = a[i]!; v < a[i]! + b[i]!; v++) {
+              const low = int64Words[2 * v]! >>> 0;
+              const high = int64Words[2 * v + 1]!;
+              if (high >= -(1 << 21) && high < 1 << 21) feed.number(high * 4294967296 + low, 1);
+              else feed.big((BigInt(high) << 32n) + BigInt(low), 1);
+            }
+          }
+          break;
       }
     }
   }

@@ -82,15 +82,7 @@ export class Int64Column implements TypedColumn, KernelColumn {
       this.note(i32[0]! >>> 0, i32[1]!);
       this.note(i32[2]! >>> 0, i32[3]!);
     }
-    const sink = this.sink;
-    if (sink === null) return;
-    const i32 = views.i32;
-    for (let v = from, at = (views.valuesAt >> 2) + 2 * from; v < to; v++, at += 2) {
-      const lo = i32[at]! >>> 0;
-      const hi = i32[at + 1]!;
-      if (hi >= -SAFE_HI && hi < SAFE_HI) sink.number(hi * 4294967296 + lo, 1);
-      else sink.big((BigInt(hi) << 32n) + BigInt(lo), 1);
-    }
+    this.sink?.int64s(views.i32, (views.valuesAt >> 3) + from, (views.valuesAt >> 3) + to);
   }
 
   add(raw: string): ColumnKind | undefined {

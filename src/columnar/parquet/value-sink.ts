@@ -8,6 +8,18 @@ export interface ValueSink {
   /** The row group's `count` missing cells: told once per row group, after all its values. */
   nulls(count: number): void;
   number(value: number, count: number): void;
+  /**
+   * Values[from, to) of a DOUBLE column written PLAIN, once each, read where the encoder holds
+   * them: one call a run instead of `number(value, 1)` a value (NaN, infinities and −0 included).
+   */
+  doubles(values: Float64Array, from: number, to: number): void;
+  /** As doubles, for a DATE column's days since 1970-01-01. */
+  days(values: Int32Array, from: number, to: number): void;
+  /**
+   * As doubles, for an INT64 column (integers, times, timestamps): value i is words[2i] (its low
+   * 32 bits, unsigned) and words[2i + 1] (its high 32 bits, signed).
+   */
+  int64s(words: Int32Array, from: number, to: number): void;
   big(value: bigint, count: number): void;
   text(text: string, count: number): void;
   /**
