@@ -19,7 +19,7 @@ import { countingR2 } from "./helpers/r2-counting.ts";
 import { recordingAfterCommit, signedFetch, twinPartRows, wrapBinding } from "./helpers/storage.ts";
 
 const HEADER = "id,amount,label\n";
-/** Distinct labels and amounts: the created part's statistics summary holds every one (exact below 100,000). */
+/** Distinct labels and amounts: the created part's statistics summary holds every one (exact below 16,384). */
 const createdRows = Array.from({ length: 3000 }, (_, i) => `${i},${(i * 7.25) % 1000},label-${i.toString(36)}-${(i * 7919) % 10007}\n`).join("");
 const appendedRows = Array.from({ length: 6 }, (_, i) => `${5000 + i},${i - 2.5},trickled ${i}\n`);
 

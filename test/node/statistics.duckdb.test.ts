@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { statisticsDocument, type ColumnStatistics, type StatisticsDocument } from "../../src/columnar/statistics/document.ts";
+import { EXACT_DISTINCT_LIMIT } from "../../src/columnar/statistics/limits.ts";
 import { createSummaries, observeRow } from "../../src/columnar/statistics/table-summary.ts";
 import { COLUMNS, testTable, type TestColumn } from "./helpers/statistics-table.ts";
 
@@ -85,7 +86,7 @@ describe("statistics against DuckDB", () => {
     const ours = entry(name);
     expect(ours.nulls).toBe(nulls);
     if (ours.distinct_approximate) {
-      expect(distinct).toBeGreaterThan(100_000);
+      expect(distinct).toBeGreaterThan(EXACT_DISTINCT_LIMIT);
       expect(Math.abs(ours.distinct - distinct!)).toBeLessThanOrEqual(0.02 * distinct!);
     } else expect(ours.distinct).toBe(distinct);
     if (column.name.startsWith("many_") || column.name === "label") expect(ours.distinct_approximate).toBe(true);

@@ -4,6 +4,10 @@
 // documented bounds of the truth (counted here directly from the cells) in every marked one.
 import { describe, expect, it } from "vitest";
 import { statisticsDocument, type ColumnStatistics, type StatisticsDocument } from "../../src/columnar/statistics/document.ts";
+import { KEY, keyOfNumber } from "../../src/columnar/statistics/hash.ts";
+import { KeySketch } from "../../src/columnar/statistics/key-sketch.ts";
+import { EXACT_DISTINCT_LIMIT } from "../../src/columnar/statistics/limits.ts";
+import { NumericColumn } from "../../src/columnar/statistics/numeric-column.ts";
 import { createSummaries, decodeSummary, encodeSummary, mergeSummaries, observeRow, type TableSummary } from "../../src/columnar/statistics/table-summary.ts";
 import type { Cell } from "../../src/schema/cast.ts";
 import { mulberry32, randomInt, type Random } from "../helpers/random.ts";
@@ -142,13 +146,44 @@ describe("merged statistics", () => {
     expectEquivalent(small, statisticsDocument(small.schema, summary), statisticsDocument(small.schema, summarise(small, 0, small.cells.length)));
   });
 
-  it("sketched summaries (past 100,000 distinct on both sides) merge within bounds", () => {
+  it("sketched summaries (past the exact limit on both sides) merge within bounds", () => {
     const wide = testTable(13, 340_000, COLUMNS.filter((c) => ["many_real", "label"].includes(c.name)));
     const random = mulberry32(3);
     const cuts: [number, number][] = [[0, 110_000], [110_000, 220_000], [220_000, 330_000], ...chunks(random, 10_000, 0, 3_000).map(([from, to]) => [from + 330_000, to + 330_000] as [number, number])];
     const parts = cuts.map(([from, to]) => roundTrip(summarise(wide, from, to)));
     expect(parts.filter((part) => statisticsDocument(wide.schema, part).columns[0]!.distinct_approximate).length).toBe(3);
     expectEquivalent(wide, statisticsDocument(wide.schema, mergeRandomly(random, parts)), statisticsDocument(wide.schema, summarise(wide, 0, wide.cells.length)));
+  });
+
+  it("a summary stored exact past today's exact limit (it was 100,000) reads exact, and merges with new ones within bounds", () => {
+    const wide = testTable(17, 60_000, COLUMNS.filter((c) => ["many_real"].includes(c.name)));
+    /** Rows [from, to) summarised as the code before the limit fell stored them: every value with its count, exact. */
+    const stored = (from: number, to: number) => {
+      const summary = summarise(wide, from, to);
+      const exact = new KeySketch(true);
+      const counts = new Map<number, number>();
+      for (let row = from; row < to; row++) counts.set(wide.cells[row]![0] as number, (counts.get(wide.cells[row]![0] as number) ?? 0) + 1);
+      for (const [value, count] of counts) {
+        keyOfNumber(value);
+        exact.table!.add(KEY[0]!, KEY[1]!, count);
+      }
+      (summary.columns[0] as NumericColumn).values = exact;
+      return encodeSummary(summary);
+    };
+    const old = decodeSummary(stored(0, 30_000));
+    expect(distinctTruth(wide.cells.slice(0, 30_000).map((cells) => cells[0] ?? null))).toBeGreaterThan(EXACT_DISTINCT_LIMIT);
+    const alone = statisticsDocument(wide.schema, old).columns[0] as Entry;
+    expect(alone.distinct_approximate).toBeUndefined();
+    expect(alone.approximate).toBeUndefined();
+    expect(alone.distinct).toBe(distinctTruth(wide.cells.slice(0, 30_000).map((cells) => cells[0] ?? null)));
+    const sorted = wide.cells.slice(0, 30_000).map((cells) => cells[0] as number).sort((a, b) => a - b);
+    expect(alone.median).toBe((sorted[14_999]! + sorted[15_000]!) / 2);
+    // Merged with summaries made now, on either side, or with another old one: sketched, within bounds.
+    const onePass = statisticsDocument(wide.schema, summarise(wide, 0, wide.cells.length));
+    const fresh = () => roundTrip(summarise(wide, 30_000, 60_000));
+    expectEquivalent(wide, statisticsDocument(wide.schema, mergeSummaries(decodeSummary(stored(0, 30_000)), fresh())), onePass);
+    expectEquivalent(wide, statisticsDocument(wide.schema, mergeSummaries(fresh(), decodeSummary(stored(0, 30_000)))), onePass);
+    expectEquivalent(wide, statisticsDocument(wide.schema, mergeSummaries(decodeSummary(stored(0, 30_000)), decodeSummary(stored(30_000, 60_000)))), onePass);
   });
 
   it("the first columns decoded alone merge and render as they do in the whole summary", () => {

@@ -2,6 +2,7 @@
 // the exact limits a column keeps HyperLogLog's 64 KiB, a KLL sketch of a few thousand doubles
 // and at most 4,096 frequent values cut to 256 characters; below them, about 9 bytes per value.
 import { describe, expect, it } from "vitest";
+import { EXACT_DISTINCT_LIMIT } from "../../src/columnar/statistics/limits.ts";
 import { createSummaries, encodeSummary, observeRow } from "../../src/columnar/statistics/table-summary.ts";
 import type { Cell } from "../../src/schema/cast.ts";
 import type { FieldType } from "../../src/schema/table-schema.ts";
@@ -29,9 +30,9 @@ describe("stored summary size", () => {
     expect(encodedSize("datetime", 1_000_000, (row) => new Date(row * 1000).toISOString())).toBeLessThan(128 * KiB);
   });
 
-  it("exact columns just under 100,000 distinct values stay under 1 MiB", () => {
-    expect(encodedSize("integer", 99_999, (row) => row)).toBeLessThan(1024 * KiB);
-    expect(encodedSize("string", 99_999, (row) => `user-${row}@example.org`)).toBeLessThan(1024 * KiB);
+  it("exact columns at the exact limit stay under 160 KiB (numbers) and 320 KiB (texts, with their frequent values)", () => {
+    expect(encodedSize("integer", EXACT_DISTINCT_LIMIT, (row) => row)).toBeLessThan(160 * KiB);
+    expect(encodedSize("string", EXACT_DISTINCT_LIMIT, (row) => `user-${row}@example.org`)).toBeLessThan(320 * KiB);
   });
 
   it("long values are kept cut to 256 characters among the frequent ones", () => {

@@ -1,8 +1,13 @@
 // The sizes that set what the column statistics keep exact and how large a stored summary may
 // grow (docs/statistics.md). One place, so the bounds the docs promise are read off here.
 
-/** Distinct values counted exactly (a hash set of 64-bit keys); past it, HyperLogLog. */
-export const EXACT_DISTINCT_LIMIT = 100_000;
+/**
+ * Distinct values counted exactly (a hash set of 64-bit keys, a sorted run for numbers); past it,
+ * HyperLogLog (and KLL for numbers). Categorical columns stay well inside it; a column of mostly
+ * distinct values costs less sketched than counted exactly, whose sets then outgrow the cache
+ * (docs/statistics.md, "Cost"). Summaries stored when it was 100,000 still read and merge.
+ */
+export const EXACT_DISTINCT_LIMIT = 16_384;
 
 /** HyperLogLog precision: 2^16 one-byte registers, standard error 1.04 / 256 ≈ 0.41 %. */
 export const HLL_PRECISION = 16;
