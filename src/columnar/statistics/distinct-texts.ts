@@ -87,6 +87,19 @@ export class DistinctTexts {
     return true;
   }
 
+  /** Holds a stored key while decoding an exact set, whatever its size (the set was sized for it). */
+  private hold(high: number, low: number): void {
+    if ((high | low) === 0) this.zero = true;
+    else {
+      const words = this.words;
+      let slot = (low ^ high) & this.mask;
+      while ((words[slot * 2]! | words[slot * 2 + 1]!) !== 0) slot = (slot + 1) & this.mask;
+      words[slot * 2] = high;
+      words[slot * 2 + 1] = low;
+    }
+    this.size++;
+  }
+
   /** Fourfold while small, then twofold: a set that ends at 128Ki slots rehashed fewer keys. */
   private grow(): void {
     const old = this.words;
@@ -186,12 +199,14 @@ export class DistinctTexts {
     const mode = input.u8();
     if (mode === EXACT) {
       const size = input.varuint();
-      const set = new DistinctTexts(Math.min(size, EXACT_DISTINCT_LIMIT) + 1);
+      // A set stored exact stays exact as stored, past today's limit too (a version's statistics
+      // never change once written); it is sketched once a merge adds a key it lacks.
+      const set = new DistinctTexts(size + 1);
       for (let i = 0; i < size; i++) {
         const high = input.u32();
         const low = input.u32();
         input.varuint();
-        set.add(high, low);
+        set.hold(high, low);
       }
       return set;
     }
