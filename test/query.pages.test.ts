@@ -63,17 +63,22 @@ function csv(): string {
   return text;
 }
 
-async function ask(query: string, on?: { id: string; version: string }) {
-  const url = `${ORIGIN}/v1/dataset/${on?.id ?? id}/${on?.version ?? version}/rows?${query}`;
-  const headers = await signRequest({ method: "GET", url }, owner);
+/** A `no-cache` GET of `url` with `headers`, its R2 reads counted. */
+async function fetchCounted(url: string, headers: Headers) {
   headers.set("Cache-Control", "no-cache");
   const r2 = countingR2(env.CONTENT);
   const ctx = createExecutionContext();
   const response = await worker.fetch(new Request(url, { headers }), { ...env, CONTENT: r2.bucket } as Env, ctx);
   const text = await response.text();
   await waitOnExecutionContext(ctx);
-  if (response.status !== 200) throw new Error(`${query}: ${response.status} ${text}`);
-  return { body: JSON.parse(text) as { rows: unknown[][]; matched: number }, reads: r2.reads };
+  return { status: response.status, text, reads: r2.reads };
+}
+
+async function ask(query: string, on?: { id: string; version: string }) {
+  const url = `${ORIGIN}/v1/dataset/${on?.id ?? id}/${on?.version ?? version}/rows?${query}`;
+  const { status, text, reads } = await fetchCounted(url, await signRequest({ method: "GET", url }, owner));
+  if (status !== 200) throw new Error(`${query}: ${status} ${text}`);
+  return { body: JSON.parse(text) as { rows: unknown[][]; matched: number }, reads };
 }
 
 async function readRange(key: string, offset: number, length: number): Promise<Uint8Array> {
@@ -330,15 +335,10 @@ describe("dictionary pages kept in the isolate", () => {
     expect((await ask(query, secret)).body.matched).toBe(3);
     const url = `${ORIGIN}/v1/dataset/${secret.id}/${secret.version}/rows?${query}`;
     for (const headers of [new Headers(), await signRequest({ method: "GET", url }, outsider)]) {
-      headers.set("Cache-Control", "no-cache");
-      const r2 = countingR2(env.CONTENT);
-      const ctx = createExecutionContext();
-      const response = await worker.fetch(new Request(url, { headers }), { ...env, CONTENT: r2.bucket } as Env, ctx);
-      const text = await response.text();
-      await waitOnExecutionContext(ctx);
-      expect(response.status).toBe(404);
+      const { status, text, reads } = await fetchCounted(url, headers);
+      expect(status).toBe(404);
       expect(text).not.toContain(CITIES[0]);
-      expect(r2.reads).toEqual([]);
+      expect(reads).toEqual([]);
     }
   });
 });
