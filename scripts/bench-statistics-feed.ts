@@ -26,6 +26,7 @@ const { CsvRecordDecoder } = await import("../src/csv/index.ts");
 const { decodeSummary } = await import("../src/columnar/statistics/table-summary.ts");
 const { statisticsDocument } = await import("../src/columnar/statistics/document.ts");
 const { StringColumn } = await import("../src/columnar/statistics/string-column.ts");
+const { KEY } = await import("../src/csv/text-key.ts");
 
 interface Code {
   label: string;
@@ -33,6 +34,9 @@ interface Code {
   textFirst: boolean;
   /** The feed takes keyedUtf8, a cell's key made by the encoder. */
   keyed: boolean;
+  /** keyedUtf8 reads the key from KEY (this code's hash.ts) rather than taking its lanes. */
+  keyInKey: boolean;
+  key: Uint32Array;
   columnFeeds: (summary: never, schema: TableSchema) => Sink[];
   createSummaries: (schema: TableSchema) => never;
   encodeSummary: (summary: never) => Uint8Array;
@@ -47,7 +51,7 @@ interface Sink {
   big(value: bigint, count: number): void;
   text(text: string, count: number): void;
   utf8(bytes: Uint8Array, start: number, length: number, text?: string): void;
-  keyedUtf8(bytes: Uint8Array, start: number, length: number, high: number, low: number, points: number, units: number): void;
+  keyedUtf8(bytes: Uint8Array, start: number, length: number, ...rest: number[]): void;
   booleans(trues: number, falses: number): void;
   zoned(): void;
   /** Absent in a base from before the sink was told of page cuts. */
@@ -60,7 +64,9 @@ async function load(label: string, dir: URL): Promise<Code> {
   const source = readFileSync(new URL("column-feed.ts", dir), "utf8");
   const textFirst = source.includes("utf8(text: string");
   const keyed = source.includes("keyedUtf8(");
-  return { label, textFirst, keyed, columnFeeds: feed.columnFeeds, createSummaries: summaries.createSummaries, encodeSummary: summaries.encodeSummary };
+  const keyInKey = source.includes("keyedUtf8(bytes: Uint8Array, start: number, length: number, points: number");
+  const { KEY } = await import(new URL("hash.ts", dir).href);
+  return { label, textFirst, keyed, keyInKey, key: KEY, columnFeeds: feed.columnFeeds, createSummaries: summaries.createSummaries, encodeSummary: summaries.encodeSummary };
 }
 
 const utf8Text = new TextDecoder();
@@ -126,7 +132,9 @@ class Recording implements Sink {
   /** keyedUtf8's keys, code points and UTF-16 units, four numbers a call, in order. */
   keys = new Float64Array(1024);
   keyCount = 0;
-  keyedUtf8(bytes: Uint8Array, start: number, length: number, high: number, low: number, points: number, units: number): void {
+  keyedUtf8(bytes: Uint8Array, start: number, length: number, points: number, units: number): void {
+    const high = KEY[0]!;
+    const low = KEY[1]!;
     this.utf8(bytes, start, length);
     this.codes[this.size - 1] = 7;
     if (this.keyCount + 4 > this.keys.length) {
@@ -202,6 +210,15 @@ function replayInto(code: Code, feeds: Sink[], only: number): void {
         case 2: feed.big(bigs[a[i]!]!, b[i]!); break;
         case 3: feed.text(texts[text++]!, b[i]!); break;
         case 7:
+          if (code.keyInKey) {
+            code.key[0] = keys[key]!;
+            code.key[1] = keys[key + 1]!;
+            feed.keyedUtf8(bytes, a[i]!, b[i]!, keys[key + 2]!, keys[key + 3]!);
+            key += 4;
+            text++;
+            call++;
+            break;
+          }
           if (code.keyed) {
             feed.keyedUtf8(bytes, a[i]!, b[i]!, keys[key]!, keys[key + 1]!, keys[key + 2]!, keys[key + 3]!);
             key += 4;

@@ -6,31 +6,21 @@
 export const KEY = new Uint32Array(2);
 
 /**
- * A view of the last buffer hashed, so each four bytes are one little-endian load rather than four
- * loads, three shifts and three ors (a quarter off the hash of a cell of 20–30 bytes): a cell's
- * bytes come from one batch buffer after another, so the view is made once per buffer.
- */
-let viewed: Uint8Array | null = null;
-let view: DataView = new DataView(new ArrayBuffer(0));
-
-/**
  * Hashes the UTF-8 bytes[start, start + length) into KEY (two lanes in the style of cyrb53, each
- * with its own multiplier, so the 64 bits collide only when both lanes do; four bytes a step) and
- * returns their length in Unicode code points (bytes that do not continue a sequence).
+ * with its own multiplier, so the 64 bits collide only when both lanes do; four bytes a step, read
+ * little-endian) and returns their length in Unicode code points (bytes that do not continue a
+ * sequence).
  */
 export function hashUtf8(bytes: Uint8Array, start: number, length: number): number {
   let h1 = 0xdeadbeef ^ length;
   let h2 = 0x41c6ce57;
   let continuing = 0;
   const end = start + length;
-  if (bytes !== viewed) {
-    viewed = bytes;
-    view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
-  const words = view;
   let i = start;
   for (; i + 3 < end; i += 4) {
-    const word = words.getInt32(i, true);
+    // Four byte loads, not DataView.getInt32: in workerd that call is not inlined and boxes each
+    // word past 2^30 as a heap number (docs/statistics.md, "Cost").
+    const word = bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);
     h1 = Math.imul(h1 ^ word, 2654435761);
     h2 = Math.imul(h2 ^ word, 1597334677);
     // A continuation byte is 10xxxxxx: bit 7 set, bit 6 clear; counted four bytes at once.

@@ -11,7 +11,7 @@ import { StringColumn } from "../../src/columnar/statistics/string-column.ts";
 function observe(column: StringColumn, text: string): void {
   const bytes = new TextEncoder().encode(text);
   const points = hashText(text);
-  column.observeKeyed(bytes, 0, bytes.length, KEY[0]!, KEY[1]!, points, text.length);
+  column.observeKeyed(bytes, 0, bytes.length, points, text.length);
 }
 
 /** Every counter (not only the top ten) is a lower bound at most the offset below the truth. */

@@ -207,7 +207,7 @@ describe("a string column told its texts' UTF-8 bytes alone", () => {
       const bytes = encoder.encode(`ab${text}cd`);
       if (bytesAlone === "keyed") {
         const points = hashUtf8(bytes, 2, bytes.length - 4);
-        column.observeKeyed(bytes, 2, bytes.length - 4, KEY[0]!, KEY[1]!, points, text.length);
+        column.observeKeyed(bytes, 2, bytes.length - 4, points, text.length);
       } else if (bytesAlone) column.observeUtf8(bytes, 2, bytes.length - 4);
       else column.observeText(text, 1);
     }
@@ -272,7 +272,7 @@ describe("a string column told its texts' UTF-8 bytes alone", () => {
         }
         page.set(bytes, used);
         const points = hashUtf8(page, used, bytes.length);
-        paged.observeKeyed(page, used, bytes.length, KEY[0]!, KEY[1]!, points, text.length);
+        paged.observeKeyed(page, used, bytes.length, points, text.length);
         used += bytes.length;
         inPage++;
       }
@@ -288,7 +288,7 @@ describe("a string column told its texts' UTF-8 bytes alone", () => {
     const page = Uint8Array.of(0x61, 0x62, 0xff, 0x63, 0x61, 0x62);
     for (const [start, length] of [[0, 2], [2, 2], [4, 2]] as const) {
       const points = hashUtf8(page, start, length);
-      column.observeKeyed(page, start, length, KEY[0]!, KEY[1]!, points, length);
+      column.observeKeyed(page, start, length, points, length);
     }
     const stored = StringColumn.decode(new ByteReader(encoded(column)));
     expect(stored.entry().top).toEqual([{ value: "ab", count: 2 }, { value: "\uFFFDc", count: 1 }]);

@@ -220,12 +220,10 @@ export class StringColumn implements TypedColumn {
    */
   private addUtf8(bytes: Uint8Array, start: number, end: number, units: number, points: number): void {
     const chunk = this.chunk;
-    const high = KEY[0]!;
-    const low = KEY[1]!;
     let out: ByteBuffer | null;
     if (chunk.dict === null) out = chunk.slot(0);
     else {
-      const entry = chunk.entryOf(bytes, start, end, (high ^ low) & ENTRY_HASH_BITS);
+      const entry = chunk.entryOf(bytes, start, end, (KEY[0]! ^ KEY[1]!) & ENTRY_HASH_BITS);
       if (entry >= 0) {
         chunk.reuse(entry);
         chunk.placed(units + 4);
@@ -236,9 +234,9 @@ export class StringColumn implements TypedColumn {
     if (out !== null) {
       const written = out.lengthPrefixedBytes(bytes, start, end);
       this.note(out.bytes, out.length - written, out.length);
-      // The sink takes the cell's key and reads the bytes only to keep the text: no string is
+      // The sink reads the cell's key from KEY and the bytes only to keep the text: no string is
       // made and nothing hashed for the cell here (docs/statistics.md, "Cost").
-      if (chunk.dict === null) this.sink?.keyedUtf8(out.bytes, out.length - written, written, high, low, points, units);
+      if (chunk.dict === null) this.sink?.keyedUtf8(out.bytes, out.length - written, written, points, units);
     }
     chunk.placed(units + 4);
   }

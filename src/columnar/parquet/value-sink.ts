@@ -29,11 +29,13 @@ export interface ValueSink {
    */
   utf8(bytes: Uint8Array, start: number, length: number, text?: string): void;
   /**
-   * As utf8, for a cell the encoder keyed (for its dictionary too): (high, low) is the key
-   * src/csv/text-key.ts hashUtf8 makes of the bytes, `points` their code points and `units` their
-   * UTF-16 code units, so the sink need not read the bytes unless it keeps the text.
+   * As utf8, for a cell the encoder keyed (for its dictionary too): src/csv/text-key.ts KEY holds
+   * the key hashUtf8 made of the bytes (read it before anything hashes again; lanes are not passed,
+   * as in workerd a lane past 2^30 passed to a call is a heap number), `points` are their code
+   * points and `units` their UTF-16 code units, so the sink need not read the bytes unless it
+   * keeps the text.
    */
-  keyedUtf8(bytes: Uint8Array, start: number, length: number, high: number, low: number, points: number, units: number): void;
+  keyedUtf8(bytes: Uint8Array, start: number, length: number, points: number, units: number): void;
   /**
    * The page the bytes of utf8 and keyedUtf8 lay in is about to be written over: a sink that kept
    * where a text lies copies it now. Told at every page cut, so a sink can copy a page's texts

@@ -184,10 +184,10 @@ export class ColumnFeed {
     else this.text(text ?? utf8Text.decode(bytes.subarray(start, start + length)), 1);
   }
 
-  /** Text written PLAIN whose key the encoder made (ValueSink.keyedUtf8): a string column hashes nothing. */
-  keyedUtf8(bytes: Uint8Array, start: number, length: number, high: number, low: number, points: number, units: number): void {
+  /** Text written PLAIN whose key the encoder made, in KEY (ValueSink.keyedUtf8): a string column hashes nothing. */
+  keyedUtf8(bytes: Uint8Array, start: number, length: number, points: number, units: number): void {
     const column = this.column;
-    if (column instanceof StringColumn) column.observeKeyed(bytes, start, length, high, low, points, units);
+    if (column instanceof StringColumn) column.observeKeyed(bytes, start, length, points, units);
     else this.text(utf8Text.decode(bytes.subarray(start, start + length)), 1);
   }
 

@@ -11,6 +11,7 @@
 // key set first.
 import type { ByteReader, ByteWriter } from "./bytes.ts";
 import { HLL_REGISTERS, HyperLogLog } from "./hyperloglog.ts";
+import { KEY } from "./hash.ts";
 import { EXACT_DISTINCT_LIMIT } from "./limits.ts";
 
 const EXACT = 0;
@@ -55,14 +56,7 @@ export class DistinctTexts {
   add(high: number, low: number): boolean {
     if (this.hll !== null) {
       this.hll.add(high, low);
-      const seen = this.seen;
-      if (seen === null) return false;
-      const bit = high >>> (32 - SEEN_BITS);
-      const word = seen[bit >>> 5]!;
-      const mask = 1 << (bit & 31);
-      if ((word & mask) !== 0) return false;
-      seen[bit >>> 5] = word | mask;
-      return true;
+      return this.firstSeen(high);
     }
     if ((high | low) === 0) {
       if (this.zero) return false;
@@ -84,6 +78,28 @@ export class DistinctTexts {
       words[slot * 2 + 1] = low;
     }
     if (++this.size > EXACT_DISTINCT_LIMIT) this.sketch();
+    return true;
+  }
+
+  /**
+   * add(KEY[0], KEY[1]): a cell's key as the encoder or hash.ts left it, read here rather than
+   * passed (past 2^30 a passed lane is a heap number in workerd; docs/statistics.md, "Cost").
+   */
+  addKey(): boolean {
+    if (this.hll === null) return this.add(KEY[0]!, KEY[1]!);
+    this.hll.addKey();
+    return this.firstSeen(KEY[0]!);
+  }
+
+  /** Past the limit: whether no key with the high lane `high` set its doorkeeper's bit yet (and sets it). */
+  private firstSeen(high: number): boolean {
+    const seen = this.seen;
+    if (seen === null) return false;
+    const bit = high >>> (32 - SEEN_BITS);
+    const word = seen[bit >>> 5]!;
+    const mask = 1 << (bit & 31);
+    if ((word & mask) !== 0) return false;
+    seen[bit >>> 5] = word | mask;
     return true;
   }
 

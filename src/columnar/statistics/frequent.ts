@@ -69,9 +69,12 @@ export class FrequentValues {
 
   /**
    * Counts once the text whose UTF-8 is bytes[start, start + length) and whose length is `units`
-   * UTF-16 code units (as add, but its string is made only if read); true when over capacity.
+   * UTF-16 code units, keyed by KEY (as add, but its string is made only if read, and its key read
+   * rather than passed, string-column.ts observeKeyed says why); true when over capacity.
    */
-  addUtf8(high: number, low: number, bytes: Uint8Array, start: number, length: number, units: number): boolean {
+  addUtf8(bytes: Uint8Array, start: number, length: number, units: number): boolean {
+    const high = KEY[0]!;
+    const low = KEY[1]!;
     const slot = this.slotOf(high, low);
     const at = this.index[slot]!;
     if (at !== 0) this.counts[at - 1]! += 1;

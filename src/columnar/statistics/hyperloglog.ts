@@ -3,14 +3,21 @@
 // read with Ertl's improved estimator (Otmar Ertl 2017, "New cardinality estimation algorithms
 // for HyperLogLog sketches", arXiv:1702.01284 §4), which needs no bias tables at any cardinality.
 // Merging two sketches is taking the larger register, so appends merge exactly.
+//
+// The two hot paths, a string column's cell (addKey) and a batch of numbers (addDoubles), take no
+// key lanes as arguments and mix them in place: in workerd a 32-bit lane past 2^30 passed to or
+// returned from a call that is not inlined becomes a heap number, an allocation per value
+// (docs/statistics.md, "Cost"). Both set the register add(high, low) sets.
 import { HLL_PRECISION } from "./limits.ts";
-import { mixHigh, mixLow } from "./hash.ts";
+import { KEY, mixHigh, mixLow } from "./hash.ts";
 
 const P = HLL_PRECISION;
 const M = 1 << P;
 export const HLL_REGISTERS = M;
 /** Hash bits left once P pick the register: the rank runs 1…Q+1. */
 const Q = 64 - P;
+/** Which 32-bit word of a double holds its sign and exponent (platform byte order). */
+const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
 
 export class HyperLogLog {
   readonly registers: Uint8Array;
@@ -33,6 +40,67 @@ export class HyperLogLog {
       rank = l !== 0 ? 32 - P + Math.clz32(l) + 1 : Q + 1;
     }
     if (rank > this.registers[index]!) this.registers[index] = rank;
+  }
+
+  /** add(KEY[0], KEY[1]): the key hash.ts (or src/csv/text-key.ts) made last. */
+  addKey(): void {
+    const high = KEY[0]!;
+    const low = KEY[1]!;
+    // mixHigh(high, low), written out.
+    let x = low ^ 0x9e3779b9;
+    x ^= x >>> 16;
+    x = Math.imul(x, 0x85ebca6b);
+    x ^= x >>> 13;
+    x = Math.imul(x, 0xc2b2ae35);
+    let h = high ^ x ^ (x >>> 16);
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+    const rest = h << P;
+    if (rest === 0) return this.add(high, low);
+    const index = h >>> (32 - P);
+    const rank = Math.clz32(rest) + 1;
+    if (rank > this.registers[index]!) this.registers[index] = rank;
+  }
+
+  /**
+   * Adds the keys of values[0, n), finite doubles in order with no −0, a run of equal values
+   * once. A double's key is its bits (keyOfNumber), read from a view of the array's words: a
+   * double written to keyOfNumber's scratch and read back as two words stalls the load on the store.
+   */
+  addDoubles(values: Float64Array, n: number): void {
+    const words = new Uint32Array(values.buffer, values.byteOffset, n * 2);
+    const registers = this.registers;
+    let last = NaN;
+    for (let at = 0; at < n; at++) {
+      const value = values[at]!;
+      if (value === last) continue;
+      last = value;
+      const high = words[at * 2 + HIGH_WORD]!;
+      const low = words[at * 2 + 1 - HIGH_WORD]!;
+      // mixHigh(high, low), written out, as in addKey.
+      let x = low ^ 0x9e3779b9;
+      x ^= x >>> 16;
+      x = Math.imul(x, 0x85ebca6b);
+      x ^= x >>> 13;
+      x = Math.imul(x, 0xc2b2ae35);
+      let h = high ^ x ^ (x >>> 16);
+      h ^= h >>> 16;
+      h = Math.imul(h, 0x85ebca6b);
+      h ^= h >>> 13;
+      h = Math.imul(h, 0xc2b2ae35);
+      h ^= h >>> 16;
+      const rest = h << P;
+      if (rest === 0) {
+        this.add(high, low);
+        continue;
+      }
+      const index = h >>> (32 - P);
+      const rank = Math.clz32(rest) + 1;
+      if (rank > registers[index]!) registers[index] = rank;
+    }
   }
 
   merge(other: HyperLogLog): void {

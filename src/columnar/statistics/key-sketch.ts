@@ -80,7 +80,7 @@ export class KeySketch {
     }
     const batch = values.subarray(0, n);
     sortDoubles(batch);
-    addDoubles(this.hll!, batch, n);
+    this.hll!.addDoubles(batch, n);
     this.kll?.addSorted(batch, 0, n);
   }
 
@@ -243,7 +243,7 @@ export class KeySketch {
     const table = this.table!;
     const hll = (this.hll = new HyperLogLog());
     table.forEach((slot) => hll.add(table.high(slot), table.low(slot)));
-    addDoubles(hll, this.runValues, this.runSize);
+    hll.addDoubles(this.runValues, this.runSize);
     if (this.withValues) {
       this.kll = new KllSketch();
       addTable(this.kll, table, (high, low) => this.valueOf(high, low));
@@ -371,26 +371,6 @@ export class KeySketch {
     sketch.hll = new HyperLogLog(input.raw(HLL_REGISTERS));
     if (withValues) sketch.kll = KllSketch.decode(input);
     return sketch;
-  }
-}
-
-/** Which 32-bit word of a double holds its sign and exponent (platform byte order). */
-const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
-
-/**
- * Adds the keys of values[0, n), finite doubles in order with no −0, to HyperLogLog, a run of
- * equal values once. A key is a double's bits (keyOfNumber), read here from a view of the array's
- * words: a double written to keyOfNumber's scratch and read back as two words stalls the load on
- * the store, and cost twice the register update itself.
- */
-function addDoubles(hll: HyperLogLog, values: Float64Array, n: number): void {
-  const words = new Uint32Array(values.buffer, values.byteOffset, n * 2);
-  let last = NaN;
-  for (let at = 0; at < n; at++) {
-    const value = values[at]!;
-    if (value === last) continue;
-    last = value;
-    hll.add(words[at * 2 + HIGH_WORD]!, words[at * 2 + 1 - HIGH_WORD]!);
   }
 }
 

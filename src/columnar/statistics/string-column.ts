@@ -72,22 +72,23 @@ export class StringColumn {
       return;
     }
     const points = hashUtf8(bytes, start, length);
-    this.observeKeyed(bytes, start, length, KEY[0]!, KEY[1]!, points, utf16Length(bytes, start, length, points));
+    this.observeKeyed(bytes, start, length, points, utf16Length(bytes, start, length, points));
   }
 
   /**
-   * As observeUtf8, given the bytes' key (high, low) as hashUtf8 makes it, their code points and
-   * their UTF-16 code units (the Parquet encoder's, which keys the cell once for its dictionary too):
-   * nothing is hashed here.
+   * As observeUtf8, given their code points and UTF-16 code units, with the bytes' key in KEY as
+   * hashUtf8 left it (the Parquet encoder's, which keys the cell once for its dictionary too):
+   * nothing is hashed here. The key is read from KEY, not passed: in workerd a lane past 2^30
+   * passed to a call is a heap number, an allocation per cell (docs/statistics.md, "Cost").
    */
-  observeKeyed(bytes: Uint8Array, start: number, length: number, high: number, low: number, points: number, units: number): void {
+  observeKeyed(bytes: Uint8Array, start: number, length: number, points: number, units: number): void {
     if (this.keys === "utf16") {
       const text = utf8Text.decode(bytes.subarray(start, start + length));
       this.counted(hashString(text), text, 1);
       return;
     }
-    if (this.tally(points, high, low, 1)) return;
-    if (this.frequent.addUtf8(high, low, bytes, start, length, units)) this.purge();
+    if (this.tally(points, 1)) return;
+    if (this.frequent.addUtf8(bytes, start, length, units)) this.purge();
   }
 
   /** The bytes observeUtf8 and observeKeyed were told are about to be written over (ValueSink.pageDone). */
@@ -97,27 +98,25 @@ export class StringColumn {
 
   /** Counts `text`, whose key is in KEY and whose length in code points is `length`, `count` times. */
   private counted(length: number, text: string, count: number): void {
-    const high = KEY[0]!;
-    const low = KEY[1]!;
-    if (this.tally(length, high, low, count)) return;
-    if (this.frequent.add(high, low, text, count)) this.purge();
+    if (this.tally(length, count)) return;
+    if (this.frequent.add(KEY[0]!, KEY[1]!, text, count)) this.purge();
   }
 
   /**
-   * Counts `count` values of `length` code points keyed (high, low), but for the frequent
+   * Counts `count` values of `length` code points keyed by KEY, but for the frequent
    * counters; true when the counters are to leave them out: a single value certainly seen for
    * the first time (the distinct set says so) once the counters have purged. Its count is then
    * one below the truth from the start, which stays within the Misra–Gries bound: every purge
    * that can lower its counter comes after it, so their floors sum to at most the offset less
    * the first purge's, which is at least 1 (docs/statistics.md, "The summaries").
    */
-  private tally(length: number, high: number, low: number, count: number): boolean {
+  private tally(length: number, count: number): boolean {
     this.count += count;
     this.totalLength += length * count;
     if (length < this.minLength) this.minLength = length;
     if (length > this.maxLength) this.maxLength = length;
     const distinct = this.distinct;
-    return distinct !== null && distinct.add(high, low) && count === 1 && this.frequent.approximate;
+    return distinct !== null && distinct.addKey() && count === 1 && this.frequent.approximate;
   }
 
   /** The frequent counters are over full: the distinct set is read off them first, if not yet kept. */
