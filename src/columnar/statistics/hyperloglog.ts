@@ -4,8 +4,8 @@
 // for HyperLogLog sketches", arXiv:1702.01284 §4), which needs no bias tables at any cardinality.
 // Merging two sketches is taking the larger register, so appends merge exactly.
 //
-// The two hot paths, a string column's cell (addKey) and a batch of numbers (addDoubles), take no
-// key lanes as arguments and mix them in place: in workerd a 32-bit lane past 2^30 passed to or
+// The two hot paths, a string column's cell (addKey) and a batch of numbers (addDoubles), pass no
+// key lanes to a call and mix them in place: in workerd a 32-bit lane past 2^30 passed to or
 // returned from a call that is not inlined becomes a heap number, an allocation per value
 // (docs/statistics.md, "Cost"). Both set the register add(high, low) sets.
 import { HLL_PRECISION } from "./limits.ts";
@@ -44,8 +44,29 @@ export class HyperLogLog {
 
   /** add(KEY[0], KEY[1]): the key hash.ts (or src/csv/text-key.ts) made last. */
   addKey(): void {
-    const high = KEY[0]!;
-    const low = KEY[1]!;
+    this.addAt(KEY, 0, 1);
+  }
+
+  /**
+   * Adds the keys of values[0, n), finite doubles in order with no −0, a run of equal values
+   * once. A double's key is its bits (keyOfNumber), read from a view of the array's words: a
+   * double written to keyOfNumber's scratch and read back as two words stalls the load on the store.
+   */
+  addDoubles(values: Float64Array, n: number): void {
+    const words = new Uint32Array(values.buffer, values.byteOffset, n * 2);
+    let last = NaN;
+    for (let at = 0; at < n; at++) {
+      const value = values[at]!;
+      if (value === last) continue;
+      last = value;
+      this.addAt(words, at * 2 + HIGH_WORD, at * 2 + 1 - HIGH_WORD);
+    }
+  }
+
+  /** add(words[highAt], words[lowAt]): the lanes' places cross the call, small integers, not the lanes. */
+  private addAt(words: Uint32Array, highAt: number, lowAt: number): void {
+    const high = words[highAt]!;
+    const low = words[lowAt]!;
     // mixHigh(high, low), written out.
     let x = low ^ 0x9e3779b9;
     x ^= x >>> 16;
@@ -63,44 +84,6 @@ export class HyperLogLog {
     const index = h >>> (32 - P);
     const rank = Math.clz32(rest) + 1;
     if (rank > this.registers[index]!) this.registers[index] = rank;
-  }
-
-  /**
-   * Adds the keys of values[0, n), finite doubles in order with no −0, a run of equal values
-   * once. A double's key is its bits (keyOfNumber), read from a view of the array's words: a
-   * double written to keyOfNumber's scratch and read back as two words stalls the load on the store.
-   */
-  addDoubles(values: Float64Array, n: number): void {
-    const words = new Uint32Array(values.buffer, values.byteOffset, n * 2);
-    const registers = this.registers;
-    let last = NaN;
-    for (let at = 0; at < n; at++) {
-      const value = values[at]!;
-      if (value === last) continue;
-      last = value;
-      const high = words[at * 2 + HIGH_WORD]!;
-      const low = words[at * 2 + 1 - HIGH_WORD]!;
-      // mixHigh(high, low), written out, as in addKey.
-      let x = low ^ 0x9e3779b9;
-      x ^= x >>> 16;
-      x = Math.imul(x, 0x85ebca6b);
-      x ^= x >>> 13;
-      x = Math.imul(x, 0xc2b2ae35);
-      let h = high ^ x ^ (x >>> 16);
-      h ^= h >>> 16;
-      h = Math.imul(h, 0x85ebca6b);
-      h ^= h >>> 13;
-      h = Math.imul(h, 0xc2b2ae35);
-      h ^= h >>> 16;
-      const rest = h << P;
-      if (rest === 0) {
-        this.add(high, low);
-        continue;
-      }
-      const index = h >>> (32 - P);
-      const rank = Math.clz32(rest) + 1;
-      if (rank > registers[index]!) registers[index] = rank;
-    }
   }
 
   merge(other: HyperLogLog): void {
