@@ -7,8 +7,8 @@
 // time (/proc, 10 ms ticks); the statistics' cost is the rounds' median of on − off and the mean of
 // the lower halves' difference. BENCH_STATISTICS_PROFILE=FILE instead records 10 encodings each
 // way of the first checkout with V8's CPU profiler (FILE-on.cpuprofile, FILE-off.cpuprofile), and
-// BENCH_STATISTICS_HEAP=FILE their sampled allocations (.heapprofile): a heap number per value shows
-// there (ten encodings each way). Not part of `npm run bench`. Run: `npx node scripts/bench-statistics-workerd.ts`
+// BENCH_STATISTICS_HEAP=FILE their sampled allocations (.heapprofile), where a heap number per value
+// shows. Not part of `npm run bench`. Run: `npx node scripts/bench-statistics-workerd.ts`
 // (BENCH_STATISTICS_ROUNDS, default 30; BENCH_PORTS as for the bench).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
