@@ -5,7 +5,7 @@
 //   line (`parquet_built`): its wall time, hence MB of CSV per second, next to DuckDB's
 //   COPY … (FORMAT parquet) of the same file on one thread (speed) and its Snappy and ZSTD sizes;
 // - the statistics' share: the version's segments encoded as the build encodes them
-//   (/__bench/parquet), with the statistics fed and without, BENCH_TWIN_ENCODINGS (7, at least 5)
+//   (/__bench/parquet), with the statistics fed and without, BENCH_TWIN_ENCODINGS (25, at least 5)
 //   rounds in the same workerd, alternated a segment at a time; the least CPU time with them less
 //   the least without (the workerd's /proc utime + stime) over the least CPU time of
 //   BENCH_TWIN_BUILDS (3) builds of the CSV (created again as new datasets), the rounds' own
@@ -371,7 +371,7 @@ async function main(): Promise<number> {
   /** BENCH_TWIN_STATISTICS=0 skips the statistics' cost (the encodings of the version) and DuckDB's COPY. */
   const withStatistics = process.env.BENCH_TWIN_STATISTICS !== "0";
   /** Encodings of the version with the statistics and without, each (BENCH_TWIN_ENCODINGS, at least 5). */
-  const encodings = Math.max(5, Number(process.env.BENCH_TWIN_ENCODINGS ?? "7"));
+  const encodings = Math.max(5, Number(process.env.BENCH_TWIN_ENCODINGS ?? "25"));
   /** Builds of the CSV whose CPU readings the least is taken of (BENCH_TWIN_BUILDS); the first is the one whose speed is reported. */
   const builds = Math.max(1, Number(process.env.BENCH_TWIN_BUILDS ?? "3"));
   const work = mkdtempSync(join(tmpdir(), "pubset-bench-twin-"));
