@@ -5,10 +5,6 @@
 // limit is 1 MiB (1.5 MiB for a moment while it grows). Keys are hashes already (hash.ts), so a
 // slot is read off them without mixing again. The stored form is KeySketch's (each key with a
 // count of 1, which no reader of a string column uses), so summaries read and merge across it.
-// `add` also says when a key is certainly new, which lets the frequent counters leave a text's
-// first sighting out (the doorkeeper, string-column.ts): while exact the set knows; past the
-// limit a bit array of every key added since keeps knowing, but for the keys whose bit another
-// key set first.
 import type { ByteReader, ByteWriter } from "./bytes.ts";
 import { HLL_REGISTERS, HyperLogLog } from "./hyperloglog.ts";
 import { KEY } from "./hash.ts";
@@ -19,8 +15,6 @@ const SKETCHED = 1;
 /** Slots below which the set grows fourfold rather than twofold (a 512 KiB buffer). */
 const GROW_FAST_SLOTS = 1 << 16;
 const NO_WORDS = new Uint32Array(0);
-/** The doorkeeper's bits past the exact limit: 2^20 (128 KiB), a key's bit its high lane's top 20 bits. */
-const SEEN_BITS = 20;
 
 export class DistinctTexts {
   /** Slot s: words[2s] key high, words[2s + 1] key low; (0, 0) is an empty slot, and the key (0, 0) is `zero`. */
@@ -31,11 +25,6 @@ export class DistinctTexts {
   size = 0;
   /** Set once past EXACT_DISTINCT_LIMIT, when `words` is let go. */
   hll: HyperLogLog | null = null;
-  /**
-   * Past the limit, a bit for every key added since the set was empty (SEEN_BITS); null when the
-   * set holds registers whose keys it was not told (decoded, or merged with a sketch).
-   */
-  private seen: Int32Array | null = null;
 
   /** A set with room for `keys` keys before it grows. */
   constructor(keys = 12) {
@@ -49,17 +38,14 @@ export class DistinctTexts {
     return this.hll !== null;
   }
 
-  /**
-   * Counts the key (high, low); true when it was certainly never added before: always while
-   * exact, past the limit when no key added since the set was empty set its bit.
-   */
-  add(high: number, low: number): boolean {
+  /** Counts the key (high, low). */
+  add(high: number, low: number): void {
     if (this.hll !== null) {
       this.hll.add(high, low);
-      return this.firstSeen(high);
+      return;
     }
     if ((high | low) === 0) {
-      if (this.zero) return false;
+      if (this.zero) return;
       this.zero = true;
     } else {
       // Grown before the probe, so a new key always finds an empty slot (load stays under 80 %).
@@ -70,7 +56,7 @@ export class DistinctTexts {
       for (;;) {
         const h = words[slot * 2]!;
         const l = words[slot * 2 + 1]!;
-        if (h === high && l === low) return false;
+        if (h === high && l === low) return;
         if ((h | l) === 0) break;
         slot = (slot + 1) & mask;
       }
@@ -78,29 +64,15 @@ export class DistinctTexts {
       words[slot * 2 + 1] = low;
     }
     if (++this.size > EXACT_DISTINCT_LIMIT) this.sketch();
-    return true;
   }
 
   /**
    * add(KEY[0], KEY[1]): a cell's key as the encoder or hash.ts left it, read here rather than
    * passed (past 2^30 a passed lane is a heap number in workerd; docs/statistics.md, "Cost").
    */
-  addKey(): boolean {
-    if (this.hll === null) return this.add(KEY[0]!, KEY[1]!);
-    this.hll.addKey();
-    return this.firstSeen(KEY[0]!);
-  }
-
-  /** Past the limit: whether no key with the high lane `high` set its doorkeeper's bit yet (and sets it). */
-  private firstSeen(high: number): boolean {
-    const seen = this.seen;
-    if (seen === null) return false;
-    const bit = high >>> (32 - SEEN_BITS);
-    const word = seen[bit >>> 5]!;
-    const mask = 1 << (bit & 31);
-    if ((word & mask) !== 0) return false;
-    seen[bit >>> 5] = word | mask;
-    return true;
+  addKey(): void {
+    if (this.hll === null) this.add(KEY[0]!, KEY[1]!);
+    else this.hll.addKey();
   }
 
   /** Holds a stored key while decoding an exact set, whatever its size (the set was sized for it). */
@@ -140,17 +112,11 @@ export class DistinctTexts {
     eachKey(this.words, this.zero, visit);
   }
 
-  /** Leaves exact counting: every key into HyperLogLog and the doorkeeper's bits, the set let go. */
+  /** Leaves exact counting: every key into HyperLogLog, the set let go. */
   private sketch(): void {
     const hll = new HyperLogLog();
-    const seen = new Int32Array(1 << (SEEN_BITS - 5));
-    this.forEach((high, low) => {
-      hll.add(high, low);
-      const bit = high >>> (32 - SEEN_BITS);
-      seen[bit >>> 5]! |= 1 << (bit & 31);
-    });
+    this.forEach((high, low) => hll.add(high, low));
     this.hll = hll;
-    this.seen = seen;
     this.words = NO_WORDS;
     this.mask = 0;
     this.zero = false;
@@ -162,7 +128,7 @@ export class DistinctTexts {
 
   /**
    * Merges `other` in (it is left as it was): exact sets add the smaller into the larger, a
-   * sketch takes the other's keys or registers (and, not told every key, no longer says which are new).
+   * sketch takes the other's keys or registers.
    */
   merge(other: DistinctTexts): void {
     if (this.hll === null && other.hll === null) {
@@ -176,7 +142,6 @@ export class DistinctTexts {
       } else other.forEach((high, low) => this.add(high, low));
       return;
     }
-    this.seen = null;
     if (this.hll === null) {
       // Ours exact, theirs sketched: a copy of their registers takes our keys.
       const hll = new HyperLogLog(other.hll!.registers.slice());

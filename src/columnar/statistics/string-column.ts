@@ -2,9 +2,8 @@
 // counts them), distinct values by 64-bit hash (exact, then HyperLogLog) and the most frequent
 // values (exact, then Misra–Gries). One hash per cell serves both, and while the frequent-value
 // counters still hold every value they are the distinct set too, so a low-cardinality column
-// pays one table probe per cell. Once they have purged, the distinct set is their doorkeeper: a
-// text seen for the first time is left out of them, so a column of mostly distinct texts costs
-// one probe a cell, not two and a purge every few thousand. Texts are keyed by a hash of their UTF-8 bytes, taken over the
+// pays one table probe per cell; once they have purged, a cell costs a probe of each. Texts are
+// keyed by a hash of their UTF-8 bytes, taken over the
 // bytes the Parquet encoder writes (observeUtf8); a summary stored in format 1 keyed them by
 // their UTF-16 code units, and keeps that hash when merged (docs/statistics.md, "Stored summaries").
 import type { Cell } from "../../schema/cast.ts";
@@ -87,7 +86,7 @@ export class StringColumn {
       this.counted(hashString(text), text, 1);
       return;
     }
-    if (this.tally(points, 1)) return;
+    this.tally(points, 1);
     if (this.frequent.addUtf8(bytes, start, length, units)) this.purge();
   }
 
@@ -98,25 +97,17 @@ export class StringColumn {
 
   /** Counts `text`, whose key is in KEY and whose length in code points is `length`, `count` times. */
   private counted(length: number, text: string, count: number): void {
-    if (this.tally(length, count)) return;
+    this.tally(length, count);
     if (this.frequent.add(KEY[0]!, KEY[1]!, text, count)) this.purge();
   }
 
-  /**
-   * Counts `count` values of `length` code points keyed by KEY, but for the frequent
-   * counters; true when the counters are to leave them out: a single value certainly seen for
-   * the first time (the distinct set says so) once the counters have purged. Its count is then
-   * one below the truth from the start, which stays within the Misra–Gries bound: every purge
-   * that can lower its counter comes after it, so their floors sum to at most the offset less
-   * the first purge's, which is at least 1 (docs/statistics.md, "The summaries").
-   */
-  private tally(length: number, count: number): boolean {
+  /** Counts `count` values of `length` code points keyed by KEY, but for the frequent counters. */
+  private tally(length: number, count: number): void {
     this.count += count;
     this.totalLength += length * count;
     if (length < this.minLength) this.minLength = length;
     if (length > this.maxLength) this.maxLength = length;
-    const distinct = this.distinct;
-    return distinct !== null && distinct.addKey() && count === 1 && this.frequent.approximate;
+    this.distinct?.addKey();
   }
 
   /** The frequent counters are over full: the distinct set is read off them first, if not yet kept. */
