@@ -1,0 +1,226 @@
+// The column statistics' cost in workerd, steady enough to tell a few milliseconds apart
+// (docs/statistics.md#cost). One worker bundles the part writer and the statistics of each
+// checkout given (BENCH_STATISTICS_ROOTS, a comma list; default this tree), holds one 25 MiB part
+// of `npm run bench:twin`'s CSV in memory, and encodes it as the build does (cells decoded by the
+// cell kernel, every column written), once per variant per pass, alternating variants and
+// reversing their order every other pass, all inside one request. Local workerd advances
+// `performance.now()` while a request computes (the platform does not), so each encoding is
+// timed where it runs, with no HTTP, R2 or inflating around it, and a variant is compared with
+// the first by the median of their differences pass by pass, which cancels the shared machine's
+// slow spells (a whole request can run 1.4× slower). Modes (BENCH_STATISTICS_MODES, a comma list;
+// the first is the base): `off` (no sinks), `quiet` (sinks that do nothing: the encoder's own
+// cost of being listened to), `on` (every column's statistics), or column names joined by `.`
+// (those columns' statistics, quiet sinks for the rest). BENCH_STATISTICS_COLUMNS keeps only some
+// columns of the CSV. Not part of `npm run bench`. Run: `npx node scripts/bench-statistics-ab.ts`
+// (BENCH_STATISTICS_PASSES per request, default 4; BENCH_STATISTICS_ROUNDS requests, default 8;
+// BENCH_PORTS as for the bench).
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { CsvRecordDecoder } from "../src/csv/index.ts";
+import { writeCsvFile } from "./bench/csv-gen.ts";
+import { WRANGLER_BIN } from "./bench/run-bounded.ts";
+import { freePort, startServer } from "./bench/server.ts";
+import { machineLine, median, MIB, runBenchPart } from "./bench/stats.ts";
+import { PROJECT_ROOT } from "./lib/paths.ts";
+
+const PASSES = Number(process.env.BENCH_STATISTICS_PASSES ?? 4);
+const ROUNDS = Number(process.env.BENCH_STATISTICS_ROUNDS ?? 8);
+/** Each encoding inflates the part from raw DEFLATE first, as the build does (BENCH_STATISTICS_INFLATE=0: read from memory). */
+const INFLATE = process.env.BENCH_STATISTICS_INFLATE !== "0";
+const COMPATIBILITY = `compatibility_date = "2026-10-20"\ncompatibility_flags = ["nodejs_compat"]\n`;
+
+/** The worker: `POST /load` takes the CSV; `GET /ab?variants=CODE:MODE,…&passes=N` answers each encoding's milliseconds. */
+const WORKER = `
+const TYPES = { id: "integer", amount: "number", quantity: "integer", ordered_at: "datetime", shipped_on: "date" };
+let names = [];
+let schema = null;
+let csv = new Uint8Array(0);
+/** The CSV as raw DEFLATE when each encoding inflates it first (load?inflate=1), else null. */
+let deflated = null;
+/** Inflated bytes handed to the cell decoder at a time (src/columnar/segment-rows.ts GATHER_BYTES). */
+const GATHER = 262144;
+
+class QuietSink {
+  nulls() {}
+  number() {}
+  doubles() {}
+  days() {}
+  int64s() {}
+  big() {}
+  text() {}
+  utf8() {}
+  keyedUtf8() {}
+  pageDone() {}
+  booleans() {}
+  zoned() {}
+}
+
+async function encode(code, mode) {
+  const summary = code.createSummaries(schema);
+  let sinks = null;
+  if (mode === "quiet") sinks = names.map(() => new QuietSink());
+  else if (mode === "on") sinks = code.columnFeeds(summary, schema);
+  else if (mode !== "off") {
+    const feeds = code.columnFeeds(summary, schema);
+    const only = mode.split(".");
+    sinks = names.map((name, i) => (only.includes(name) ? feeds[i] : new QuietSink()));
+  }
+  const writer = new code.PartWriter(schema, code.startKinds(schema), sinks ? { sinks } : {});
+  const decoder = new code.CellDecoder({ midFile: true });
+  let header = true;
+  let bytes = 0;
+  const drain = () => {
+    for (let batch = decoder.take(); batch !== null; batch = decoder.take()) {
+      if (header && batch.records > 0) {
+        batch.dropFirst();
+        header = false;
+      }
+      if (batch.records === 0) continue;
+      if (!writer.addBatch(batch)) throw new Error("the part needs wider kinds");
+      for (const part of writer.takeBytes()) bytes += part.length;
+    }
+  };
+  if (deflated === null) {
+    for (let at = 0; at < csv.length; at += GATHER) {
+      decoder.push(csv.subarray(at, Math.min(csv.length, at + GATHER)));
+      drain();
+    }
+  } else {
+    // Inflated as the build inflates a segment, the platform's stream gathered into GATHER bytes:
+    // its work between batches evicts what the statistics keep in the cache, as in the build.
+    const reader = new Blob([deflated]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+    const gathered = new Uint8Array(GATHER);
+    let held = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      for (let at = 0; at < value.length; ) {
+        const n = Math.min(GATHER - held, value.length - at);
+        gathered.set(value.subarray(at, at + n), held);
+        held += n;
+        at += n;
+        if (held === GATHER) {
+          decoder.push(gathered);
+          drain();
+          held = 0;
+        }
+      }
+    }
+    decoder.push(gathered.subarray(0, held));
+    drain();
+  }
+  decoder.finish();
+  drain();
+  if (!writer.finish().ok) throw new Error("the part needs wider kinds");
+  for (const part of writer.takeBytes()) bytes += part.length;
+  if (sinks !== null && mode !== "quiet") bytes += code.encodeSummary(summary).length;
+  return bytes;
+}
+
+export default {
+  async fetch(request) {
+    const url = new URL(request.url);
+    if (url.pathname === "/load") {
+      csv = new Uint8Array(await request.arrayBuffer());
+      names = new TextDecoder().decode(csv.subarray(0, csv.indexOf(10))).split(",");
+      schema = { fields: names.map((name) => ({ name, type: TYPES[name] ?? "string" })), missingValues: [""] };
+      deflated = url.searchParams.get("inflate") === "1" ? new Uint8Array(await new Response(new Blob([csv]).stream().pipeThrough(new CompressionStream("deflate-raw"))).arrayBuffer()) : null;
+      return Response.json({ bytes: csv.length });
+    }
+    if (url.pathname !== "/ab") return Response.json({ ok: true });
+    const variants = url.searchParams.get("variants").split(",").map((variant) => variant.split(":"));
+    const passes = Number(url.searchParams.get("passes"));
+    const times = variants.map(() => []);
+    for (let pass = 0; pass < passes; pass++) {
+      const order = variants.map((_, i) => i);
+      if (pass % 2 === 1) order.reverse();
+      for (const i of order) {
+        const [code, mode] = variants[i];
+        const started = performance.now();
+        await encode(CODES[Number(code)], mode);
+        times[i].push(performance.now() - started);
+      }
+    }
+    return Response.json({ times });
+  },
+};
+`;
+
+/** The worker's entry: WORKER with each checkout's modules imported as CODES[i]. */
+function entry(roots: string[]): string {
+  const imports = roots.flatMap((root, i) => [
+    `import { PartWriter as PartWriter${i}, startKinds as startKinds${i} } from ${JSON.stringify(join(root, "src/columnar/parquet/index.ts"))};`,
+    `import { CellDecoder as CellDecoder${i} } from ${JSON.stringify(join(root, "src/csv/cell-decoder.ts"))};`,
+    `import { columnFeeds as columnFeeds${i} } from ${JSON.stringify(join(root, "src/columnar/statistics/column-feed.ts"))};`,
+    `import { createSummaries as createSummaries${i}, encodeSummary as encodeSummary${i} } from ${JSON.stringify(join(root, "src/columnar/statistics/table-summary.ts"))};`,
+  ]);
+  const codes = roots.map((_, i) => `{ PartWriter: PartWriter${i}, startKinds: startKinds${i}, CellDecoder: CellDecoder${i}, columnFeeds: columnFeeds${i}, createSummaries: createSummaries${i}, encodeSummary: encodeSummary${i} }`);
+  return `${imports.join("\n")}\nconst CODES = [${codes.join(", ")}];\n${WORKER}`;
+}
+
+/** The CSV with only `columns` (all when undefined), quoted as RFC 4180 wants. */
+function csvWith(path: string, columns: string[] | undefined): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(readFileSync(path));
+  if (!columns) return bytes;
+  const decoder = new CsvRecordDecoder();
+  const records = [...decoder.push(new TextDecoder().decode(bytes)), ...decoder.finish()];
+  const keep = columns.map((name) => {
+    const at = records[0]!.indexOf(name);
+    if (at < 0) throw new Error(`bench statistics ab: no column ${name}`);
+    return at;
+  });
+  const quoted = (cell: string) => (/[",\n\r]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell);
+  return new TextEncoder().encode(records.map((record) => keep.map((c) => quoted(record[c] ?? "")).join(",")).join("\n") + "\n");
+}
+
+async function main(): Promise<number> {
+  const roots = (process.env.BENCH_STATISTICS_ROOTS ?? PROJECT_ROOT).split(",").map((root) => resolve(root));
+  const modes = (process.env.BENCH_STATISTICS_MODES ?? "off,quiet,on").split(",");
+  const work = mkdtempSync(join(tmpdir(), "pubset-bench-statistics-ab-"));
+  try {
+    writeFileSync(join(work, "entry.js"), entry(roots));
+    writeFileSync(join(work, "wrangler.toml"), `name = "statistics-ab"\nmain = "entry.js"\n${COMPATIBILITY}`);
+    execFileSync(process.execPath, [WRANGLER_BIN, "deploy", "--dry-run", "--outdir", join(work, "dist")], { cwd: work, stdio: ["ignore", "ignore", "inherit"] });
+    // Served as bundled (wrangler's default rules load the .wasm files beside it as compiled modules).
+    writeFileSync(join(work, "wrangler.toml"), `name = "statistics-ab"\nmain = "dist/entry.js"\n${COMPATIBILITY}`);
+    mkdirSync(join(work, "state"));
+    const build = { dir: work, script: "dist/entry.js", bundleBytes: 0, bundleGzipBytes: 0 };
+    const server = await startServer(build, join(work, "state"), await freePort(), join(work, "wrangler.log"));
+    try {
+      const csv = csvWith(writeCsvFile(join(work, "orders.csv"), 25 * MIB, 31).path, process.env.BENCH_STATISTICS_COLUMNS?.split(","));
+      const loaded = await fetch(`${server.origin}/load?inflate=${INFLATE ? 1 : 0}`, { method: "POST", body: csv });
+      if (!loaded.ok) throw new Error(`/load answered ${loaded.status}: ${await loaded.text()}`);
+      const variants = roots.flatMap((_, code) => modes.map((mode) => `${code}:${mode}`));
+      const times: number[][] = variants.map(() => []);
+      // The first request warms every path and is not counted.
+      for (let round = 0; round <= ROUNDS; round++) {
+        const response = await fetch(`${server.origin}/ab?variants=${variants.join(",")}&passes=${round === 0 ? 1 : PASSES}`);
+        if (!response.ok) throw new Error(`/ab answered ${response.status}: ${await response.text()}`);
+        const answer = (await response.json()) as { times: number[][] };
+        if (round > 0) answer.times.forEach((each, i) => times[i]!.push(...each));
+      }
+      const lowerHalf = (values: number[]) => {
+        const low = [...values].sort((a, b) => a - b).slice(0, Math.ceil(values.length / 2));
+        return low.reduce((sum, value) => sum + value, 0) / low.length;
+      };
+      const base = times[0]!;
+      console.log(`One 25 MiB part ${INFLATE ? "inflated and " : ""}encoded in one workerd, ${ROUNDS} × ${PASSES} alternated passes, ms each (performance.now()); ${machineLine()}`);
+      console.log(`| variant | checkout | median (lower half's mean) | minus ${variants[0]}: median of the passes' differences | difference of the lower halves |`);
+      console.log("|---|---|---|---|---|");
+      variants.forEach((variant, i) => {
+        const each = times[i]!;
+        const differences = each.map((ms, pass) => ms - base[pass]!);
+        console.log(`| ${variant} | ${roots[Number(variant.split(":")[0])]} | ${median(each).toFixed(1)} (${lowerHalf(each).toFixed(1)}) | ${median(differences).toFixed(1)} | ${(lowerHalf(each) - lowerHalf(base)).toFixed(1)} |`);
+      });
+    } finally {
+      await server.stop();
+    }
+    return 0;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+runBenchPart("bench statistics ab", main);
