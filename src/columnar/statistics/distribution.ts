@@ -1,6 +1,7 @@
 // The median and the equal-width histogram of a numeric column, read from its values sorted with
 // their weights (exact counts, or KLL's weights past the exact limit). Bins are cut at render
 // time, so they follow the final [min, max] however the summaries were merged.
+import type { Sequence } from "./key-sketch.ts";
 import { HISTOGRAM_BINS } from "./limits.ts";
 
 export interface Weighted {
@@ -95,6 +96,38 @@ export function histogram(sorted: Weighted, edges: readonly number[]): Bin[] {
   let below = 0;
   for (let i = 0; i <= last; i++) {
     const upTo = i === last ? total : weightBelow(sorted, prefix, edges[i + 1]!);
+    bins.push({ from: edges[i]!, to: edges[i + 1]!, count: upTo - below });
+    below = upTo;
+  }
+  return bins;
+}
+
+/** How many values of `sequence` lie below `x`: counted from the quotient, then set exact by comparing values (all exact integers). */
+function sequenceBelow(sequence: Sequence, x: number): number {
+  const { first, step, count } = sequence;
+  let k = Math.min(count, Math.max(0, Math.ceil((x - first) / step)));
+  while (k < count && first + k * step < x) k++;
+  while (k > 0 && first + (k - 1) * step >= x) k--;
+  return k;
+}
+
+/** median() of a sequence's values, each once: the same ranks, read off the sequence. */
+export function sequenceMedian(sequence: Sequence): number | null {
+  if (sequence.count === 0) return null;
+  const position = (sequence.count - 1) / 2;
+  const lower = sequence.first + Math.floor(position) * sequence.step;
+  const upper = sequence.first + Math.ceil(position) * sequence.step;
+  if (lower === upper) return lower;
+  return lower + (upper - lower) * (position - Math.floor(position));
+}
+
+/** histogram() of a sequence's values, each once. */
+export function sequenceHistogram(sequence: Sequence, edges: readonly number[]): Bin[] {
+  const bins: Bin[] = [];
+  const last = edges.length - 2;
+  let below = 0;
+  for (let i = 0; i <= last; i++) {
+    const upTo = i === last ? sequence.count : sequenceBelow(sequence, edges[i + 1]!);
     bins.push({ from: edges[i]!, to: edges[i + 1]!, count: upTo - below });
     below = upTo;
   }

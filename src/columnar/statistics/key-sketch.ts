@@ -2,6 +2,8 @@
 // value → count) up to EXACT_DISTINCT_LIMIT distinct keys, then HyperLogLog for the distinct
 // count and, for numbers, a KLL sketch for ranks. Both halves merge, so an append's summary
 // merges into its parent's and gives what one pass over all rows would (docs/statistics.md).
+// Numbers that come as one increasing run of evenly spaced integers (row numbers, a date a day)
+// are kept as that run until a value breaks it: exact at any length, three numbers stored.
 import type { ByteReader, ByteWriter } from "./bytes.ts";
 import { isBoxed, KEY, keyOfNumber, numberOfKey } from "./hash.ts";
 import { HLL_REGISTERS, HyperLogLog } from "./hyperloglog.ts";
@@ -11,6 +13,8 @@ import { EXACT_DISTINCT_LIMIT } from "./limits.ts";
 import { sortDoubles, sortSpread } from "./radix-sort.ts";
 
 const EXACT = 0;
+/** Stored mode 2: a sequence, its first value (f64), step (f64) and length (varuint). */
+const SEQUENCE = 2;
 /** Values addBatch holds before merging them into the run: 256 KiB, four of the feed's batches. */
 const PENDING_LIMIT = 32_768;
 /** Values sorted and merged at once when the waiting ones are not spread evenly: the feed's batch. */
@@ -43,14 +47,74 @@ export class KeySketch {
   private pendingSize = 0;
   /** Whether the waiting values were spread evenly enough to sort at once the last time (dealing a skewed column's again would cost a pass for nothing). */
   private spread = true;
+  /**
+   * While every value told so far came in batches as one increasing run of evenly spaced
+   * integers (row numbers, a daily date, a reading every minute): that run, kept as three
+   * numbers, exact at any length and costing one comparison a value. Null once anything else
+   * came (then the run's values went into the table or sketches as if told as they came).
+   */
+  sequence: Sequence | null;
 
   /** `withValues`: the keys are numbers (a double's bits, or a boxed big integer) to rank. */
   constructor(withValues: boolean) {
     this.withValues = withValues;
+    this.sequence = withValues ? { first: 0, step: 0, count: 0 } : null;
+  }
+
+  /**
+   * Takes values[0, n) into the sequence when they continue it, all or none; false (nothing
+   * changed) when one does not, or would pass ±(2^53 − 1), where integers stop being exact.
+   */
+  private continueSequence(values: Float64Array, n: number): boolean {
+    const sequence = this.sequence!;
+    let { first, step, count } = sequence;
+    let i = 0;
+    if (count === 0 && n > 0) {
+      first = values[0]!;
+      if (!Number.isSafeInteger(first)) return false;
+      count = i = 1;
+    }
+    if (count === 1 && i < n) {
+      step = values[i]! - first;
+      if (!(step > 0) || !Number.isSafeInteger(step)) return false;
+      count = 2;
+      i++;
+    }
+    const last = first + (count + n - i - 1) * step;
+    if (n > i && (!Number.isSafeInteger((count + n - i - 1) * step) || !Number.isSafeInteger(last))) return false;
+    for (let at = i, expected = first + count * step; at < n; at++, expected += step) if (values[at] !== expected) return false;
+    sequence.first = first;
+    sequence.step = step;
+    sequence.count = count + n - i;
+    return true;
+  }
+
+  /** Leaves the sequence: its values go in as batches of MERGE_PIECE, as the feed would have told them. */
+  private leaveSequence(): void {
+    const sequence = this.sequence;
+    if (sequence === null) return;
+    this.sequence = null;
+    this.addSequence(sequence);
+  }
+
+  /** Adds a sequence's values (not as a sequence) in batches of MERGE_PIECE. */
+  private addSequence(sequence: Sequence): void {
+    const piece = new Float64Array(Math.min(MERGE_PIECE, sequence.count));
+    for (let at = 0; at < sequence.count; at += MERGE_PIECE) {
+      const n = Math.min(MERGE_PIECE, sequence.count - at);
+      for (let i = 0; i < n; i++) piece[i] = sequence.first + (at + i) * sequence.step;
+      this.addBatch(piece, n);
+    }
+  }
+
+  /** Whether nothing was counted yet (nor decoded). */
+  private get empty(): boolean {
+    return this.table !== null && this.table.size === 0 && this.runSize === 0 && this.pendingSize === 0 && (this.sequence === null || this.sequence.count === 0);
   }
 
   /** Counts the key (high, low) `count` times (once by default). */
   add(high: number, low: number, count = 1): void {
+    if (this.sequence !== null) this.leaveSequence();
     const table = this.table;
     if (table !== null) {
       table.add(high, low, count);
@@ -71,6 +135,10 @@ export class KeySketch {
    * into KLL at once.
    */
   addBatch(values: Float64Array, n: number): void {
+    if (this.sequence !== null) {
+      if (this.continueSequence(values, n)) return;
+      this.leaveSequence();
+    }
     if (this.table !== null) {
       if (this.pendingSize + n > this.pending.length) this.growPending(n);
       this.pending.set(values.subarray(0, n), this.pendingSize);
@@ -224,6 +292,7 @@ export class KeySketch {
 
   /** Counts a big integer `count` times: its boxed key, and the double it ranks as. */
   addBig(high: number, low: number, value: number, count = 1): void {
+    if (this.sequence !== null) this.leaveSequence();
     if (this.table !== null) {
       this.big.set(`${high},${low}`, value);
       this.add(high, low, count);
@@ -255,6 +324,19 @@ export class KeySketch {
   }
 
   merge(other: KeySketch): void {
+    const theirs = other.sequence;
+    if (theirs !== null && theirs.count === 0 && other.empty) return;
+    const mine = this.sequence;
+    if (theirs !== null && (this.empty || (mine !== null && continues(mine, theirs)))) {
+      this.sequence = joined(this.empty ? null : mine, theirs);
+      return;
+    }
+    this.leaveSequence();
+    if (theirs !== null) {
+      // Theirs is left as it was: its values are added here, not moved out of it.
+      this.addSequence(theirs);
+      return;
+    }
     this.fold();
     other.fold();
     if (this.table && other.table) {
@@ -291,6 +373,7 @@ export class KeySketch {
   }
 
   get approximate(): boolean {
+    if (this.sequence !== null && this.sequence.count > 0) return false;
     this.settle();
     return this.table === null;
   }
@@ -302,6 +385,7 @@ export class KeySketch {
   }
 
   distinct(): number {
+    if (this.sequence !== null && this.sequence.count > 0) return this.sequence.count;
     if (this.onlyRun) return this.runSize;
     this.fold();
     return this.table ? this.table.size : this.hll!.estimate();
@@ -320,6 +404,13 @@ export class KeySketch {
   }
 
   encode(out: ByteWriter): void {
+    if (this.sequence !== null && this.sequence.count > 0) {
+      out.u8(SEQUENCE);
+      out.f64(this.sequence.first);
+      out.f64(this.sequence.step);
+      out.varuint(this.sequence.count);
+      return;
+    }
     if (this.onlyRun) {
       // Doubles only (a big integer is never in the run): the same entries as the table's, in value order.
       out.u8(EXACT);
@@ -354,6 +445,12 @@ export class KeySketch {
   static decode(input: ByteReader, withValues: boolean): KeySketch {
     const sketch = new KeySketch(withValues);
     const mode = input.u8();
+    // A sketch read back exact or sketched stays so; only one stored as a sequence continues one.
+    sketch.sequence = null;
+    if (mode === SEQUENCE) {
+      sketch.sequence = { first: input.f64(), step: input.f64(), count: input.varuint() };
+      return sketch;
+    }
     if (mode === EXACT) {
       const size = input.varuint();
       sketch.table = KeyTable.sized(size + 1);
@@ -372,6 +469,29 @@ export class KeySketch {
     if (withValues) sketch.kll = KllSketch.decode(input);
     return sketch;
   }
+}
+
+/** An increasing run of evenly spaced integers: first, first + step, …, count of them. */
+export interface Sequence {
+  first: number;
+  step: number;
+  count: number;
+}
+
+/** Whether `next` (not empty) carries on where `sequence` ends, by the same step (a run of one takes any). */
+function continues(sequence: Sequence, next: Sequence): boolean {
+  if (sequence.count === 0) return true;
+  if (sequence.count === 1) return next.first > sequence.first && (next.count === 1 || next.step === next.first - sequence.first) && Number.isSafeInteger(next.first - sequence.first);
+  const end = sequence.first + sequence.count * sequence.step;
+  if (next.first !== end || (next.count > 1 && next.step !== sequence.step)) return false;
+  return Number.isSafeInteger(sequence.first + (sequence.count + next.count - 1) * sequence.step) && Number.isSafeInteger((sequence.count + next.count - 1) * sequence.step);
+}
+
+/** `next` after `sequence` (which it continues), or a copy of `next` alone. */
+function joined(sequence: Sequence | null, next: Sequence): Sequence {
+  if (sequence === null || sequence.count === 0) return { ...next };
+  const step = sequence.count > 1 ? sequence.step : next.first - sequence.first;
+  return { first: sequence.first, step, count: sequence.count + next.count };
 }
 
 /**
