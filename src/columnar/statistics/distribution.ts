@@ -1,5 +1,5 @@
 // The median and the equal-width histogram of a numeric column, read from its values sorted with
-// their weights (exact counts, or KLL's weights past the exact limit). Bins are cut at render
+// their weights (exact counts, or KLL's weights past the exact limit), or from a sequence. Bins are cut at render
 // time, so they follow the final [min, max] however the summaries were merged.
 import type { Sequence } from "./key-sketch.ts";
 import { HISTOGRAM_BINS } from "./limits.ts";
@@ -15,47 +15,73 @@ export interface Bin {
   count: number;
 }
 
-/** Cumulative weights: prefix[i] is the weight of values[0 … i − 1]. */
-function prefixSums(weights: Float64Array): Float64Array {
+/**
+ * What the median and the histogram read of a column's values: their total weight, the weight
+ * below a value, and the value at a rank. Sorted values with their weights give it by binary
+ * search over cumulative weights; a sequence by arithmetic.
+ */
+export interface Ranks {
+  total: number;
+  /** The weight of the values strictly below `x`. */
+  below(x: number): number;
+  /** The value at 0-based rank `rank` (the first whose cumulative weight passes it). */
+  at(rank: number): number;
+}
+
+/** Ranks of values sorted with their weights. */
+export function weightedRanks(sorted: Weighted): Ranks {
+  const { values, weights } = sorted;
+  // prefix[i] is the weight of values[0 … i − 1].
   const prefix = new Float64Array(weights.length + 1);
   for (let i = 0; i < weights.length; i++) prefix[i + 1] = prefix[i]! + weights[i]!;
-  return prefix;
+  return {
+    total: prefix[prefix.length - 1]!,
+    below(x) {
+      let lo = 0;
+      let hi = values.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (values[mid]! < x) lo = mid + 1;
+        else hi = mid;
+      }
+      return prefix[lo]!;
+    },
+    at(rank) {
+      let lo = 0;
+      let hi = values.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (prefix[mid + 1]! > rank) hi = mid;
+        else lo = mid + 1;
+      }
+      return values[lo]!;
+    },
+  };
 }
 
-/** The weight of the values strictly below `x`. */
-function weightBelow(sorted: Weighted, prefix: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted.values[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return prefix[lo]!;
-}
-
-/** The value at 0-based rank `rank` (the first whose cumulative weight passes it). */
-function valueAtRank(sorted: Weighted, prefix: Float64Array, rank: number): number {
-  let lo = 0;
-  let hi = sorted.values.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (prefix[mid + 1]! > rank) hi = mid;
-    else lo = mid + 1;
-  }
-  return sorted.values[lo]!;
+/** Ranks of a sequence's values, each once; counts below a value set exact by comparing values (all exact integers). */
+export function sequenceRanks({ first, step, count }: Sequence): Ranks {
+  return {
+    total: count,
+    below(x) {
+      let k = Math.min(count, Math.max(0, Math.ceil((x - first) / step)));
+      while (k < count && first + k * step < x) k++;
+      while (k > 0 && first + (k - 1) * step >= x) k--;
+      return k;
+    },
+    at: (rank) => first + rank * step,
+  };
 }
 
 /**
  * The median as DuckDB's `quantile_cont(x, 0.5)` computes it: the value at rank (n − 1) / 2,
  * interpolated between its neighbours when that rank falls between two.
  */
-export function median(sorted: Weighted): number | null {
-  if (sorted.values.length === 0) return null;
-  const prefix = prefixSums(sorted.weights);
-  const position = (prefix[prefix.length - 1]! - 1) / 2;
-  const lower = valueAtRank(sorted, prefix, Math.floor(position));
-  const upper = valueAtRank(sorted, prefix, Math.ceil(position));
+export function median(ranks: Ranks): number | null {
+  if (ranks.total === 0) return null;
+  const position = (ranks.total - 1) / 2;
+  const lower = ranks.at(Math.floor(position));
+  const upper = ranks.at(Math.ceil(position));
   if (lower === upper) return lower;
   if (!Number.isFinite(lower) || !Number.isFinite(upper)) return (lower + upper) / 2;
   return lower + (upper - lower) * (position - Math.floor(position));
@@ -88,46 +114,12 @@ export function binEdges(low: number, high: number, whole: boolean): number[] {
  * anything below the first edge (−INF) counts in the first, anything above the last (+INF) in
  * the last, so the counts add up to the total weight.
  */
-export function histogram(sorted: Weighted, edges: readonly number[]): Bin[] {
-  const prefix = prefixSums(sorted.weights);
-  const total = prefix[prefix.length - 1]!;
+export function histogram(ranks: Ranks, edges: readonly number[]): Bin[] {
   const bins: Bin[] = [];
   const last = edges.length - 2;
   let below = 0;
   for (let i = 0; i <= last; i++) {
-    const upTo = i === last ? total : weightBelow(sorted, prefix, edges[i + 1]!);
-    bins.push({ from: edges[i]!, to: edges[i + 1]!, count: upTo - below });
-    below = upTo;
-  }
-  return bins;
-}
-
-/** How many values of `sequence` lie below `x`: counted from the quotient, then set exact by comparing values (all exact integers). */
-function sequenceBelow(sequence: Sequence, x: number): number {
-  const { first, step, count } = sequence;
-  let k = Math.min(count, Math.max(0, Math.ceil((x - first) / step)));
-  while (k < count && first + k * step < x) k++;
-  while (k > 0 && first + (k - 1) * step >= x) k--;
-  return k;
-}
-
-/** median() of a sequence's values, each once: the same ranks, read off the sequence. */
-export function sequenceMedian(sequence: Sequence): number | null {
-  if (sequence.count === 0) return null;
-  const position = (sequence.count - 1) / 2;
-  const lower = sequence.first + Math.floor(position) * sequence.step;
-  const upper = sequence.first + Math.ceil(position) * sequence.step;
-  if (lower === upper) return lower;
-  return lower + (upper - lower) * (position - Math.floor(position));
-}
-
-/** histogram() of a sequence's values, each once. */
-export function sequenceHistogram(sequence: Sequence, edges: readonly number[]): Bin[] {
-  const bins: Bin[] = [];
-  const last = edges.length - 2;
-  let below = 0;
-  for (let i = 0; i <= last; i++) {
-    const upTo = i === last ? sequence.count : sequenceBelow(sequence, edges[i + 1]!);
+    const upTo = i === last ? ranks.total : ranks.below(edges[i + 1]!);
     bins.push({ from: edges[i]!, to: edges[i + 1]!, count: upTo - below });
     below = upTo;
   }

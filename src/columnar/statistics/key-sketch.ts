@@ -325,7 +325,8 @@ export class KeySketch {
 
   merge(other: KeySketch): void {
     const theirs = other.sequence;
-    if (theirs !== null && theirs.count === 0 && other.empty) return;
+    // A sequence of nothing is a sketch told nothing.
+    if (theirs !== null && theirs.count === 0) return;
     const mine = this.sequence;
     if (theirs !== null && (this.empty || (mine !== null && continues(mine, theirs)))) {
       this.sequence = joined(this.empty ? null : mine, theirs);

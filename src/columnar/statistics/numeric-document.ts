@@ -1,7 +1,7 @@
 // The statistics entry of a numeric column (docs/statistics.md): min, max, histogram, and for
 // integers and numbers mean, std and median. Values JSON cannot carry are text, as `/rows` writes
 // them: big integers as their digits, infinities as `INF` / `-INF`, NaN as `NaN`.
-import { binEdges, histogram, median, sequenceHistogram, sequenceMedian, type Bin } from "./distribution.ts";
+import { binEdges, histogram, median, sequenceRanks, weightedRanks, type Bin } from "./distribution.ts";
 import type { NumericColumn } from "./numeric-column.ts";
 import { formatDate, formatDatetime, formatTime } from "./temporal.ts";
 
@@ -59,19 +59,11 @@ function mean(column: NumericColumn): { mean: Scalar; std: Scalar } {
 export function numericEntry(column: NumericColumn): NumericEntry {
   const print = printer(column);
   const whole = column.type === "date" || column.type === "datetime" || column.type === "time";
-  const edges = column.low <= column.high ? binEdges(column.low, column.high, whole) : null;
   // A sequence (row numbers, a daily date) is read off its first value and step, exactly.
   const sequence = column.values.sequence;
-  let bins: Bin[];
-  let middle: number | null;
-  if (sequence !== null && sequence.count > 0) {
-    bins = edges ? sequenceHistogram(sequence, edges) : [];
-    middle = sequenceMedian(sequence);
-  } else {
-    const sorted = column.values.weighted();
-    bins = edges ? histogram(sorted, edges) : [];
-    middle = median(sorted);
-  }
+  const ranks = sequence !== null && sequence.count > 0 ? sequenceRanks(sequence) : weightedRanks(column.values.weighted());
+  const bins: Bin[] = column.low <= column.high ? histogram(ranks, binEdges(column.low, column.high, whole)) : [];
+  const middle = median(ranks);
   const moments = column.type === "integer" || column.type === "number" ? { ...mean(column), median: middle === null ? null : numberText(middle) } : {};
   const entry: NumericEntry = {
     ...extremes(column, print),
