@@ -7,7 +7,7 @@ import { statisticsDocument, type ColumnStatistics } from "../../src/columnar/st
 import { KEY, keyOfNumber } from "../../src/columnar/statistics/hash.ts";
 import { KeySketch } from "../../src/columnar/statistics/key-sketch.ts";
 import { KllSketch } from "../../src/columnar/statistics/kll.ts";
-import { EXACT_DISTINCT_LIMIT } from "../../src/columnar/statistics/limits.ts";
+import { EXACT_VALUES_LIMIT } from "../../src/columnar/statistics/limits.ts";
 import { sortDoubles } from "../../src/columnar/statistics/radix-sort.ts";
 import { mergeSummaries, type TableSummary } from "../../src/columnar/statistics/table-summary.ts";
 import type { TableSchema } from "../../src/schema/table-schema.ts";
@@ -109,10 +109,10 @@ describe("statistics in sorted batches", () => {
     expect(a.weights).toEqual(b.weights);
   });
 
-  it("batches stay exact up to the exact limit's distinct values however many wait unmerged, and one more is sketched", () => {
+  it("batches stay exact up to the exact limit's distinct values however many wait unmerged, and one more is sketched, its distinct count still exact", () => {
     const random = mulberry32(24);
     for (const skewed of [false, true]) {
-      const distinct = Float64Array.from({ length: EXACT_DISTINCT_LIMIT + 1 }, (_, i) => (skewed ? Math.exp(i / 4000) : i * 0.25));
+      const distinct = Float64Array.from({ length: EXACT_VALUES_LIMIT + 1 }, (_, i) => (skewed ? Math.exp(i / 4000) : i * 0.25));
       // Every value once, then 150,000 repeats drawn from them, in batches of the feed's size.
       const fed = Float64Array.from({ length: distinct.length + 150_000 }, (_, i) => (i < distinct.length ? distinct[i]! : distinct[randomInt(random, 0, distinct.length - 1)]!));
       for (let i = fed.length - 1; i > 0; i--) {
@@ -129,8 +129,8 @@ describe("statistics in sorted batches", () => {
         }
         const where = `${skewed ? "skewed" : "even"}, ${leaveOut ? "the limit's" : "one more than the limit's"} distinct`;
         expect(sketch.approximate, where).toBe(!leaveOut);
-        if (leaveOut) expect(sketch.distinct(), where).toBe(EXACT_DISTINCT_LIMIT);
-        else expect(Math.abs(sketch.distinct() - distinct.length), where).toBeLessThanOrEqual(0.02 * distinct.length);
+        expect(sketch.distinctApproximate, where).toBe(false);
+        expect(sketch.distinct(), where).toBe(leaveOut ? EXACT_VALUES_LIMIT : distinct.length);
         const weights = sketch.weighted().weights;
         expect(weights.reduce((sum, w) => sum + w, 0), where).toBe(values.length);
       }

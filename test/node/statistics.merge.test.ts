@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { statisticsDocument, type ColumnStatistics, type StatisticsDocument } from "../../src/columnar/statistics/document.ts";
 import { KEY, keyOfNumber } from "../../src/columnar/statistics/hash.ts";
 import { KeySketch } from "../../src/columnar/statistics/key-sketch.ts";
-import { EXACT_DISTINCT_LIMIT } from "../../src/columnar/statistics/limits.ts";
+import { EXACT_VALUES_LIMIT } from "../../src/columnar/statistics/limits.ts";
 import { NumericColumn } from "../../src/columnar/statistics/numeric-column.ts";
 import { createSummaries, decodeSummary, encodeSummary, mergeSummaries, observeRow, type TableSummary } from "../../src/columnar/statistics/table-summary.ts";
 import type { Cell } from "../../src/schema/cast.ts";
@@ -171,7 +171,7 @@ describe("merged statistics", () => {
       return encodeSummary(summary);
     };
     const old = decodeSummary(stored(0, 30_000));
-    expect(distinctTruth(wide.cells.slice(0, 30_000).map((cells) => cells[0] ?? null))).toBeGreaterThan(EXACT_DISTINCT_LIMIT);
+    expect(distinctTruth(wide.cells.slice(0, 30_000).map((cells) => cells[0] ?? null))).toBeGreaterThan(EXACT_VALUES_LIMIT);
     const alone = statisticsDocument(wide.schema, old).columns[0] as Entry;
     expect(alone.distinct_approximate).toBeUndefined();
     expect(alone.approximate).toBeUndefined();

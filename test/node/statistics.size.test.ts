@@ -2,7 +2,7 @@
 // the exact limits a column keeps HyperLogLog's 64 KiB, a KLL sketch of a few thousand doubles
 // and at most 4,096 frequent values cut to 256 characters; below them, about 9 bytes per value.
 import { describe, expect, it } from "vitest";
-import { EXACT_DISTINCT_LIMIT } from "../../src/columnar/statistics/limits.ts";
+import { EXACT_DISTINCT_LIMIT, EXACT_VALUES_LIMIT } from "../../src/columnar/statistics/limits.ts";
 import { createSummaries, encodeSummary, observeRow } from "../../src/columnar/statistics/table-summary.ts";
 import type { Cell } from "../../src/schema/cast.ts";
 import type { FieldType } from "../../src/schema/table-schema.ts";
@@ -31,8 +31,15 @@ describe("stored summary size", () => {
   });
 
   it("exact columns at the exact limit stay under 160 KiB (numbers) and 320 KiB (texts, with their frequent values)", () => {
-    expect(encodedSize("integer", EXACT_DISTINCT_LIMIT, (row) => row)).toBeLessThan(160 * KiB);
-    expect(encodedSize("string", EXACT_DISTINCT_LIMIT, (row) => `user-${row}@example.org`)).toBeLessThan(320 * KiB);
+    expect(encodedSize("integer", EXACT_VALUES_LIMIT, (row) => row)).toBeLessThan(160 * KiB);
+    expect(encodedSize("string", EXACT_VALUES_LIMIT, (row) => `user-${row}@example.org`)).toBeLessThan(320 * KiB);
+  });
+
+  it("columns at the distinct limit add 8 bytes a key to the sketches", () => {
+    expect(encodedSize("integer", EXACT_DISTINCT_LIMIT, (row) => row * 3)).toBeLessThan(8 * EXACT_DISTINCT_LIMIT + 128 * KiB);
+    expect(encodedSize("string", EXACT_DISTINCT_LIMIT, (row) => `user-${row}@example.org`)).toBeLessThan(8 * EXACT_DISTINCT_LIMIT + 256 * KiB);
+    // One more, and the keys go: the sketches' size again.
+    expect(encodedSize("string", EXACT_DISTINCT_LIMIT + 1, (row) => `user-${row}@example.org`)).toBeLessThan(256 * KiB);
   });
 
   it("long values are kept cut to 256 characters among the frequent ones", () => {

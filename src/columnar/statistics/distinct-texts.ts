@@ -1,17 +1,21 @@
 // A string column's distinct values once its frequent-value counters no longer hold them all:
-// their 64-bit keys in an open-addressing set up to EXACT_DISTINCT_LIMIT of them, then
-// HyperLogLog (docs/statistics.md, "The summaries"). A text's count is the frequent counters'
+// their 64-bit keys in an open-addressing set up to EXACT_VALUES_LIMIT of them, then
+// HyperLogLog, with the keys kept sorted beside it (DistinctKeys) up to EXACT_DISTINCT_LIMIT so
+// the count stays exact that far (docs/statistics.md, "The summaries"). A text's count is the frequent counters'
 // business, so a slot is its key alone: 8 bytes, half a KeySketch table's, and a set near the
 // limit is 1 MiB (1.5 MiB for a moment while it grows). Keys are hashes already (hash.ts), so a
 // slot is read off them without mixing again. The stored form is KeySketch's (each key with a
 // count of 1, which no reader of a string column uses), so summaries read and merge across it.
 import type { ByteReader, ByteWriter } from "./bytes.ts";
+import { DistinctKeys } from "./distinct-keys.ts";
 import { HLL_REGISTERS, HyperLogLog } from "./hyperloglog.ts";
 import { KEY } from "./hash.ts";
-import { EXACT_DISTINCT_LIMIT } from "./limits.ts";
+import { EXACT_VALUES_LIMIT } from "./limits.ts";
 
 const EXACT = 0;
 const SKETCHED = 1;
+/** Stored mode 3: sketched as mode 1, then the distinct keys (DistinctKeys' stored form). */
+const KEYED = 3;
 /** Slots below which the set grows fourfold rather than twofold (a 512 KiB buffer). */
 const GROW_FAST_SLOTS = 1 << 16;
 const NO_WORDS = new Uint32Array(0);
@@ -23,8 +27,10 @@ export class DistinctTexts {
   private zero = false;
   /** Keys held while exact (the key (0, 0) included). */
   size = 0;
-  /** Set once past EXACT_DISTINCT_LIMIT, when `words` is let go. */
+  /** Set once past EXACT_VALUES_LIMIT, when `words` is let go. */
   hll: HyperLogLog | null = null;
+  /** Beside `hll`, the keys while there are at most EXACT_DISTINCT_LIMIT; null when not known. */
+  private keys: DistinctKeys | null = null;
 
   /** A set with room for `keys` keys before it grows. */
   constructor(keys = 12) {
@@ -35,13 +41,14 @@ export class DistinctTexts {
   }
 
   get approximate(): boolean {
-    return this.hll !== null;
+    return this.hll !== null && !this.keys?.exact;
   }
 
   /** Counts the key (high, low). */
   add(high: number, low: number): void {
     if (this.hll !== null) {
       this.hll.add(high, low);
+      this.keys?.add(high, low);
       return;
     }
     if ((high | low) === 0) {
@@ -63,7 +70,7 @@ export class DistinctTexts {
       words[slot * 2] = high;
       words[slot * 2 + 1] = low;
     }
-    if (++this.size > EXACT_DISTINCT_LIMIT) this.sketch();
+    if (++this.size > EXACT_VALUES_LIMIT) this.sketch();
   }
 
   /**
@@ -72,7 +79,10 @@ export class DistinctTexts {
    */
   addKey(): void {
     if (this.hll === null) this.add(KEY[0]!, KEY[1]!);
-    else this.hll.addKey();
+    else {
+      this.keys?.addKey();
+      this.hll.addKey();
+    }
   }
 
   /** Holds a stored key while decoding an exact set, whatever its size (the set was sized for it). */
@@ -112,18 +122,24 @@ export class DistinctTexts {
     eachKey(this.words, this.zero, visit);
   }
 
-  /** Leaves exact counting: every key into HyperLogLog, the set let go. */
+  /** Leaves exact counting: every key into HyperLogLog and the sorted keys, the set let go. */
   private sketch(): void {
     const hll = new HyperLogLog();
-    this.forEach((high, low) => hll.add(high, low));
+    const keys = new DistinctKeys(EXACT_VALUES_LIMIT);
+    this.forEach((high, low) => {
+      hll.add(high, low);
+      keys.add(high, low);
+    });
     this.hll = hll;
+    this.keys = keys;
     this.words = NO_WORDS;
     this.mask = 0;
     this.zero = false;
   }
 
   distinct(): number {
-    return this.hll !== null ? this.hll.estimate() : this.size;
+    if (this.hll === null) return this.size;
+    return this.keys?.exact ? this.keys.size : this.hll.estimate();
   }
 
   /**
@@ -143,23 +159,34 @@ export class DistinctTexts {
       return;
     }
     if (this.hll === null) {
-      // Ours exact, theirs sketched: a copy of their registers takes our keys.
+      // Ours exact, theirs sketched: a copy of their registers (and keys) takes our keys.
       const hll = new HyperLogLog(other.hll!.registers.slice());
-      this.forEach((high, low) => hll.add(high, low));
+      const keys = other.keys?.copy() ?? null;
+      this.forEach((high, low) => {
+        hll.add(high, low);
+        keys?.add(high, low);
+      });
       this.hll = hll;
+      this.keys = keys;
       this.words = NO_WORDS;
       this.mask = 0;
       this.zero = false;
       return;
     }
-    if (other.hll === null) other.forEach((high, low) => this.hll!.add(high, low));
-    else this.hll.merge(other.hll);
+    if (other.hll === null) other.forEach((high, low) => this.add(high, low));
+    else {
+      this.hll.merge(other.hll);
+      if (this.keys !== null && other.keys !== null) this.keys.union(other.keys);
+      else this.keys = null;
+    }
   }
 
   encode(out: ByteWriter): void {
     if (this.hll !== null) {
-      out.u8(SKETCHED);
+      const keys = this.keys?.exact ? this.keys : null;
+      out.u8(keys ? KEYED : SKETCHED);
       out.raw(this.hll.registers);
+      keys?.encode(out);
       return;
     }
     out.u8(EXACT);
@@ -191,10 +218,12 @@ export class DistinctTexts {
       }
       return set;
     }
-    if (mode !== SKETCHED) throw new RangeError("statistics summary holds an unknown sketch mode");
+    if (mode !== SKETCHED && mode !== KEYED) throw new RangeError("statistics summary holds an unknown sketch mode");
     const set = new DistinctTexts(0);
     set.words = NO_WORDS;
     set.hll = new HyperLogLog(input.raw(HLL_REGISTERS));
+    // Mode 1 was stored past the limit, or by code that kept no keys: its count stays an estimate.
+    if (mode === KEYED) set.keys = DistinctKeys.decode(input);
     return set;
   }
 }

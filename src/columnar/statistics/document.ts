@@ -33,7 +33,7 @@ function columnStatistics(name: string, column: ColumnSummary): ColumnStatistics
     return { ...header, ...column.entry() };
   }
   const header: ColumnHeader = { name, type: column.type, nulls: column.nulls, distinct: column.values.distinct() + (column.nan > 0 ? 1 : 0) };
-  if (column.values.approximate) header.distinct_approximate = true;
+  if (column.values.distinctApproximate) header.distinct_approximate = true;
   return { ...header, ...numericEntry(column) };
 }
 

@@ -1,15 +1,17 @@
 // A column's distinct values, and for numeric columns their distribution: exact (a KeyTable of
-// value → count) up to EXACT_DISTINCT_LIMIT distinct keys, then HyperLogLog for the distinct
-// count and, for numbers, a KLL sketch for ranks. Both halves merge, so an append's summary
+// value → count) up to EXACT_VALUES_LIMIT distinct keys, then HyperLogLog for the distinct
+// count, with the keys alone kept beside it up to EXACT_DISTINCT_LIMIT (DistinctKeys) so the
+// count stays exact that far, and, for numbers, a KLL sketch for ranks. Both halves merge, so an append's summary
 // merges into its parent's and gives what one pass over all rows would (docs/statistics.md).
 // Numbers that come as one increasing run of evenly spaced integers (row numbers, a date a day)
 // are kept as that run until a value breaks it: exact at any length, three numbers stored.
 import type { ByteReader, ByteWriter } from "./bytes.ts";
+import { DistinctKeys } from "./distinct-keys.ts";
 import { isBoxed, KEY, keyOfNumber, numberOfKey } from "./hash.ts";
 import { HLL_REGISTERS, HyperLogLog } from "./hyperloglog.ts";
 import { KeyTable } from "./key-table.ts";
 import { KllSketch } from "./kll.ts";
-import { EXACT_DISTINCT_LIMIT } from "./limits.ts";
+import { EXACT_VALUES_LIMIT } from "./limits.ts";
 import { sortDoubles, sortSpread } from "./radix-sort.ts";
 
 const EXACT = 0;
@@ -21,6 +23,8 @@ const PENDING_LIMIT = 32_768;
 const MERGE_PIECE = 8192;
 const NO_RUN = new Float64Array(0);
 const SKETCHED = 1;
+/** Stored mode 3: sketched as mode 1, then the distinct keys (DistinctKeys' stored form). */
+const KEYED = 3;
 
 export class KeySketch {
   table: KeyTable | null = new KeyTable();
@@ -29,6 +33,8 @@ export class KeySketch {
   hll: HyperLogLog | null = null;
   /** Only for a sketch with values, once past the exact limit. */
   kll: KllSketch | null = null;
+  /** Once sketched, the distinct keys while there are at most EXACT_DISTINCT_LIMIT; null when not known. */
+  private keys: DistinctKeys | null = null;
   readonly withValues: boolean;
   /**
    * While exact, the distinct doubles addSorted was told, in order, with their counts: each sorted
@@ -118,10 +124,11 @@ export class KeySketch {
     const table = this.table;
     if (table !== null) {
       table.add(high, low, count);
-      if (table.size + this.runSize > EXACT_DISTINCT_LIMIT) this.checkLimit();
+      if (table.size + this.runSize > EXACT_VALUES_LIMIT) this.checkLimit();
       return;
     }
     this.hll!.add(high, low);
+    this.keys?.add(high, low);
     if (this.kll !== null) {
       if (count === 1) this.kll.add(numberOfKey(high, low));
       else this.kll.addWeighted(numberOfKey(high, low), count);
@@ -149,6 +156,7 @@ export class KeySketch {
     const batch = values.subarray(0, n);
     sortDoubles(batch);
     this.hll!.addDoubles(batch, n);
+    this.keys?.addDoubles(batch, n);
     this.kll?.addSorted(batch, 0, n);
   }
 
@@ -180,15 +188,15 @@ export class KeySketch {
         }
         sortDoubles(piece);
         this.mergeRun(piece, piece.length);
-        if (this.table.size + this.runSize > EXACT_DISTINCT_LIMIT) this.checkLimit();
+        if (this.table.size + this.runSize > EXACT_VALUES_LIMIT) this.checkLimit();
       }
     }
-    if (this.table !== null && this.table.size + this.runSize > EXACT_DISTINCT_LIMIT) this.checkLimit();
+    if (this.table !== null && this.table.size + this.runSize > EXACT_VALUES_LIMIT) this.checkLimit();
     // Sketched: nothing waits again, so the buffer goes.
     if (this.table === null) this.pending = NO_RUN;
   }
 
-  /** The table and the run may hold more than EXACT_DISTINCT_LIMIT keys: counted together, then sketched if they do. */
+  /** The table and the run may hold more than EXACT_VALUES_LIMIT keys: counted together, then sketched if they do. */
   private checkLimit(): void {
     this.settle();
     if (this.table === null) return;
@@ -197,9 +205,9 @@ export class KeySketch {
       // A few keys told one at a time (a dictionary's entries counted more than once) are looked
       // up in the run rather than the whole run folded into the table.
       if (table.size * 16 > this.runSize) this.fold();
-      else if (table.size + this.runSize - this.sharedKeys() <= EXACT_DISTINCT_LIMIT) return;
+      else if (table.size + this.runSize - this.sharedKeys() <= EXACT_VALUES_LIMIT) return;
     }
-    if (this.table!.size + this.runSize > EXACT_DISTINCT_LIMIT) this.sketch();
+    if (this.table!.size + this.runSize > EXACT_VALUES_LIMIT) this.sketch();
   }
 
   /** How many of the table's keys are in the run too (a big integer's boxed key never is). */
@@ -227,12 +235,12 @@ export class KeySketch {
    * Merges the sorted batch values[0, n) into the run, a run of equal values as one entry. In
    * place, from the back: the run's arrays are the only ones it holds (no second pair to merge
    * into), grown by doubling up to the exact limit and a batch, so a column's run stays within
-   * 16 bytes a key of EXACT_DISTINCT_LIMIT plus a batch (docs/statistics.md, "Cost").
+   * 16 bytes a key of EXACT_VALUES_LIMIT plus a batch (docs/statistics.md, "Cost").
    */
   private mergeRun(values: Float64Array, n: number): void {
     const size = this.runSize;
     if (this.runValues.length < size + n) {
-      const capacity = Math.max(size + n, Math.min(this.runValues.length * 2, EXACT_DISTINCT_LIMIT + n), 1024);
+      const capacity = Math.max(size + n, Math.min(this.runValues.length * 2, EXACT_VALUES_LIMIT + n), 1024);
       const grownValues = new Float64Array(capacity);
       const grownCounts = new Float64Array(capacity);
       grownValues.set(this.runValues.subarray(0, size));
@@ -299,6 +307,7 @@ export class KeySketch {
       return;
     }
     this.hll!.add(high, low);
+    this.keys?.add(high, low);
     if (count === 1) this.kll?.add(value);
     else this.kll?.addWeighted(value, count);
   }
@@ -307,12 +316,20 @@ export class KeySketch {
     return isBoxed(high) ? this.big.get(`${high},${low}`)! : numberOfKey(high, low);
   }
 
-  /** Leaves exact counting: every key into HyperLogLog, every value with its count into KLL. */
+  /**
+   * Leaves exact counting: every key into HyperLogLog and the distinct keys, every value with its
+   * count into KLL.
+   */
   private sketch(): void {
     const table = this.table!;
     const hll = (this.hll = new HyperLogLog());
-    table.forEach((slot) => hll.add(table.high(slot), table.low(slot)));
+    const keys = (this.keys = new DistinctKeys(EXACT_VALUES_LIMIT));
+    table.forEach((slot) => {
+      hll.add(table.high(slot), table.low(slot));
+      keys.add(table.high(slot), table.low(slot));
+    });
     hll.addDoubles(this.runValues, this.runSize);
+    keys.addDoubles(this.runValues, this.runSize);
     if (this.withValues) {
       this.kll = new KllSketch();
       addTable(this.kll, table, (high, low) => this.valueOf(high, low));
@@ -347,7 +364,7 @@ export class KeySketch {
       this.table = mine;
       for (const [key, value] of other.big) this.big.set(key, value);
       theirs.forEach((slot) => mine.add(theirs.high(slot), theirs.low(slot), theirs.count(slot)));
-      if (mine.size > EXACT_DISTINCT_LIMIT) this.sketch();
+      if (mine.size > EXACT_VALUES_LIMIT) this.sketch();
       return;
     }
     if (this.table) {
@@ -359,24 +376,39 @@ export class KeySketch {
       this.big = new Map();
       this.hll = new HyperLogLog(other.hll!.registers.slice());
       this.kll = other.kll ? other.kll.copy() : null;
-      mine.forEach((slot) => this.hll!.add(mine.high(slot), mine.low(slot)));
+      const keys = (this.keys = other.keys?.copy() ?? null);
+      mine.forEach((slot) => {
+        this.hll!.add(mine.high(slot), mine.low(slot));
+        keys?.add(mine.high(slot), mine.low(slot));
+      });
       if (this.kll) addTable(this.kll, mine, (high, low) => (isBoxed(high) ? big.get(`${high},${low}`)! : numberOfKey(high, low)));
       return;
     }
     if (other.table) {
       const theirs = other.table;
-      theirs.forEach((slot) => this.hll!.add(theirs.high(slot), theirs.low(slot)));
+      theirs.forEach((slot) => {
+        this.hll!.add(theirs.high(slot), theirs.low(slot));
+        this.keys?.add(theirs.high(slot), theirs.low(slot));
+      });
       if (this.kll) addTable(this.kll, theirs, (high, low) => other.valueOf(high, low));
       return;
     }
     this.hll!.merge(other.hll!);
+    if (this.keys !== null && other.keys !== null) this.keys.union(other.keys);
+    else this.keys = null;
     if (this.kll && other.kll) this.kll.merge(other.kll);
   }
 
+  /** Whether the median and histogram are estimates (KLL's): past EXACT_VALUES_LIMIT. */
   get approximate(): boolean {
     if (this.sequence !== null && this.sequence.count > 0) return false;
     this.settle();
     return this.table === null;
+  }
+
+  /** Whether `distinct` is an estimate (HyperLogLog's): past EXACT_DISTINCT_LIMIT, or past the keys' knowing. */
+  get distinctApproximate(): boolean {
+    return this.approximate && !this.keys?.exact;
   }
 
   /** Whether the exact keys are all in the run (the table empty): read from it then, without folding. */
@@ -389,7 +421,8 @@ export class KeySketch {
     if (this.sequence !== null && this.sequence.count > 0) return this.sequence.count;
     if (this.onlyRun) return this.runSize;
     this.fold();
-    return this.table ? this.table.size : this.hll!.estimate();
+    if (this.table) return this.table.size;
+    return this.keys?.exact ? this.keys.size : this.hll!.estimate();
   }
 
   /** The values with their weights, sorted; exact counts while exact, KLL's weights after. */
@@ -438,9 +471,11 @@ export class KeySketch {
       });
       return;
     }
-    out.u8(SKETCHED);
+    const keys = this.keys?.exact ? this.keys : null;
+    out.u8(keys ? KEYED : SKETCHED);
     out.raw(this.hll!.registers);
     if (this.kll) this.kll.encode(out);
+    keys?.encode(out);
   }
 
   static decode(input: ByteReader, withValues: boolean): KeySketch {
@@ -463,11 +498,13 @@ export class KeySketch {
       }
       return sketch;
     }
-    if (mode !== SKETCHED) throw new RangeError("statistics summary holds an unknown sketch mode");
+    if (mode !== SKETCHED && mode !== KEYED) throw new RangeError("statistics summary holds an unknown sketch mode");
     sketch.table = null;
     sketch.big = new Map();
     sketch.hll = new HyperLogLog(input.raw(HLL_REGISTERS));
     if (withValues) sketch.kll = KllSketch.decode(input);
+    // Mode 1 was stored past the limit, or by code that kept no keys: its count stays an estimate.
+    if (mode === KEYED) sketch.keys = DistinctKeys.decode(input);
     return sketch;
   }
 }

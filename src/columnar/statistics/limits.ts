@@ -2,12 +2,20 @@
 // grow (docs/statistics.md). One place, so the bounds the docs promise are read off here.
 
 /**
- * Distinct values counted exactly (a hash set of 64-bit keys, a sorted run for numbers); past it,
- * HyperLogLog (and KLL for numbers). Categorical columns stay well inside it; a column of mostly
- * distinct values costs less sketched than counted exactly, whose sets then outgrow the cache
- * (docs/statistics.md, "Cost"). Summaries stored when it was 100,000 still read and merge.
+ * Distinct values kept exactly with their counts (a hash table of 64-bit keys, a sorted run for
+ * numbers), so the median and histogram are exact too; past it, HyperLogLog, and KLL for numbers.
+ * Categorical columns stay well inside it; a column of mostly distinct values costs less sketched
+ * than counted exactly, whose tables then outgrow the cache (docs/statistics.md, "Cost").
+ * Summaries stored when it was 100,000 still read and merge.
  */
-export const EXACT_DISTINCT_LIMIT = 16_384;
+export const EXACT_VALUES_LIMIT = 16_384;
+
+/**
+ * Distinct values counted exactly, as the statistics document promises (docs/statistics.md):
+ * past EXACT_VALUES_LIMIT by their keys alone (distinct-keys.ts), beside the sketches; past this,
+ * HyperLogLog's estimate.
+ */
+export const EXACT_DISTINCT_LIMIT = 100_000;
 
 /** HyperLogLog precision: 2^16 one-byte registers, standard error 1.04 / 256 ≈ 0.41 %. */
 export const HLL_PRECISION = 16;

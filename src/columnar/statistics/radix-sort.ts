@@ -110,30 +110,51 @@ function bucketSort(values: Float64Array): boolean {
 /** An LSD radix sort of the doubles' bit patterns, through `spare` (at least values' length). */
 function radixSort(values: Float64Array): void {
   const n = values.length;
-  let from: Uint32Array = new Uint32Array(values.buffer, values.byteOffset, n * 2);
-  let to: Uint32Array = new Uint32Array(spare.buffer, 0, n * 2);
+  const words = new Uint32Array(values.buffer, values.byteOffset, n * 2);
+  for (let i = 0; i < n; i++) {
+    const high = words[i * 2 + HIGH]!;
+    if (high >= 0x80000000) {
+      words[i * 2 + HIGH] = ~high >>> 0;
+      words[i * 2 + 1 - HIGH] = ~words[i * 2 + 1 - HIGH]! >>> 0;
+    } else words[i * 2 + HIGH] = (high | 0x80000000) >>> 0;
+  }
+  const sorted = sortKeys(words, new Uint32Array(spare.buffer, 0, n * 2), n, HIGH);
+  if (sorted !== words) words.set(sorted);
+  for (let i = 0; i < n; i++) {
+    const high = words[i * 2 + HIGH]!;
+    if (high >= 0x80000000) words[i * 2 + HIGH] = (high & 0x7fffffff) >>> 0;
+    else {
+      words[i * 2 + HIGH] = ~high >>> 0;
+      words[i * 2 + 1 - HIGH] = ~words[i * 2 + 1 - HIGH]! >>> 0;
+    }
+  }
+}
+
+/**
+ * Sorts n unsigned 64-bit keys ascending, key i the words keys[2i + high] (its high 32 bits) and
+ * keys[2i + 1 − high] (its low), with an LSD radix sort through `spare` (as long as `keys`), six
+ * passes of at most 11 bits, a pass skipped when every key shares its digit. Returns whichever of
+ * the two arrays holds the sorted keys.
+ */
+export function sortKeys(keys: Uint32Array, spare: Uint32Array, n: number, high: 0 | 1): Uint32Array {
+  let from = keys;
+  let to = spare;
   counts.fill(0);
   for (let i = 0; i < n; i++) {
-    let high = from[i * 2 + HIGH]!;
-    let low = from[i * 2 + 1 - HIGH]!;
-    if (high >= 0x80000000) {
-      high = ~high >>> 0;
-      low = ~low >>> 0;
-    } else high = (high | 0x80000000) >>> 0;
-    from[i * 2 + HIGH] = high;
-    from[i * 2 + 1 - HIGH] = low;
+    const low = from[i * 2 + 1 - high]!;
+    const top = from[i * 2 + high]!;
     counts[low & 0x7ff]!++;
     counts[BUCKETS + ((low >>> 11) & 0x7ff)]!++;
     counts[2 * BUCKETS + (low >>> 22)]!++;
-    counts[3 * BUCKETS + (high & 0x7ff)]!++;
-    counts[4 * BUCKETS + ((high >>> 11) & 0x7ff)]!++;
-    counts[5 * BUCKETS + (high >>> 22)]!++;
+    counts[3 * BUCKETS + (top & 0x7ff)]!++;
+    counts[4 * BUCKETS + ((top >>> 11) & 0x7ff)]!++;
+    counts[5 * BUCKETS + (top >>> 22)]!++;
   }
   for (let digit = 0; digit < DIGITS; digit++) {
     const base = digit * BUCKETS;
     const shift = SHIFTS[digit]!;
     const mask = WIDTHS[digit]!;
-    const word = digit < 3 ? 1 - HIGH : HIGH;
+    const word = digit < 3 ? 1 - high : high;
     // A digit every key shares leaves the order as it is.
     const first = (from[word]! >>> shift) & mask;
     if (counts[base + first] === n) continue;
@@ -152,14 +173,5 @@ function radixSort(values: Float64Array): void {
     from = to;
     to = swap;
   }
-  if (from.buffer !== values.buffer) new Uint32Array(values.buffer, values.byteOffset, n * 2).set(from);
-  const words = new Uint32Array(values.buffer, values.byteOffset, n * 2);
-  for (let i = 0; i < n; i++) {
-    const high = words[i * 2 + HIGH]!;
-    if (high >= 0x80000000) words[i * 2 + HIGH] = (high & 0x7fffffff) >>> 0;
-    else {
-      words[i * 2 + HIGH] = ~high >>> 0;
-      words[i * 2 + 1 - HIGH] = ~words[i * 2 + 1 - HIGH]! >>> 0;
-    }
-  }
+  return from;
 }

@@ -68,6 +68,8 @@ export const COLUMNS: TestColumn[] = [
   },
   { name: "extreme", type: "number", duckdb: "DOUBLE", cell: (r) => missing(r, 0.05, () => (r() < 0.002 ? pick(r, ["INF", "-INF"]) : String(r() * 10))) },
   { name: "many_real", type: "number", duckdb: "DOUBLE", cell: (r) => String(r() * 1e6) },
+  // Drawn from 40,000 values: past the values kept with their counts, within the distinct counted exactly.
+  { name: "mid_real", type: "number", duckdb: "DOUBLE", cell: (r) => String(randomInt(r, 0, 39_999) * 0.37 - 5000) },
   { name: "flag", type: "boolean", duckdb: "BOOLEAN", cell: (r) => missing(r, 0.1, () => (r() < 0.3 ? "true" : "false")) },
   { name: "day", type: "date", duckdb: "DATE", cell: (r) => missing(r, 0.05, () => date(r)) },
   {
@@ -85,6 +87,7 @@ export const COLUMNS: TestColumn[] = [
     cell: (r) => missing(r, 0.05, () => `${pad(randomInt(r, 0, 23))}:${pad(15 * randomInt(r, 0, 3))}:${pad(randomInt(r, 0, 59))}${r() < 0.2 ? ".25" : ""}`),
   },
   { name: "word", type: "string", duckdb: "VARCHAR", cell: (r) => missing(r, 0.1, () => pick(r, WORDS)) },
+  { name: "mid_text", type: "string", duckdb: "VARCHAR", cell: (r) => missing(r, 0.02, () => `code-${randomInt(r, 0, 39_999)}`) },
   {
     name: "label",
     type: "string",
