@@ -137,11 +137,17 @@ interface Encoded {
   seconds: number;
   rows: number;
   segments: number;
+  /** Columns past the distinct limit after this segment (and those before it). */
+  distinctPast: number[];
 }
 
-/** One segment of the version (or all of them) encoded as its build encodes it, in the worker, statistics on or off. */
-async function encoded(origin: string, datasetId: string, versionId: string, statistics: "on" | "off", segment: number | null): Promise<Encoded> {
-  const only = segment === null ? "" : `&segment=${segment}`;
+/**
+ * One segment of the version (or all of them) encoded as its build encodes it, in the worker,
+ * statistics on or off; `past`, the columns the segments before it put past the distinct limit,
+ * as the build carries them (the answer's `distinctPast` for the next segment).
+ */
+async function encoded(origin: string, datasetId: string, versionId: string, statistics: "on" | "off", segment: number | null, past: readonly number[] = []): Promise<Encoded> {
+  const only = segment === null ? "" : `&segment=${segment}&past=${past.join(",")}`;
   const response = await fetch(`${origin}/__bench/parquet?dataset=${datasetId}&version=${versionId}&statistics=${statistics}${only}`, { method: "POST" });
   if (!response.ok) throw new Error(`/__bench/parquet answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as Encoded;
@@ -180,10 +186,13 @@ async function statisticsCost(origin: string, server: RunningServer, datasetId: 
   const { segments } = await encoded(origin, datasetId, versionId, "on", 0);
   for (let run = 0; run < runs; run++) {
     const round = { on: { wall: 0, cpu: 0 }, off: { wall: 0, cpu: 0 } };
+    let past: number[] = [];
     for (let segment = 0; segment < segments; segment++) {
       const order = (run + segment) % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const);
       for (const statistics of order) {
-        const { result, cpu } = await withCpu(server.workerPid(), () => encoded(origin, datasetId, versionId, statistics, segment));
+        const before = past;
+        const { result, cpu } = await withCpu(server.workerPid(), () => encoded(origin, datasetId, versionId, statistics, segment, before));
+        if (statistics === "on") past = result.distinctPast;
         round[statistics].wall += result.seconds;
         round[statistics].cpu += cpu;
       }

@@ -83,6 +83,10 @@ describe("/__bench", () => {
     expect(((await beyond.json()) as { code: string }).code).toBe("invalid_query");
     expect((await viaBenchEntry(`/__bench/parquet?dataset=${id}&version=${version}&statistics=on&segment=-1`, { method: "POST" })).status).toBe(400);
     expect((await viaBenchEntry(`/__bench/parquet?dataset=${id}&version=${version}&statistics=maybe`, { method: "POST" })).status).toBe(400);
+    expect((await viaBenchEntry(`/__bench/parquet?dataset=${id}&version=${version}&statistics=on&segment=0&past=x`, { method: "POST" })).status).toBe(400);
+    // Columns named past the distinct limit stay so; 500 rows put none past it themselves.
+    expect(((await encoded("on", "&segment=0&past=2")) as unknown as { distinctPast: number[] }).distinctPast).toEqual([2]);
+    expect(((await encoded("on", "&segment=0&past=")) as unknown as { distinctPast: number[] }).distinctPast).toEqual([]);
     expect((await viaBenchEntry(`/__bench/parquet?dataset=${id}&version=nope&statistics=on`, { method: "POST" })).status).toBe(404);
   });
 

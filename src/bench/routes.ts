@@ -12,7 +12,7 @@ import { SegmentCompressor } from "../wire/deflate-segment.ts";
 import { PartWriter, startKinds } from "../columnar/parquet/index.ts";
 import { segmentCells } from "../columnar/segment-rows.ts";
 import { columnFeeds } from "../columnar/statistics/column-feed.ts";
-import { createSummaries, encodeSummary } from "../columnar/statistics/table-summary.ts";
+import { createSummaries, distinctPast, encodeSummary, skipDistinctKeys } from "../columnar/statistics/table-summary.ts";
 import { getVersionContent } from "../read/store.ts";
 import { READ_WAYS, readSegment, type ReadWay } from "./inflate.ts";
 
@@ -114,9 +114,18 @@ async function ingestedSize(env: Env, body: ReadableStream<Uint8Array>, typing: 
  * A committed version's segments encoded as the twin build encodes its parts (inflated and
  * decoded from R2, one PartWriter per segment), with the statistics fed (`on`) or not (`off`),
  * nothing written: what the statistics add to the build, measured in the same workerd. With
- * `segment`, only that one (0-based), so that the bench can alternate on and off a part at a time.
+ * `segment`, only that one (0-based), so that the bench can alternate on and off a part at a time;
+ * `past` then names the columns the segments before it put past the distinct limit, as the build
+ * carries them from part to part (answered as `distinctPast` for the next).
  */
-async function encodedVersion(env: Env, datasetId: string, versionId: string, statistics: boolean, only: number | null): Promise<{ seconds: number; rows: number; segments: number; outputBytes: number; summaryBytes: number }> {
+async function encodedVersion(
+  env: Env,
+  datasetId: string,
+  versionId: string,
+  statistics: boolean,
+  only: number | null,
+  pastBefore: readonly boolean[],
+): Promise<{ seconds: number; rows: number; segments: number; outputBytes: number; summaryBytes: number; distinctPast: number[] }> {
   const content = await getVersionContent(env.DB, datasetId, versionId, true);
   if (!content.version) throw new ApiError("not_found", "No such version.");
   if (only !== null && only >= content.segments.length) throw new ApiError("invalid_query", `The version has ${content.segments.length} segments.`);
@@ -125,9 +134,11 @@ async function encodedVersion(env: Env, datasetId: string, versionId: string, st
   let rows = 0;
   let outputBytes = 0;
   let summaryBytes = 0;
+  const past = [...pastBefore];
   for (const [index, segment] of content.segments.entries()) {
     if (only !== null && index !== only) continue;
     const summary = createSummaries(schema);
+    skipDistinctKeys(summary, past);
     const writer = new PartWriter(schema, startKinds(schema), statistics ? { sinks: columnFeeds(summary, schema) } : {});
     for await (const batch of segmentCells(env.CONTENT, segment, index === 0)) {
       if (!writer.addBatch(batch)) throw new ApiError("invalid_request", "The version needs wider column kinds than its schema's narrowest.");
@@ -137,9 +148,13 @@ async function encodedVersion(env: Env, datasetId: string, versionId: string, st
     if (!result.ok) throw new ApiError("invalid_request", "The version needs wider column kinds than its schema's narrowest.");
     for (const bytes of writer.takeBytes()) outputBytes += bytes.length;
     rows += result.metadata.rows;
-    if (statistics) summaryBytes += encodeSummary(summary).length;
+    if (statistics) {
+      summaryBytes += encodeSummary(summary).length;
+      distinctPast(summary).forEach((column, i) => (past[i] ||= column));
+    }
   }
-  return { seconds: (performance.now() - started) / 1000, rows, segments: content.segments.length, outputBytes, summaryBytes };
+  const distinctPastColumns = past.flatMap((column, i) => (column ? [i] : []));
+  return { seconds: (performance.now() - started) / 1000, rows, segments: content.segments.length, outputBytes, summaryBytes, distinctPast: distinctPastColumns };
 }
 
 function requireBody(body: ReadableStream<Uint8Array> | null): ReadableStream<Uint8Array> {
@@ -152,7 +167,7 @@ function requireBody(body: ReadableStream<Uint8Array> | null): ReadableStream<Ui
  * `POST /__bench/deflate?level=N`: the body through SegmentCompressor at level N (1–9), timed.
  * `POST /__bench/discard`: only reads the body, the transport's own ceiling.
  * `POST /__bench/ingest?typing=infer|off`: the body through ingest, with or without inference.
- * `POST /__bench/parquet?dataset=&version=&statistics=on|off[&segment=N]`: a version (or one segment) encoded as its twin's parts, timed.
+ * `POST /__bench/parquet?dataset=&version=&statistics=on|off[&segment=N[&past=i,j]]`: a version (or one segment) encoded as its twin's parts, timed.
  * `PUT /__bench/segment`: stores the body (a segment's compressed bytes) as an R2 object; answers its key.
  * `POST /__bench/inflate?key=&way=&size=&slice=&cells=on|off`: that object read back one way (inflate.ts).
  */
@@ -180,7 +195,11 @@ export function benchRoutes(): Hono<AppEnv> {
     if ((statistics !== "on" && statistics !== "off") || !dataset || !version) throw new ApiError("invalid_query", "`dataset`, `version` and `statistics=on|off` are required.");
     const segment = c.req.query("segment");
     if (segment !== undefined && !/^\d{1,6}$/.test(segment)) throw new ApiError("invalid_query", "`segment` must be a segment's index, from 0.");
-    return c.json(await encodedVersion(c.env, dataset, version, statistics === "on", segment === undefined ? null : Number(segment)));
+    const pastText = c.req.query("past") ?? "";
+    if (!/^(\d{1,5}(,\d{1,5})*)?$/.test(pastText)) throw new ApiError("invalid_query", "`past` must be a comma list of column indexes.");
+    const past: boolean[] = [];
+    for (const column of pastText === "" ? [] : pastText.split(",")) past[Number(column)] = true;
+    return c.json(await encodedVersion(c.env, dataset, version, statistics === "on", segment === undefined ? null : Number(segment), past));
   });
   app.put("/segment", async (c) => {
     const bytes = await readAll(requireBody(c.req.raw.body));

@@ -29,7 +29,7 @@ import { encodePartMetadata, PartWriter, startKinds, TailWriter, unifyKinds, typ
 import { readStoredPartMetadata, readTwinRange } from "./part-metadata-read.ts";
 import { findParts, getTwinState, publishTwin, recordPart, type StoredPart, type TwinState } from "./store.ts";
 import { columnFeeds } from "./statistics/column-feed.ts";
-import { createSummaries, encodeSummary, summaryFormat, textKeysOf } from "./statistics/table-summary.ts";
+import { createSummaries, distinctPast, encodeSummary, skipDistinctKeys, summaryFormat, textKeysOf } from "./statistics/table-summary.ts";
 import type { TextKeys } from "./statistics/string-column.ts";
 import { segmentCells } from "./segment-rows.ts";
 import { getVersionContent } from "../read/store.ts";
@@ -98,6 +98,9 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
     // reader's first request makes it again from the same parts, tail-object.ts); only a tail
     // too large to make on a read is stored.
     const tail = new TailWriter(version.schema);
+    // Columns whose distinct count the parts encoded so far put past the exact limit: later parts
+    // keep no distinct keys for them (docs/statistics.md, "Distinct keys past the table").
+    const past: boolean[] = [];
     // A new part's last writes, its multipart completion and its D1 row run while the next
     // segment is encoded: at most one such part is in flight, awaited before the next starts its own.
     let finishing: Promise<StoredPart> | null = null;
@@ -116,7 +119,7 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
           tail.add(await readStoredPartMetadata(env.CONTENT, found));
           continue;
         }
-        const encoded = await encodePart(env, datasetId, segment, index === 0, version.schema, kinds, keys, timings);
+        const encoded = await encodePart(env, datasetId, segment, index === 0, version.schema, kinds, keys, past, timings);
         try {
           await settle();
         } catch (error: unknown) {
@@ -128,6 +131,7 @@ export async function buildTwin(env: TwinBindings, datasetId: string, versionId:
           break;
         }
         writtenBytes += encoded.partBytes;
+        encoded.distinctPast.forEach((column, i) => (past[i] ||= column));
         finishing = finishPart(env, datasetId, segment, encoding, encoded, tail);
         finishing.catch(() => {});
       }
@@ -207,6 +211,8 @@ interface EncodedPart {
   metadata: PartMetadata;
   /** The object's bytes: row groups and sections. */
   partBytes: number;
+  /** Which columns' distinct count its rows alone put past the exact limit. */
+  distinctPast: boolean[];
 }
 
 /** Encodes one segment's rows as a part's row groups, written to a new object as they are cut; or the kinds it needs. */
@@ -218,13 +224,14 @@ async function encodePart(
   schema: TableSchema,
   kinds: readonly ColumnKind[],
   keys: TextKeys,
+  past: readonly boolean[],
   timings: StorageTimings,
 ): Promise<EncodedPart | { needs: ColumnKind[] }> {
   const key = parquetKey(datasetId);
   await recordUploadIntents(env.DB, datasetId, [key], Date.now() + timings.writeGraceMs);
   const upload = new SegmentUpload(env.CONTENT, key);
   try {
-    const encoded = await encodeRows(env.CONTENT, segment, opensWithHeader, schema, kinds, keys, upload);
+    const encoded = await encodeRows(env.CONTENT, segment, opensWithHeader, schema, kinds, keys, past, upload);
     if ("needs" in encoded) {
       await upload.abort();
       return encoded;
@@ -273,10 +280,12 @@ async function encodeRows(
   schema: TableSchema,
   kinds: readonly ColumnKind[],
   keys: TextKeys,
+  past: readonly boolean[],
   upload: SegmentUpload,
-): Promise<{ dataBytes: number; rowCount: number; sections: Uint8Array[]; metadata: PartMetadata } | { needs: ColumnKind[] }> {
+): Promise<{ dataBytes: number; rowCount: number; sections: Uint8Array[]; metadata: PartMetadata; distinctPast: boolean[] } | { needs: ColumnKind[] }> {
   // The statistics of the same rows, fed by the encoder with the values it writes (docs/statistics.md).
   const summary = createSummaries(schema, keys);
+  skipDistinctKeys(summary, past);
   const writer = new PartWriter(schema, kinds, { sinks: columnFeeds(summary, schema) });
   let fits = true;
   let turned = Date.now();
@@ -296,7 +305,7 @@ async function encodeRows(
   // The head, then the summary, then the row groups' pages, which only a query that needs them reads (docs/columnar.md "Part metadata").
   const text = new TextEncoder();
   const sections = [text.encode(stored.head), encodeSummary(summary), text.encode(stored.pages)];
-  return { dataBytes: result.metadata.byteLength, rowCount: result.metadata.rows, sections, metadata: result.metadata };
+  return { dataBytes: result.metadata.byteLength, rowCount: result.metadata.rows, sections, metadata: result.metadata, distinctPast: distinctPast(summary) };
 }
 
 /**

@@ -6,7 +6,10 @@ import { ByteReader, ByteWriter } from "../../src/columnar/statistics/bytes.ts";
 import { DistinctKeys } from "../../src/columnar/statistics/distinct-keys.ts";
 import { KEY, keyOfNumber } from "../../src/columnar/statistics/hash.ts";
 import { KeySketch } from "../../src/columnar/statistics/key-sketch.ts";
+import { statisticsDocument } from "../../src/columnar/statistics/document.ts";
 import { EXACT_DISTINCT_LIMIT, EXACT_VALUES_LIMIT } from "../../src/columnar/statistics/limits.ts";
+import { createSummaries, distinctPast, mergeSummaries, observeRow, skipDistinctKeys } from "../../src/columnar/statistics/table-summary.ts";
+import type { TableSchema } from "../../src/schema/table-schema.ts";
 import { mulberry32, randomInt } from "../helpers/random.ts";
 
 /** `count` keys drawn from `pool` distinct ones, words spread over all 32 bits, (0, 0) among them. */
@@ -136,5 +139,30 @@ describe("distinct keys", () => {
         expect([merged.distinctApproximate, merged.distinct()], `cut at ${cut}`).toEqual([false, truth]);
       }
     }
+  });
+
+  it("a part after one past the limit keeps no keys, and the version reads the same", () => {
+    const schema: TableSchema = { fields: [{ name: "n", type: "number" }, { name: "s", type: "string" }], missingValues: [""] };
+    const part = (from: number, to: number, width: number, past: readonly boolean[] = []) => {
+      const summary = createSummaries(schema);
+      skipDistinctKeys(summary, past);
+      for (let row = from; row < to; row++) observeRow(summary, [(row % width) * 0.5, `t-${row % width}`]);
+      return summary;
+    };
+    // The first part past the limit: the second needs no keys, and the merge is the same estimate.
+    const wide = part(0, 110_000, 110_000);
+    expect(distinctPast(wide)).toEqual([true, true]);
+    const withKeys = statisticsDocument(schema, mergeSummaries(part(0, 110_000, 110_000), part(110_000, 140_000, 200_000)));
+    const without = statisticsDocument(schema, mergeSummaries(wide, part(110_000, 140_000, 200_000, distinctPast(wide))));
+    expect(without).toEqual(withKeys);
+    expect(without.columns.map((column) => column.distinct_approximate)).toEqual([true, true]);
+    // Below it, the next part keeps its keys and the merged count is exact.
+    const narrow = part(0, 60_000, 50_000);
+    expect(distinctPast(narrow)).toEqual([false, false]);
+    const merged = statisticsDocument(schema, mergeSummaries(narrow, part(60_000, 90_000, 90_000, distinctPast(narrow))));
+    expect(merged.columns.map((column) => [column.distinct, column.distinct_approximate])).toEqual([
+      [80_000, undefined],
+      [80_000, undefined],
+    ]);
   });
 });

@@ -31,6 +31,8 @@ export class DistinctTexts {
   hll: HyperLogLog | null = null;
   /** Beside `hll`, the keys while there are at most EXACT_DISTINCT_LIMIT; null when not known. */
   private keys: DistinctKeys | null = null;
+  /** False when the rows before these are past EXACT_DISTINCT_LIMIT already: no keys are kept once sketched (as KeySketch.keepKeys). */
+  keepKeys = true;
 
   /** A set with room for `keys` keys before it grows. */
   constructor(keys = 12) {
@@ -125,10 +127,10 @@ export class DistinctTexts {
   /** Leaves exact counting: every key into HyperLogLog and the sorted keys, the set let go. */
   private sketch(): void {
     const hll = new HyperLogLog();
-    const keys = new DistinctKeys(EXACT_VALUES_LIMIT);
+    const keys = this.keepKeys ? new DistinctKeys(EXACT_VALUES_LIMIT) : null;
     this.forEach((high, low) => {
       hll.add(high, low);
-      keys.add(high, low);
+      keys?.add(high, low);
     });
     this.hll = hll;
     this.keys = keys;

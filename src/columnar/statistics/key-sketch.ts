@@ -35,6 +35,12 @@ export class KeySketch {
   kll: KllSketch | null = null;
   /** Once sketched, the distinct keys while there are at most EXACT_DISTINCT_LIMIT; null when not known. */
   private keys: DistinctKeys | null = null;
+  /**
+   * False when the rows before these (earlier parts of the version) hold more than
+   * EXACT_DISTINCT_LIMIT distinct values already: the count can only be an estimate, so no keys
+   * are kept once sketched (docs/statistics.md, "Distinct keys past the table").
+   */
+  keepKeys = true;
   readonly withValues: boolean;
   /**
    * While exact, the distinct doubles addSorted was told, in order, with their counts: each sorted
@@ -323,13 +329,13 @@ export class KeySketch {
   private sketch(): void {
     const table = this.table!;
     const hll = (this.hll = new HyperLogLog());
-    const keys = (this.keys = new DistinctKeys(EXACT_VALUES_LIMIT));
+    const keys = (this.keys = this.keepKeys ? new DistinctKeys(EXACT_VALUES_LIMIT) : null);
     table.forEach((slot) => {
       hll.add(table.high(slot), table.low(slot));
-      keys.add(table.high(slot), table.low(slot));
+      keys?.add(table.high(slot), table.low(slot));
     });
     hll.addDoubles(this.runValues, this.runSize);
-    keys.addDoubles(this.runValues, this.runSize);
+    keys?.addDoubles(this.runValues, this.runSize);
     if (this.withValues) {
       this.kll = new KllSketch();
       addTable(this.kll, table, (high, low) => this.valueOf(high, low));

@@ -32,6 +32,8 @@ export class StringColumn {
   totalLength = 0;
   /** Null while `frequent` holds every distinct value (before its first purge). */
   distinct: DistinctTexts | null = null;
+  /** False when the rows before these are past the distinct limit already (KeySketch.keepKeys). */
+  keepDistinctKeys = true;
   frequent = new FrequentValues();
   /** How texts are keyed; every key of this summary was made the same way. */
   keys: TextKeys;
@@ -112,7 +114,10 @@ export class StringColumn {
 
   /** The frequent counters are over full: the distinct set is read off them first, if not yet kept. */
   private purge(): void {
-    this.distinct ??= this.keysOfFrequent();
+    if (this.distinct === null) {
+      this.distinct = this.keysOfFrequent();
+      this.distinct.keepKeys = this.keepDistinctKeys;
+    }
     this.frequent.purge();
   }
 

@@ -53,6 +53,29 @@ export function createSummaries(schema: TableSchema, keys: TextKeys = "utf8"): T
   return { rows: 0, columns: schema.fields.map((field) => columnSummary(field.type, keys)) };
 }
 
+/**
+ * Marks the columns whose distinct count the rows before this summary's (earlier parts of the same
+ * version) already put past EXACT_DISTINCT_LIMIT: whatever these rows hold, the version's count
+ * is an estimate, so those columns keep no distinct keys (docs/statistics.md, "Distinct keys past
+ * the table"). A version holds every row its earlier parts hold, so such a summary is only ever
+ * merged after theirs.
+ */
+export function skipDistinctKeys(summary: TableSummary, past: readonly boolean[]): void {
+  summary.columns.forEach((column, i) => {
+    if (!past[i]) return;
+    if (column instanceof NumericColumn) column.values.keepKeys = false;
+    else if (column instanceof StringColumn) column.keepDistinctKeys = false;
+  });
+}
+
+/** Which columns' distinct count is an estimate (past EXACT_DISTINCT_LIMIT, or its keys not kept). */
+export function distinctPast(summary: TableSummary): boolean[] {
+  return summary.columns.map((column) => {
+    if (column instanceof NumericColumn) return column.values.distinctApproximate;
+    return column instanceof StringColumn && column.distinctCount().approximate;
+  });
+}
+
 /** Counts one row of cells as castCell types them; a cell the row lacks is missing. */
 export function observeRow(summary: TableSummary, cells: readonly Cell[]): void {
   summary.rows++;
