@@ -220,4 +220,30 @@ describe("the Parquet twin", () => {
     const state = async (version: string) => (await env.DB.prepare("SELECT state FROM version_parquet WHERE version_id = ?").bind(version).first<string>("state")) ?? "pending";
     expect([await state(first), await state(second)]).toEqual(["pending", "ready"]);
   });
+
+  it("counts 20,000 to 100,000 distinct values exactly, through the encoder, the stored parts and an append", async () => {
+    const key = await createKey("team-twin", "dora");
+    const recorder = recordingAfterCommit();
+    // 30,000 rows of 24,000 distinct codes and amounts: past the values kept with their counts
+    // (16,384), within the distinct values counted exactly (docs/statistics.md).
+    const row = (i: number) => `${i},${(i % 24_000) * 0.25},code-${(i % 24_000).toString(36)}\n`;
+    const csv = "id,amount,code\n" + Array.from({ length: 30_000 }, (_, i) => row(i)).join("");
+    const created = await signedFetch(recorder.env, "POST", "/v1/dataset", key, { parts: [collectionPart({ name: "twin distinct", visibility: "public" }), csvPart(csv)] });
+    expect(created.status).toBe(201);
+    const { id, version: first } = (await created.json()) as { id: string; version: string };
+    await consume(recorder.sent.splice(0));
+    // 1,000 rows more, 1,000 of them new values: the parent's part (its keys stored) merged with the append's.
+    const fresh = Array.from({ length: 1_000 }, (_, i) => `${30_000 + i},${(30_000 + i) * 0.25},fresh-${i}\n`).join("");
+    const appended = await signedFetch(recorder.env, "POST", `/v1/dataset/${id}`, key, { parts: [csvPart(fresh)] });
+    expect(appended.status).toBe(201);
+    const { version: second } = (await appended.json()) as { version: string };
+    await consume(recorder.sent.filter((m) => (m as { kind: string }).kind === "parquet"));
+    for (const [version, distinct] of [[first, 24_000], [second, 25_000]] as const) {
+      const document = (await (await send("GET", `/v1/dataset/${id}/${version}/statistics`)).json()) as { columns: Record<string, unknown>[] };
+      const [, amount, code] = document.columns;
+      expect(amount).toMatchObject({ name: "amount", distinct, approximate: true });
+      expect(code).toMatchObject({ name: "code", distinct });
+      expect([amount, code].map((column) => column!.distinct_approximate)).toEqual([undefined, undefined]);
+    }
+  });
 });
