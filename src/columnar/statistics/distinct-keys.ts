@@ -20,14 +20,12 @@ const GATHER = 512;
 const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
 const NO_WORDS = new Uint32Array(0);
 
-/** The key's spread hash: its top bits pick the set, its low bits the slot. */
-function spread(high: number, low: number): number {
-  let h = Math.imul(high, 0x9e3779b1) ^ low;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  return h >>> 0;
-}
+/**
+ * A key's spread hash, (h ^ h >>> 13) with h = imul((imul(high, 0x9e3779b1) ^ low) ^ that >>> 16,
+ * 0x85ebca6b): its top bits pick the set, its low bits the slot. Written out where it is taken,
+ * not called: in workerd a lane past 2^30 passed to a call that is not inlined is a heap number,
+ * an allocation per key (docs/statistics.md, "Cost").
+ */
 
 export class DistinctKeys {
   /** Set p: slot s holds (sets[p][2s], sets[p][2s + 1]), high word first; (0, 0) is empty and the key (0, 0) is `zero`. */
@@ -96,7 +94,10 @@ export class DistinctKeys {
   private gather(words: Uint32Array, highAt: number, lowAt: number): void {
     const high = words[highAt]!;
     const low = words[lowAt]!;
-    const p = spread(high, low) >>> (32 - PARTITION_BITS);
+    let h = Math.imul(high, 0x9e3779b1) ^ low;
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    const p = (h ^ (h >>> 13)) >>> (32 - PARTITION_BITS);
     const n = this.waiting[p]!;
     const at = (p * GATHER + n) * 2;
     this.gathered[at] = high;
@@ -124,7 +125,10 @@ export class DistinctKeys {
         this.zero = true;
         continue;
       }
-      let slot = spread(high, low) & mask;
+      let h = Math.imul(high, 0x9e3779b1) ^ low;
+      h ^= h >>> 16;
+      h = Math.imul(h, 0x85ebca6b);
+      let slot = (h ^ (h >>> 13)) & mask;
       for (;;) {
         const h = set[slot * 2]!;
         const l = set[slot * 2 + 1]!;
@@ -152,7 +156,10 @@ export class DistinctKeys {
       const high = old[i]!;
       const low = old[i + 1]!;
       if ((high | low) === 0) continue;
-      let slot = spread(high, low) & mask;
+      let h = Math.imul(high, 0x9e3779b1) ^ low;
+      h ^= h >>> 16;
+      h = Math.imul(h, 0x85ebca6b);
+      let slot = (h ^ (h >>> 13)) & mask;
       while ((set[slot * 2]! | set[slot * 2 + 1]!) !== 0) slot = (slot + 1) & mask;
       set[slot * 2] = high;
       set[slot * 2 + 1] = low;
