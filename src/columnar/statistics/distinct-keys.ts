@@ -21,11 +21,17 @@ const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
 const NO_WORDS = new Uint32Array(0);
 
 /**
- * A key's spread hash, (h ^ h >>> 13) with h = imul((imul(high, 0x9e3779b1) ^ low) ^ that >>> 16,
- * 0x85ebca6b): its top bits pick the set, its low bits the slot. Written out where it is taken,
- * not called: in workerd a lane past 2^30 passed to a call that is not inlined is a heap number,
- * an allocation per key (docs/statistics.md, "Cost").
+ * Bits of the spread hash of the key (words[highAt], words[lowAt]): its top bits pick the set,
+ * its low bits the slot. The key is read here and only the small result crosses the call: in
+ * workerd a lane past 2^30 passed to or returned from a call that is not inlined is a heap
+ * number, an allocation per key (docs/statistics.md, "Cost").
  */
+function spreadBits(words: Uint32Array, highAt: number, lowAt: number, shift: number, mask: number): number {
+  let h = Math.imul(words[highAt]!, 0x9e3779b1) ^ words[lowAt]!;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  return ((h ^ (h >>> 13)) >>> shift) & mask;
+}
 
 export class DistinctKeys {
   /** Set p: slot s holds (sets[p][2s], sets[p][2s + 1]), high word first; (0, 0) is empty and the key (0, 0) is `zero`. */
@@ -92,16 +98,11 @@ export class DistinctKeys {
 
   /** Gathers the key (words[highAt], words[lowAt]) for its set; a full gathering is put in. */
   private gather(words: Uint32Array, highAt: number, lowAt: number): void {
-    const high = words[highAt]!;
-    const low = words[lowAt]!;
-    let h = Math.imul(high, 0x9e3779b1) ^ low;
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    const p = (h ^ (h >>> 13)) >>> (32 - PARTITION_BITS);
+    const p = spreadBits(words, highAt, lowAt, 32 - PARTITION_BITS, PARTITIONS - 1);
     const n = this.waiting[p]!;
     const at = (p * GATHER + n) * 2;
-    this.gathered[at] = high;
-    this.gathered[at + 1] = low;
+    this.gathered[at] = words[highAt]!;
+    this.gathered[at + 1] = words[lowAt]!;
     if (n + 1 < GATHER) this.waiting[p] = n + 1;
     else this.putIn(p, GATHER);
   }
@@ -125,10 +126,7 @@ export class DistinctKeys {
         this.zero = true;
         continue;
       }
-      let h = Math.imul(high, 0x9e3779b1) ^ low;
-      h ^= h >>> 16;
-      h = Math.imul(h, 0x85ebca6b);
-      let slot = (h ^ (h >>> 13)) & mask;
+      let slot = spreadBits(gathered, i, i + 1, 0, mask);
       for (;;) {
         const h = set[slot * 2]!;
         const l = set[slot * 2 + 1]!;
@@ -156,10 +154,7 @@ export class DistinctKeys {
       const high = old[i]!;
       const low = old[i + 1]!;
       if ((high | low) === 0) continue;
-      let h = Math.imul(high, 0x9e3779b1) ^ low;
-      h ^= h >>> 16;
-      h = Math.imul(h, 0x85ebca6b);
-      let slot = (h ^ (h >>> 13)) & mask;
+      let slot = spreadBits(old, i, i + 1, 0, mask);
       while ((set[slot * 2]! | set[slot * 2 + 1]!) !== 0) slot = (slot + 1) & mask;
       set[slot * 2] = high;
       set[slot * 2 + 1] = low;

@@ -1,6 +1,6 @@
 // A string column's distinct values once its frequent-value counters no longer hold them all:
 // their 64-bit keys in an open-addressing set up to EXACT_VALUES_LIMIT of them, then
-// HyperLogLog, with the keys kept sorted beside it (DistinctKeys) up to EXACT_DISTINCT_LIMIT so
+// HyperLogLog, with the keys alone kept beside it (DistinctKeys) up to EXACT_DISTINCT_LIMIT so
 // the count stays exact that far (docs/statistics.md, "The summaries"). A text's count is the frequent counters'
 // business, so a slot is its key alone: 8 bytes, half a KeySketch table's, and a set near the
 // limit is 1 MiB (1.5 MiB for a moment while it grows). Keys are hashes already (hash.ts), so a
@@ -124,7 +124,7 @@ export class DistinctTexts {
     eachKey(this.words, this.zero, visit);
   }
 
-  /** Leaves exact counting: every key into HyperLogLog and the sorted keys, the set let go. */
+  /** Leaves exact counting: every key into HyperLogLog and the distinct keys, the set let go. */
   private sketch(): void {
     const hll = new HyperLogLog();
     const keys = this.keepKeys ? new DistinctKeys(EXACT_VALUES_LIMIT) : null;
