@@ -10,8 +10,14 @@
 // slow spells (a whole request can run 1.4× slower). Modes (BENCH_STATISTICS_MODES, a comma list;
 // the first is the base): `off` (no sinks), `quiet` (sinks that do nothing: the encoder's own
 // cost of being listened to), `on` (every column's statistics), or column names joined by `.`
-// (those columns' statistics, quiet sinks for the rest). BENCH_STATISTICS_COLUMNS keeps only some
-// columns of the CSV. Not part of `npm run bench`. Run: `npx node scripts/bench-statistics-ab.ts`
+// (those columns' statistics, quiet sinks for the rest); `@past` after a mode encodes the part as
+// a version's later part, whose first put every column past the distinct limit (skipDistinctKeys).
+// BENCH_STATISTICS_COLUMNS keeps only some columns of the CSV. To tell what the inflating does to
+// the statistics, a part read from memory (BENCH_STATISTICS_INFLATE=0) can be given, before each
+// 256 KiB of CSV, one of the inflate's side effects alone: BENCH_STATISTICS_TOUCH=BYTES writes a
+// byte per cache line of a buffer that big (the cache evicted), BENCH_STATISTICS_GARBAGE=N makes
+// N 64 KiB arrays (the stream's chunks left to the collector), BENCH_STATISTICS_YIELD=1 waits
+// for a timer (the event loop entered). Not part of `npm run bench`. Run: `npx node scripts/bench-statistics-ab.ts`
 // (BENCH_STATISTICS_PASSES per request, default 4; BENCH_STATISTICS_ROUNDS requests, default 8;
 // BENCH_PORTS as for the bench).
 import { execFileSync } from "node:child_process";
@@ -27,7 +33,10 @@ import { PROJECT_ROOT } from "./lib/paths.ts";
 
 const PASSES = Number(process.env.BENCH_STATISTICS_PASSES ?? 4);
 const ROUNDS = Number(process.env.BENCH_STATISTICS_ROUNDS ?? 8);
-/** Each encoding inflates the part from raw DEFLATE first, as the build does (BENCH_STATISTICS_INFLATE=0: read from memory). */
+/**
+ * Each encoding inflates the part from raw DEFLATE first, as the build does
+ * (BENCH_STATISTICS_INFLATE=0: read from memory; =fflate: inflated by fflate in JavaScript, no stream).
+ */
 const INFLATE = process.env.BENCH_STATISTICS_INFLATE !== "0";
 const COMPATIBILITY = `compatibility_date = "2026-10-20"\ncompatibility_flags = ["nodejs_compat"]\n`;
 
@@ -37,10 +46,23 @@ const TYPES = { id: "integer", amount: "number", quantity: "integer", ordered_at
 let names = [];
 let schema = null;
 let csv = new Uint8Array(0);
+/** How an encoding inflates: the platform's stream (load?inflate=1), or fflate (inflate=fflate). */
+let inflateWith = "stream";
 /** The CSV as raw DEFLATE when each encoding inflates it first (load?inflate=1), else null. */
 let deflated = null;
 /** Inflated bytes handed to the cell decoder at a time (src/columnar/segment-rows.ts GATHER_BYTES). */
 const GATHER = 262144;
+
+/** What runs before each GATHER bytes of a part read from memory (/load's touch, garbage and yield). */
+const between = { touched: null, garbage: 0, yield: false };
+let sideEffects = 0;
+
+async function betweenBatches() {
+  const touched = between.touched;
+  if (touched !== null) for (let i = 0; i < touched.length; i += 64) sideEffects += ++touched[i];
+  for (let i = 0; i < between.garbage; i++) sideEffects += new Uint8Array(65536)[i];
+  if (between.yield) await new Promise((resolve) => setTimeout(resolve, 0));
+}
 
 class QuietSink {
   nulls() {}
@@ -57,8 +79,11 @@ class QuietSink {
   zoned() {}
 }
 
-async function encode(code, mode) {
+async function encode(code, given) {
+  const [mode, past] = given.split("@");
   const summary = code.createSummaries(schema);
+  // "@past": a later part of a version whose first part put every column past the distinct limit.
+  if (past === "past") code.skipDistinctKeys(summary, names.map(() => true));
   let sinks = null;
   if (mode === "quiet") sinks = names.map(() => new QuietSink());
   else if (mode === "on") sinks = code.columnFeeds(summary, schema);
@@ -84,12 +109,34 @@ async function encode(code, mode) {
   };
   if (deflated === null) {
     for (let at = 0; at < csv.length; at += GATHER) {
+      if (between.touched !== null || between.garbage > 0 || between.yield) await betweenBatches();
       decoder.push(csv.subarray(at, Math.min(csv.length, at + GATHER)));
       drain();
     }
+  } else if (inflateWith === "fflate") {
+    // Inflated in JavaScript, synchronously, 64 KiB of DEFLATE at a time: no stream, no awaits.
+    let held = 0;
+    const gathered = new Uint8Array(GATHER);
+    const inflater = new Inflate((chunk) => {
+      for (let at = 0; at < chunk.length; ) {
+        const n = Math.min(GATHER - held, chunk.length - at);
+        gathered.set(chunk.subarray(at, at + n), held);
+        held += n;
+        at += n;
+        if (held === GATHER) {
+          decoder.push(gathered);
+          drain();
+          held = 0;
+        }
+      }
+    });
+    for (let at = 0; at < deflated.length; at += 65536) inflater.push(deflated.subarray(at, Math.min(deflated.length, at + 65536)), at + 65536 >= deflated.length);
+    decoder.push(gathered.subarray(0, held));
+    drain();
   } else {
     // Inflated as the build inflates a segment, the platform's stream gathered into GATHER bytes:
-    // its work between batches evicts what the statistics keep in the cache, as in the build.
+    // its work between batches makes the statistics cost more, as in the build (not by evicting
+    // the cache, nor by its garbage: docs/statistics.md, "Cost").
     const reader = new Blob([deflated]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
     const gathered = new Uint8Array(GATHER);
     let held = 0;
@@ -126,7 +173,12 @@ export default {
       csv = new Uint8Array(await request.arrayBuffer());
       names = new TextDecoder().decode(csv.subarray(0, csv.indexOf(10))).split(",");
       schema = { fields: names.map((name) => ({ name, type: TYPES[name] ?? "string" })), missingValues: [""] };
-      deflated = url.searchParams.get("inflate") === "1" ? new Uint8Array(await new Response(new Blob([csv]).stream().pipeThrough(new CompressionStream("deflate-raw"))).arrayBuffer()) : null;
+      const touch = Number(url.searchParams.get("touch") ?? 0);
+      between.touched = touch > 0 ? new Uint8Array(touch) : null;
+      between.garbage = Number(url.searchParams.get("garbage") ?? 0);
+      between.yield = url.searchParams.get("yield") === "1";
+      inflateWith = url.searchParams.get("inflate") === "fflate" ? "fflate" : "stream";
+      deflated = url.searchParams.get("inflate") !== "0" ? new Uint8Array(await new Response(new Blob([csv]).stream().pipeThrough(new CompressionStream("deflate-raw"))).arrayBuffer()) : null;
       return Response.json({ bytes: csv.length });
     }
     if (url.pathname !== "/ab") return Response.json({ ok: true });
@@ -154,10 +206,11 @@ function entry(roots: string[]): string {
     `import { PartWriter as PartWriter${i}, startKinds as startKinds${i} } from ${JSON.stringify(join(root, "src/columnar/parquet/index.ts"))};`,
     `import { CellDecoder as CellDecoder${i} } from ${JSON.stringify(join(root, "src/csv/cell-decoder.ts"))};`,
     `import { columnFeeds as columnFeeds${i} } from ${JSON.stringify(join(root, "src/columnar/statistics/column-feed.ts"))};`,
-    `import { createSummaries as createSummaries${i}, encodeSummary as encodeSummary${i} } from ${JSON.stringify(join(root, "src/columnar/statistics/table-summary.ts"))};`,
+    `import { createSummaries as createSummaries${i}, encodeSummary as encodeSummary${i}, skipDistinctKeys as skipDistinctKeys${i} } from ${JSON.stringify(join(root, "src/columnar/statistics/table-summary.ts"))};`,
   ]);
-  const codes = roots.map((_, i) => `{ PartWriter: PartWriter${i}, startKinds: startKinds${i}, CellDecoder: CellDecoder${i}, columnFeeds: columnFeeds${i}, createSummaries: createSummaries${i}, encodeSummary: encodeSummary${i} }`);
-  return `${imports.join("\n")}\nconst CODES = [${codes.join(", ")}];\n${WORKER}`;
+  const codes = roots.map((_, i) => `{ PartWriter: PartWriter${i}, startKinds: startKinds${i}, CellDecoder: CellDecoder${i}, columnFeeds: columnFeeds${i}, createSummaries: createSummaries${i}, encodeSummary: encodeSummary${i}, skipDistinctKeys: skipDistinctKeys${i} }`);
+  const fflate = JSON.stringify(join(PROJECT_ROOT, "node_modules/fflate/esm/browser.js"));
+  return `import { Inflate } from ${fflate};\n${imports.join("\n")}\nconst CODES = [${codes.join(", ")}];\n${WORKER}`;
 }
 
 /** The CSV with only `columns` (all when undefined), quoted as RFC 4180 wants. */
@@ -190,7 +243,13 @@ async function main(): Promise<number> {
     const server = await startServer(build, join(work, "state"), await freePort(), join(work, "wrangler.log"));
     try {
       const csv = csvWith(writeCsvFile(join(work, "orders.csv"), 25 * MIB, 31).path, process.env.BENCH_STATISTICS_COLUMNS?.split(","));
-      const loaded = await fetch(`${server.origin}/load?inflate=${INFLATE ? 1 : 0}`, { method: "POST", body: csv });
+      const load = new URLSearchParams({
+        inflate: INFLATE ? (process.env.BENCH_STATISTICS_INFLATE === "fflate" ? "fflate" : "1") : "0",
+        touch: process.env.BENCH_STATISTICS_TOUCH ?? "0",
+        garbage: process.env.BENCH_STATISTICS_GARBAGE ?? "0",
+        yield: process.env.BENCH_STATISTICS_YIELD ?? "0",
+      });
+      const loaded = await fetch(`${server.origin}/load?${load}`, { method: "POST", body: csv });
       if (!loaded.ok) throw new Error(`/load answered ${loaded.status}: ${await loaded.text()}`);
       const variants = roots.flatMap((_, code) => modes.map((mode) => `${code}:${mode}`));
       const times: number[][] = variants.map(() => []);
