@@ -35,7 +35,8 @@ const PASSES = Number(process.env.BENCH_STATISTICS_PASSES ?? 4);
 const ROUNDS = Number(process.env.BENCH_STATISTICS_ROUNDS ?? 8);
 /**
  * Each encoding inflates the part from raw DEFLATE first, as the build does
- * (BENCH_STATISTICS_INFLATE=0: read from memory; =fflate: inflated by fflate in JavaScript, no stream).
+ * (BENCH_STATISTICS_INFLATE=0: read from memory; =reads: the stream read as it hands its bytes,
+ * 4 KiB a read; =fflate: inflated by fflate in JavaScript, no stream).
  */
 const INFLATE = process.env.BENCH_STATISTICS_INFLATE !== "0";
 const COMPATIBILITY = `compatibility_date = "2026-10-20"\ncompatibility_flags = ["nodejs_compat"]\n`;
@@ -46,7 +47,16 @@ const TYPES = { id: "integer", amount: "number", quantity: "integer", ordered_at
 let names = [];
 let schema = null;
 let csv = new Uint8Array(0);
-/** How an encoding inflates: the platform's stream (load?inflate=1), or fflate (inflate=fflate). */
+/** The CSV as groups of raw DEFLATE each inflated alone, as the build's segment parts are (inflate=1). */
+let deflatedGroups = [];
+/** CSV bytes a group holds: about 1 MiB deflated, as the build groups a segment's parts. */
+const RAW_PER_GROUP = 3 * 1024 * 1024;
+
+async function deflate(bytes) {
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("deflate-raw"))).arrayBuffer());
+}
+
+/** How an encoding inflates: the platform's stream as the build reads it (load?inflate=1), 4 KiB reads of it (inflate=reads), or fflate (inflate=fflate). */
 let inflateWith = "stream";
 /** The CSV as raw DEFLATE when each encoding inflates it first (load?inflate=1), else null. */
 let deflated = null;
@@ -133,10 +143,37 @@ async function encode(code, given) {
     for (let at = 0; at < deflated.length; at += 65536) inflater.push(deflated.subarray(at, Math.min(deflated.length, at + 65536)), at + 65536 >= deflated.length);
     decoder.push(gathered.subarray(0, held));
     drain();
+  } else if (inflateWith === "stream") {
+    // Inflated as the build inflates a segment (src/storage/segment-inflate.ts inflateParts): each
+    // group of about 1 MiB of DEFLATE written to a platform stream of its own, GATHER bytes read
+    // back at a time (BYOB), the group drained before the next.
+    let output = new Uint8Array(GATHER);
+    let filled = 0;
+    let inflated = 0;
+    for (const group of deflatedGroups) {
+      const inflate = new DecompressionStream("deflate-raw");
+      const writer = inflate.writable.getWriter();
+      const written = Promise.all([writer.write(group), writer.close()]);
+      const reader = inflate.readable.getReader({ mode: "byob" });
+      for (;;) {
+        const { done, value } = await reader.readAtLeast(GATHER - filled, output.subarray(filled));
+        output = new Uint8Array(value.buffer);
+        filled += value.length;
+        inflated += value.length;
+        if (filled === GATHER) {
+          decoder.push(output);
+          drain();
+          filled = 0;
+        }
+        if (done) break;
+      }
+      await written;
+    }
+    if (inflated !== csv.length) throw new Error("inflated " + inflated + " bytes, not " + csv.length);
+    decoder.push(output.subarray(0, filled));
+    drain();
   } else {
-    // Inflated as the build inflates a segment, the platform's stream gathered into GATHER bytes:
-    // its work between batches makes the statistics cost more, as in the build (not by evicting
-    // the cache, nor by its garbage: docs/statistics.md, "Cost").
+    // The platform's stream read as it hands its bytes, 4 KiB a read, gathered into GATHER bytes.
     const reader = new Blob([deflated]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
     const gathered = new Uint8Array(GATHER);
     let held = 0;
@@ -177,8 +214,11 @@ export default {
       between.touched = touch > 0 ? new Uint8Array(touch) : null;
       between.garbage = Number(url.searchParams.get("garbage") ?? 0);
       between.yield = url.searchParams.get("yield") === "1";
-      inflateWith = url.searchParams.get("inflate") === "fflate" ? "fflate" : "stream";
-      deflated = url.searchParams.get("inflate") !== "0" ? new Uint8Array(await new Response(new Blob([csv]).stream().pipeThrough(new CompressionStream("deflate-raw"))).arrayBuffer()) : null;
+      inflateWith = { fflate: "fflate", reads: "reads" }[url.searchParams.get("inflate")] ?? "stream";
+      deflated = url.searchParams.get("inflate") !== "0" ? await deflate(csv) : null;
+      // About 1 MiB of DEFLATE a group, each whole (INFLATE_GROUP_BYTES in segment-inflate.ts).
+      deflatedGroups = [];
+      if (deflated !== null) for (let at = 0; at < csv.length; at += RAW_PER_GROUP) deflatedGroups.push(await deflate(csv.subarray(at, Math.min(csv.length, at + RAW_PER_GROUP))));
       return Response.json({ bytes: csv.length });
     }
     if (url.pathname !== "/ab") return Response.json({ ok: true });
@@ -244,7 +284,7 @@ async function main(): Promise<number> {
     try {
       const csv = csvWith(writeCsvFile(join(work, "orders.csv"), 25 * MIB, 31).path, process.env.BENCH_STATISTICS_COLUMNS?.split(","));
       const load = new URLSearchParams({
-        inflate: INFLATE ? (process.env.BENCH_STATISTICS_INFLATE === "fflate" ? "fflate" : "1") : "0",
+        inflate: INFLATE ? (["fflate", "reads"].includes(process.env.BENCH_STATISTICS_INFLATE ?? "") ? process.env.BENCH_STATISTICS_INFLATE! : "1") : "0",
         touch: process.env.BENCH_STATISTICS_TOUCH ?? "0",
         garbage: process.env.BENCH_STATISTICS_GARBAGE ?? "0",
         yield: process.env.BENCH_STATISTICS_YIELD ?? "0",
