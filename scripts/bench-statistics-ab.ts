@@ -74,6 +74,29 @@ async function betweenBatches() {
   if (between.yield) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/** Chunks of any size, handed on to \`push\` GATHER bytes at a time (the last one shorter). */
+function gatherer(push) {
+  const gathered = new Uint8Array(GATHER);
+  let held = 0;
+  return {
+    add(chunk) {
+      for (let at = 0; at < chunk.length; ) {
+        const n = Math.min(GATHER - held, chunk.length - at);
+        gathered.set(chunk.subarray(at, at + n), held);
+        held += n;
+        at += n;
+        if (held === GATHER) {
+          push(gathered);
+          held = 0;
+        }
+      }
+    },
+    finish() {
+      push(gathered.subarray(0, held));
+    },
+  };
+}
+
 class QuietSink {
   nulls() {}
   number() {}
@@ -117,32 +140,21 @@ async function encode(code, given) {
       for (const part of writer.takeBytes()) bytes += part.length;
     }
   };
+  const push = (bytes) => {
+    decoder.push(bytes);
+    drain();
+  };
   if (deflated === null) {
     for (let at = 0; at < csv.length; at += GATHER) {
       if (between.touched !== null || between.garbage > 0 || between.yield) await betweenBatches();
-      decoder.push(csv.subarray(at, Math.min(csv.length, at + GATHER)));
-      drain();
+      push(csv.subarray(at, Math.min(csv.length, at + GATHER)));
     }
   } else if (inflateWith === "fflate") {
     // Inflated in JavaScript, synchronously, 64 KiB of DEFLATE at a time: no stream, no awaits.
-    let held = 0;
-    const gathered = new Uint8Array(GATHER);
-    const inflater = new Inflate((chunk) => {
-      for (let at = 0; at < chunk.length; ) {
-        const n = Math.min(GATHER - held, chunk.length - at);
-        gathered.set(chunk.subarray(at, at + n), held);
-        held += n;
-        at += n;
-        if (held === GATHER) {
-          decoder.push(gathered);
-          drain();
-          held = 0;
-        }
-      }
-    });
+    const gathering = gatherer(push);
+    const inflater = new Inflate((chunk) => gathering.add(chunk));
     for (let at = 0; at < deflated.length; at += 65536) inflater.push(deflated.subarray(at, Math.min(deflated.length, at + 65536)), at + 65536 >= deflated.length);
-    decoder.push(gathered.subarray(0, held));
-    drain();
+    gathering.finish();
   } else if (inflateWith === "stream") {
     // Inflated as the build inflates a segment (src/storage/segment-inflate.ts inflateParts): each
     // group of about 1 MiB of DEFLATE written to a platform stream of its own, GATHER bytes read
@@ -161,8 +173,7 @@ async function encode(code, given) {
         filled += value.length;
         inflated += value.length;
         if (filled === GATHER) {
-          decoder.push(output);
-          drain();
+          push(output);
           filled = 0;
         }
         if (done) break;
@@ -170,30 +181,17 @@ async function encode(code, given) {
       await written;
     }
     if (inflated !== csv.length) throw new Error("inflated " + inflated + " bytes, not " + csv.length);
-    decoder.push(output.subarray(0, filled));
-    drain();
+    push(output.subarray(0, filled));
   } else {
     // The platform's stream read as it hands its bytes, 4 KiB a read, gathered into GATHER bytes.
     const reader = new Blob([deflated]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
-    const gathered = new Uint8Array(GATHER);
-    let held = 0;
+    const gathering = gatherer(push);
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      for (let at = 0; at < value.length; ) {
-        const n = Math.min(GATHER - held, value.length - at);
-        gathered.set(value.subarray(at, at + n), held);
-        held += n;
-        at += n;
-        if (held === GATHER) {
-          decoder.push(gathered);
-          drain();
-          held = 0;
-        }
-      }
+      gathering.add(value);
     }
-    decoder.push(gathered.subarray(0, held));
-    drain();
+    gathering.finish();
   }
   decoder.finish();
   drain();
