@@ -7,8 +7,8 @@
 // slot is read off them without mixing again. The stored form is KeySketch's (each key with a
 // count of 1, which no reader of a string column uses), so summaries read and merge across it.
 import type { ByteReader, ByteWriter } from "./bytes.ts";
-import { DistinctKeys } from "./distinct-keys.ts";
-import { HLL_REGISTERS, HyperLogLog } from "./hyperloglog.ts";
+import { DistinctSketch } from "./distinct-sketch.ts";
+import type { HyperLogLog } from "./hyperloglog.ts";
 import { KEY } from "./hash.ts";
 import { EXACT_VALUES_LIMIT } from "./limits.ts";
 
@@ -27,10 +27,8 @@ export class DistinctTexts {
   private zero = false;
   /** Keys held while exact (the key (0, 0) included). */
   size = 0;
-  /** Set once past EXACT_VALUES_LIMIT, when `words` is let go. */
-  hll: HyperLogLog | null = null;
-  /** Beside `hll`, the keys while there are at most EXACT_DISTINCT_LIMIT; null when not known. */
-  private keys: DistinctKeys | null = null;
+  /** Set once past EXACT_VALUES_LIMIT, when `words` is let go: HyperLogLog, and the keys while at most EXACT_DISTINCT_LIMIT. */
+  private sketched: DistinctSketch | null = null;
   /** False when the rows before these are past EXACT_DISTINCT_LIMIT already: no keys are kept once sketched (as KeySketch.keepKeys). */
   keepKeys = true;
 
@@ -42,15 +40,19 @@ export class DistinctTexts {
     this.mask = slots - 1;
   }
 
+  /** The sketch's registers, once sketched. */
+  get hll(): HyperLogLog | null {
+    return this.sketched?.hll ?? null;
+  }
+
   get approximate(): boolean {
-    return this.hll !== null && !this.keys?.exact;
+    return this.sketched !== null && !this.sketched.exact;
   }
 
   /** Counts the key (high, low). */
   add(high: number, low: number): void {
-    if (this.hll !== null) {
-      this.hll.add(high, low);
-      this.keys?.add(high, low);
+    if (this.sketched !== null) {
+      this.sketched.add(high, low);
       return;
     }
     if ((high | low) === 0) {
@@ -80,11 +82,8 @@ export class DistinctTexts {
    * passed (past 2^30 a passed lane is a heap number in workerd; docs/statistics.md, "Cost").
    */
   addKey(): void {
-    if (this.hll === null) this.add(KEY[0]!, KEY[1]!);
-    else {
-      this.keys?.addKey();
-      this.hll.addKey();
-    }
+    if (this.sketched === null) this.add(KEY[0]!, KEY[1]!);
+    else this.sketched.addKey();
   }
 
   /** Holds a stored key while decoding an exact set, whatever its size (the set was sized for it). */
@@ -126,22 +125,20 @@ export class DistinctTexts {
 
   /** Leaves exact counting: every key into HyperLogLog and the distinct keys, the set let go. */
   private sketch(): void {
-    const hll = new HyperLogLog();
-    const keys = this.keepKeys ? new DistinctKeys(EXACT_VALUES_LIMIT) : null;
-    this.forEach((high, low) => {
-      hll.add(high, low);
-      keys?.add(high, low);
-    });
-    this.hll = hll;
-    this.keys = keys;
+    this.leaveExact(DistinctSketch.empty(this.keepKeys));
+  }
+
+  /** Puts every key held into `sketched`, which counts from now on; the set is let go. */
+  private leaveExact(sketched: DistinctSketch): void {
+    this.forEach((high, low) => sketched.add(high, low));
+    this.sketched = sketched;
     this.words = NO_WORDS;
     this.mask = 0;
     this.zero = false;
   }
 
   distinct(): number {
-    if (this.hll === null) return this.size;
-    return this.keys?.exact ? this.keys.size : this.hll.estimate();
+    return this.sketched === null ? this.size : this.sketched.count();
   }
 
   /**
@@ -149,7 +146,7 @@ export class DistinctTexts {
    * sketch takes the other's keys or registers.
    */
   merge(other: DistinctTexts): void {
-    if (this.hll === null && other.hll === null) {
+    if (this.sketched === null && other.sketched === null) {
       if (other.size > this.size) {
         const { words, zero } = this;
         this.words = other.words.slice();
@@ -160,35 +157,17 @@ export class DistinctTexts {
       } else other.forEach((high, low) => this.add(high, low));
       return;
     }
-    if (this.hll === null) {
-      // Ours exact, theirs sketched: a copy of their registers (and keys) takes our keys.
-      const hll = new HyperLogLog(other.hll!.registers.slice());
-      const keys = other.keys?.copy() ?? null;
-      this.forEach((high, low) => {
-        hll.add(high, low);
-        keys?.add(high, low);
-      });
-      this.hll = hll;
-      this.keys = keys;
-      this.words = NO_WORDS;
-      this.mask = 0;
-      this.zero = false;
-      return;
-    }
-    if (other.hll === null) other.forEach((high, low) => this.add(high, low));
-    else {
-      this.hll.merge(other.hll);
-      if (this.keys !== null && other.keys !== null) this.keys.union(other.keys);
-      else this.keys = null;
-    }
+    // Ours exact, theirs sketched: a copy of their sketch takes our keys.
+    if (this.sketched === null) return this.leaveExact(other.sketched!.copy());
+    if (other.sketched === null) other.forEach((high, low) => this.add(high, low));
+    else this.sketched.merge(other.sketched);
   }
 
   encode(out: ByteWriter): void {
-    if (this.hll !== null) {
-      const keys = this.keys?.exact ? this.keys : null;
-      out.u8(keys ? KEYED : SKETCHED);
-      out.raw(this.hll.registers);
-      keys?.encode(out);
+    if (this.sketched !== null) {
+      out.u8(this.sketched.exact ? KEYED : SKETCHED);
+      this.sketched.encodeRegisters(out);
+      this.sketched.encodeKeys(out);
       return;
     }
     out.u8(EXACT);
@@ -223,9 +202,9 @@ export class DistinctTexts {
     if (mode !== SKETCHED && mode !== KEYED) throw new RangeError("statistics summary holds an unknown sketch mode");
     const set = new DistinctTexts(0);
     set.words = NO_WORDS;
-    set.hll = new HyperLogLog(input.raw(HLL_REGISTERS));
+    set.sketched = DistinctSketch.decodeRegisters(input);
     // Mode 1 was stored past the limit, or by code that kept no keys: its count stays an estimate.
-    if (mode === KEYED) set.keys = DistinctKeys.decode(input);
+    if (mode === KEYED) set.sketched.decodeKeys(input);
     return set;
   }
 }

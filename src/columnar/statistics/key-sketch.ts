@@ -6,9 +6,8 @@
 // Numbers that come as one increasing run of evenly spaced integers (row numbers, a date a day)
 // are kept as that run until a value breaks it: exact at any length, three numbers stored.
 import type { ByteReader, ByteWriter } from "./bytes.ts";
-import { DistinctKeys } from "./distinct-keys.ts";
+import { DistinctSketch } from "./distinct-sketch.ts";
 import { isBoxed, KEY, keyOfNumber, numberOfKey } from "./hash.ts";
-import { HLL_REGISTERS, HyperLogLog } from "./hyperloglog.ts";
 import { KeyTable } from "./key-table.ts";
 import { KllSketch } from "./kll.ts";
 import { EXACT_VALUES_LIMIT } from "./limits.ts";
@@ -30,11 +29,10 @@ export class KeySketch {
   table: KeyTable | null = new KeyTable();
   /** The double of each boxed big-integer key (hash.ts boxKey), by "high,low"; while exact. */
   big = new Map<string, number>();
-  hll: HyperLogLog | null = null;
+  /** Once past the exact limit, the distinct count: HyperLogLog, and the keys while at most EXACT_DISTINCT_LIMIT. */
+  distinctSketch: DistinctSketch | null = null;
   /** Only for a sketch with values, once past the exact limit. */
   kll: KllSketch | null = null;
-  /** Once sketched, the distinct keys while there are at most EXACT_DISTINCT_LIMIT; null when not known. */
-  private keys: DistinctKeys | null = null;
   /**
    * False when the rows before these (earlier parts of the version) hold more than
    * EXACT_DISTINCT_LIMIT distinct values already: the count can only be an estimate, so no keys
@@ -133,8 +131,7 @@ export class KeySketch {
       if (table.size + this.runSize > EXACT_VALUES_LIMIT) this.checkLimit();
       return;
     }
-    this.hll!.add(high, low);
-    this.keys?.add(high, low);
+    this.distinctSketch!.add(high, low);
     if (this.kll !== null) {
       if (count === 1) this.kll.add(numberOfKey(high, low));
       else this.kll.addWeighted(numberOfKey(high, low), count);
@@ -161,8 +158,7 @@ export class KeySketch {
     }
     const batch = values.subarray(0, n);
     sortDoubles(batch);
-    this.hll!.addDoubles(batch, n);
-    this.keys?.addDoubles(batch, n);
+    this.distinctSketch!.addDoubles(batch, n);
     this.kll?.addSorted(batch, 0, n);
   }
 
@@ -312,8 +308,7 @@ export class KeySketch {
       this.add(high, low, count);
       return;
     }
-    this.hll!.add(high, low);
-    this.keys?.add(high, low);
+    this.distinctSketch!.add(high, low);
     if (count === 1) this.kll?.add(value);
     else this.kll?.addWeighted(value, count);
   }
@@ -328,14 +323,9 @@ export class KeySketch {
    */
   private sketch(): void {
     const table = this.table!;
-    const hll = (this.hll = new HyperLogLog());
-    const keys = (this.keys = this.keepKeys ? new DistinctKeys(EXACT_VALUES_LIMIT) : null);
-    table.forEach((slot) => {
-      hll.add(table.high(slot), table.low(slot));
-      keys?.add(table.high(slot), table.low(slot));
-    });
-    hll.addDoubles(this.runValues, this.runSize);
-    keys?.addDoubles(this.runValues, this.runSize);
+    const distinct = (this.distinctSketch = DistinctSketch.empty(this.keepKeys));
+    table.forEach((slot) => distinct.add(table.high(slot), table.low(slot)));
+    distinct.addDoubles(this.runValues, this.runSize);
     if (this.withValues) {
       this.kll = new KllSketch();
       addTable(this.kll, table, (high, low) => this.valueOf(high, low));
@@ -380,28 +370,19 @@ export class KeySketch {
       const big = this.big;
       this.table = null;
       this.big = new Map();
-      this.hll = new HyperLogLog(other.hll!.registers.slice());
+      const distinct = (this.distinctSketch = other.distinctSketch!.copy());
       this.kll = other.kll ? other.kll.copy() : null;
-      const keys = (this.keys = other.keys?.copy() ?? null);
-      mine.forEach((slot) => {
-        this.hll!.add(mine.high(slot), mine.low(slot));
-        keys?.add(mine.high(slot), mine.low(slot));
-      });
+      mine.forEach((slot) => distinct.add(mine.high(slot), mine.low(slot)));
       if (this.kll) addTable(this.kll, mine, (high, low) => (isBoxed(high) ? big.get(`${high},${low}`)! : numberOfKey(high, low)));
       return;
     }
     if (other.table) {
       const theirs = other.table;
-      theirs.forEach((slot) => {
-        this.hll!.add(theirs.high(slot), theirs.low(slot));
-        this.keys?.add(theirs.high(slot), theirs.low(slot));
-      });
+      theirs.forEach((slot) => this.distinctSketch!.add(theirs.high(slot), theirs.low(slot)));
       if (this.kll) addTable(this.kll, theirs, (high, low) => other.valueOf(high, low));
       return;
     }
-    this.hll!.merge(other.hll!);
-    if (this.keys !== null && other.keys !== null) this.keys.union(other.keys);
-    else this.keys = null;
+    this.distinctSketch!.merge(other.distinctSketch!);
     if (this.kll && other.kll) this.kll.merge(other.kll);
   }
 
@@ -414,7 +395,7 @@ export class KeySketch {
 
   /** Whether `distinct` is an estimate (HyperLogLog's): past EXACT_DISTINCT_LIMIT, or past the keys' knowing. */
   get distinctApproximate(): boolean {
-    return this.approximate && !this.keys?.exact;
+    return this.approximate && !this.distinctSketch?.exact;
   }
 
   /** Whether the exact keys are all in the run (the table empty): read from it then, without folding. */
@@ -428,7 +409,7 @@ export class KeySketch {
     if (this.onlyRun) return this.runSize;
     this.fold();
     if (this.table) return this.table.size;
-    return this.keys?.exact ? this.keys.size : this.hll!.estimate();
+    return this.distinctSketch!.count();
   }
 
   /** The values with their weights, sorted; exact counts while exact, KLL's weights after. */
@@ -477,11 +458,11 @@ export class KeySketch {
       });
       return;
     }
-    const keys = this.keys?.exact ? this.keys : null;
-    out.u8(keys ? KEYED : SKETCHED);
-    out.raw(this.hll!.registers);
+    const distinct = this.distinctSketch!;
+    out.u8(distinct.exact ? KEYED : SKETCHED);
+    distinct.encodeRegisters(out);
     if (this.kll) this.kll.encode(out);
-    keys?.encode(out);
+    distinct.encodeKeys(out);
   }
 
   static decode(input: ByteReader, withValues: boolean): KeySketch {
@@ -507,10 +488,10 @@ export class KeySketch {
     if (mode !== SKETCHED && mode !== KEYED) throw new RangeError("statistics summary holds an unknown sketch mode");
     sketch.table = null;
     sketch.big = new Map();
-    sketch.hll = new HyperLogLog(input.raw(HLL_REGISTERS));
+    sketch.distinctSketch = DistinctSketch.decodeRegisters(input);
     if (withValues) sketch.kll = KllSketch.decode(input);
     // Mode 1 was stored past the limit, or by code that kept no keys: its count stays an estimate.
-    if (mode === KEYED) sketch.keys = DistinctKeys.decode(input);
+    if (mode === KEYED) sketch.distinctSketch.decodeKeys(input);
     return sketch;
   }
 }
