@@ -66,7 +66,7 @@ function builtLines(logFile: string): Built[] {
  * server log is read for the version's `parquet_built` line every LOG_POLL_MS (only the bytes
  * added since the last read), and the file is asked for once that line is there. Each `.parquet`
  * request costs the workerd about 10 ms of CPU, pending or not, the same as a `.gz` HEAD
- * (docs/performance.md, run IP); polled every 500 ms, 14–18 of them ran during a 7 s build.
+ * (docs/performance.md, "Where the build's time goes"); polled every 500 ms, 14–18 of them ran during a 7 s build.
  * Without the line (a build that fails, a log that lags) the file is still asked for every
  * Retry-After (PENDING_RETRY_SECONDS, 5 s), as a client does.
  */
@@ -173,7 +173,7 @@ const IDLE_CHECK_MS = 3_000;
  * is the worker workerd's utime + stime (/proc) across its requests: other work on the machine
  * delays an encoding far more than it adds to its CPU time, and what it adds is never negative,
  * so the least readings of each side give the statistics' own cost, where a difference of wall
- * times swings with the load (runs K and L).
+ * times swings with the load (docs/performance.md, "The statistics' share as CPU time").
  * The two alternate a segment at a time, in the order off-on then on-off, so the load a pair
  * meets changes little between its halves.
  */

@@ -19,11 +19,11 @@ export function datasetPrefix(datasetId: string): string {
  * Streams bytes into one R2 object with memory bounded by one part buffer and what arrives while
  * it uploads: small objects are written with a single put, larger ones as a multipart upload of
  * fixed-size parts. The buffer is reused, never copied whole: a copy per part was freed only some
- * turns after its upload ended (docs/performance.md, before run M6). While a part is in flight,
+ * turns after its upload ended, so a twin build held several. While a part is in flight,
  * the bytes written meanwhile are kept as they come (copied, at most a part's worth; a write past
  * that waits for R2), and go into the buffer first once R2 has answered: a second part buffer,
  * filled while the first uploaded, held 5 MiB more through a whole twin build, though a part's
- * round trip brings far less (docs/performance.md, run M8).
+ * round trip brings far less (docs/performance.md, "What the build holds").
  */
 export class SegmentUpload {
   readonly key: string;
