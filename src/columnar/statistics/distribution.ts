@@ -1,7 +1,7 @@
 // The median and the equal-width histogram of a numeric column, read from its values sorted with
 // their weights (exact counts, or KLL's weights past the exact limit), or from a sequence. Bins are cut at render
 // time, so they follow the final [min, max] however the summaries were merged.
-import type { Sequence } from "./key-sketch.ts";
+import type { Sequence } from "./sequence.ts";
 import { HISTOGRAM_BINS } from "./limits.ts";
 
 export interface Weighted {

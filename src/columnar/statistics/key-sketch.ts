@@ -4,14 +4,18 @@
 // count stays exact that far, and, for numbers, a KLL sketch for ranks. Both halves merge, so an append's summary
 // merges into its parent's and gives what one pass over all rows would (docs/statistics.md).
 // Numbers that come as one increasing run of evenly spaced integers (row numbers, a date a day)
-// are kept as that run until a value breaks it: exact at any length, three numbers stored.
+// are kept as that run (sequence.ts) until a value breaks it: exact at any length, three numbers
+// stored. While exact, values told in batches wait, then merge into a sorted run (sorted-run.ts).
 import type { ByteReader, ByteWriter } from "./bytes.ts";
 import { DistinctSketch } from "./distinct-sketch.ts";
+import { addRun, addTable } from "./exact-into-kll.ts";
 import { isBoxed, KEY, keyOfNumber, numberOfKey } from "./hash.ts";
 import { KeyTable } from "./key-table.ts";
 import { KllSketch } from "./kll.ts";
 import { EXACT_VALUES_LIMIT } from "./limits.ts";
 import { sortDoubles, sortSpread } from "./radix-sort.ts";
+import { continues, extendSequence, joined, type Sequence } from "./sequence.ts";
+import { SortedRun } from "./sorted-run.ts";
 
 const EXACT = 0;
 /** Stored mode 2: a sequence, its first value (f64), step (f64) and length (varuint). */
@@ -20,7 +24,7 @@ const SEQUENCE = 2;
 const PENDING_LIMIT = 32_768;
 /** Values sorted and merged at once when the waiting ones are not spread evenly: the feed's batch. */
 const MERGE_PIECE = 8192;
-const NO_RUN = new Float64Array(0);
+const NO_VALUES = new Float64Array(0);
 const SKETCHED = 1;
 /** Stored mode 3: sketched as mode 1, then the distinct keys (DistinctKeys' stored form). */
 const KEYED = 3;
@@ -41,19 +45,16 @@ export class KeySketch {
   keepKeys = true;
   readonly withValues: boolean;
   /**
-   * While exact, the distinct doubles addSorted was told, in order, with their counts: each sorted
-   * batch merges in in linear time instead of a table probe per value, and the run is folded into
+   * While exact, the distinct doubles told in batches, in order, with their counts, folded into
    * `table` only when something reads it (or sketched straight from it past the limit).
    */
-  private runValues = NO_RUN;
-  private runCounts = NO_RUN;
-  private runSize = 0;
+  private readonly run = new SortedRun();
   /**
    * While exact, the values addBatch was told and not yet merged into the run, in any order: a
    * batch merged into a run of 100,000 moves the whole run, so they wait to be merged many
    * batches at once, after one sort.
    */
-  private pending = NO_RUN;
+  private pending = NO_VALUES;
   private pendingSize = 0;
   /** Whether the waiting values were spread evenly enough to sort at once the last time (dealing a skewed column's again would cost a pass for nothing). */
   private spread = true;
@@ -69,34 +70,6 @@ export class KeySketch {
   constructor(withValues: boolean) {
     this.withValues = withValues;
     this.sequence = withValues ? { first: 0, step: 0, count: 0 } : null;
-  }
-
-  /**
-   * Takes values[0, n) into the sequence when they continue it, all or none; false (nothing
-   * changed) when one does not, or would pass ±(2^53 − 1), where integers stop being exact.
-   */
-  private continueSequence(values: Float64Array, n: number): boolean {
-    const sequence = this.sequence!;
-    let { first, step, count } = sequence;
-    let i = 0;
-    if (count === 0 && n > 0) {
-      first = values[0]!;
-      if (!Number.isSafeInteger(first)) return false;
-      count = i = 1;
-    }
-    if (count === 1 && i < n) {
-      step = values[i]! - first;
-      if (!(step > 0) || !Number.isSafeInteger(step)) return false;
-      count = 2;
-      i++;
-    }
-    const last = first + (count + n - i - 1) * step;
-    if (n > i && (!Number.isSafeInteger((count + n - i - 1) * step) || !Number.isSafeInteger(last))) return false;
-    for (let at = i, expected = first + count * step; at < n; at++, expected += step) if (values[at] !== expected) return false;
-    sequence.first = first;
-    sequence.step = step;
-    sequence.count = count + n - i;
-    return true;
   }
 
   /** Leaves the sequence: its values go in as batches of MERGE_PIECE, as the feed would have told them. */
@@ -119,7 +92,7 @@ export class KeySketch {
 
   /** Whether nothing was counted yet (nor decoded). */
   private get empty(): boolean {
-    return this.table !== null && this.table.size === 0 && this.runSize === 0 && this.pendingSize === 0 && (this.sequence === null || this.sequence.count === 0);
+    return this.table !== null && this.table.size === 0 && this.run.size === 0 && this.pendingSize === 0 && (this.sequence === null || this.sequence.count === 0);
   }
 
   /** Counts the key (high, low) `count` times (once by default). */
@@ -128,7 +101,7 @@ export class KeySketch {
     const table = this.table;
     if (table !== null) {
       table.add(high, low, count);
-      if (table.size + this.runSize > EXACT_VALUES_LIMIT) this.checkLimit();
+      if (table.size + this.run.size > EXACT_VALUES_LIMIT) this.checkLimit();
       return;
     }
     this.distinctSketch!.add(high, low);
@@ -146,7 +119,7 @@ export class KeySketch {
    */
   addBatch(values: Float64Array, n: number): void {
     if (this.sequence !== null) {
-      if (this.continueSequence(values, n)) return;
+      if (extendSequence(this.sequence, values, n)) return;
       this.leaveSequence();
     }
     if (this.table !== null) {
@@ -177,7 +150,7 @@ export class KeySketch {
     if (n === 0) return;
     this.pendingSize = 0;
     const values = this.pending.subarray(0, n);
-    if (this.spread && sortSpread(values)) this.mergeRun(values, n);
+    if (this.spread && sortSpread(values)) this.run.merge(values, n);
     else {
       this.spread = false;
       // Not spread evenly: sorted and merged a batch at a time, as the radix sort wants, and
@@ -189,13 +162,13 @@ export class KeySketch {
           continue;
         }
         sortDoubles(piece);
-        this.mergeRun(piece, piece.length);
-        if (this.table.size + this.runSize > EXACT_VALUES_LIMIT) this.checkLimit();
+        this.run.merge(piece, piece.length);
+        if (this.table.size + this.run.size > EXACT_VALUES_LIMIT) this.checkLimit();
       }
     }
-    if (this.table !== null && this.table.size + this.runSize > EXACT_VALUES_LIMIT) this.checkLimit();
+    if (this.table !== null && this.table.size + this.run.size > EXACT_VALUES_LIMIT) this.checkLimit();
     // Sketched: nothing waits again, so the buffer goes.
-    if (this.table === null) this.pending = NO_RUN;
+    if (this.table === null) this.pending = NO_VALUES;
   }
 
   /** The table and the run may hold more than EXACT_VALUES_LIMIT keys: counted together, then sketched if they do. */
@@ -203,101 +176,40 @@ export class KeySketch {
     this.settle();
     if (this.table === null) return;
     const table = this.table;
-    if (table.size > 0 && this.runSize > 0) {
+    if (table.size > 0 && this.run.size > 0) {
       // A few keys told one at a time (a dictionary's entries counted more than once) are looked
       // up in the run rather than the whole run folded into the table.
-      if (table.size * 16 > this.runSize) this.fold();
-      else if (table.size + this.runSize - this.sharedKeys() <= EXACT_VALUES_LIMIT) return;
+      if (table.size * 16 > this.run.size) this.fold();
+      else if (table.size + this.run.size - this.sharedKeys() <= EXACT_VALUES_LIMIT) return;
     }
-    if (this.table!.size + this.runSize > EXACT_VALUES_LIMIT) this.sketch();
+    if (this.table!.size + this.run.size > EXACT_VALUES_LIMIT) this.sketch();
   }
 
   /** How many of the table's keys are in the run too (a big integer's boxed key never is). */
   private sharedKeys(): number {
     const table = this.table!;
-    const values = this.runValues;
     let shared = 0;
     table.forEach((slot) => {
       const high = table.high(slot);
-      if (isBoxed(high)) return;
-      const value = numberOfKey(high, table.low(slot));
-      let lo = 0;
-      let hi = this.runSize;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (values[mid]! < value) lo = mid + 1;
-        else hi = mid;
-      }
-      if (lo < this.runSize && values[lo] === value) shared++;
+      if (!isBoxed(high) && this.run.has(numberOfKey(high, table.low(slot)))) shared++;
     });
     return shared;
-  }
-
-  /**
-   * Merges the sorted batch values[0, n) into the run, a run of equal values as one entry. In
-   * place, from the back: the run's arrays are the only ones it holds (no second pair to merge
-   * into), grown by doubling up to the exact limit and a batch, so a column's run stays within
-   * 16 bytes a key of EXACT_VALUES_LIMIT plus a batch (docs/statistics.md, "Cost").
-   */
-  private mergeRun(values: Float64Array, n: number): void {
-    const size = this.runSize;
-    if (this.runValues.length < size + n) {
-      const capacity = Math.max(size + n, Math.min(this.runValues.length * 2, EXACT_VALUES_LIMIT + n), 1024);
-      const grownValues = new Float64Array(capacity);
-      const grownCounts = new Float64Array(capacity);
-      grownValues.set(this.runValues.subarray(0, size));
-      grownCounts.set(this.runCounts.subarray(0, size));
-      this.runValues = grownValues;
-      this.runCounts = grownCounts;
-    }
-    const runValues = this.runValues;
-    const runCounts = this.runCounts;
-    // Written downwards from size + n: `out` stays above the old entries not yet moved, as at
-    // least one slot is left for each batch value not yet merged.
-    let a = size - 1;
-    let b = n - 1;
-    let out = size + n;
-    while (b >= 0) {
-      const value = values[b]!;
-      let start = b - 1;
-      while (start >= 0 && values[start] === value) start--;
-      while (a >= 0 && runValues[a]! > value) {
-        out--;
-        runValues[out] = runValues[a]!;
-        runCounts[out] = runCounts[a--]!;
-      }
-      out--;
-      runValues[out] = value;
-      runCounts[out] = a >= 0 && runValues[a] === value ? runCounts[a--]! + (b - start) : b - start;
-      b = start;
-    }
-    // Old entries [0, a] are in place; the merged ones [out, size + n) close the gap equal values left.
-    if (out > a + 1) {
-      runValues.copyWithin(a + 1, out, size + n);
-      runCounts.copyWithin(a + 1, out, size + n);
-    }
-    this.runSize = a + 1 + size + n - out;
   }
 
   /** Moves the run into the table (sized for it when empty), so the table holds every exact key. */
   private fold(): void {
     this.settle();
-    const n = this.runSize;
+    const n = this.run.size;
     if (n === 0 || this.table === null) return;
     if (this.table.size === 0) this.table = KeyTable.sized(n);
     const table = this.table;
-    const values = this.runValues;
-    const counts = this.runCounts;
+    const values = this.run.values;
+    const counts = this.run.counts;
     for (let i = 0; i < n; i++) {
       keyOfNumber(values[i]!);
       table.add(KEY[0]!, KEY[1]!, counts[i]!);
     }
-    this.dropRun();
-  }
-
-  private dropRun(): void {
-    this.runSize = 0;
-    this.runValues = this.runCounts = NO_RUN;
+    this.run.drop();
   }
 
   /** Counts a big integer `count` times: its boxed key, and the double it ranks as. */
@@ -325,13 +237,13 @@ export class KeySketch {
     const table = this.table!;
     const distinct = (this.distinctSketch = DistinctSketch.empty(this.keepKeys));
     table.forEach((slot) => distinct.add(table.high(slot), table.low(slot)));
-    distinct.addDoubles(this.runValues, this.runSize);
+    distinct.addDoubles(this.run.values, this.run.size);
     if (this.withValues) {
       this.kll = new KllSketch();
       addTable(this.kll, table, (high, low) => this.valueOf(high, low));
-      addRun(this.kll, this.runValues, this.runCounts, this.runSize);
+      addRun(this.kll, this.run.values, this.run.counts, this.run.size);
     }
-    this.dropRun();
+    this.run.drop();
     this.table = null;
     this.big = new Map();
   }
@@ -401,12 +313,12 @@ export class KeySketch {
   /** Whether the exact keys are all in the run (the table empty): read from it then, without folding. */
   private get onlyRun(): boolean {
     this.settle();
-    return this.runSize > 0 && this.table !== null && this.table.size === 0;
+    return this.run.size > 0 && this.table !== null && this.table.size === 0;
   }
 
   distinct(): number {
     if (this.sequence !== null && this.sequence.count > 0) return this.sequence.count;
-    if (this.onlyRun) return this.runSize;
+    if (this.onlyRun) return this.run.size;
     this.fold();
     if (this.table) return this.table.size;
     return this.distinctSketch!.count();
@@ -414,7 +326,7 @@ export class KeySketch {
 
   /** The values with their weights, sorted; exact counts while exact, KLL's weights after. */
   weighted(): { values: Float64Array; weights: Float64Array } {
-    if (this.onlyRun) return { values: this.runValues.slice(0, this.runSize), weights: this.runCounts.slice(0, this.runSize) };
+    if (this.onlyRun) return { values: this.run.values.slice(0, this.run.size), weights: this.run.counts.slice(0, this.run.size) };
     this.fold();
     if (!this.table) return this.kll!.weighted();
     const table = this.table;
@@ -435,12 +347,12 @@ export class KeySketch {
     if (this.onlyRun) {
       // Doubles only (a big integer is never in the run): the same entries as the table's, in value order.
       out.u8(EXACT);
-      out.varuint(this.runSize);
-      for (let i = 0; i < this.runSize; i++) {
-        keyOfNumber(this.runValues[i]!);
+      out.varuint(this.run.size);
+      for (let i = 0; i < this.run.size; i++) {
+        keyOfNumber(this.run.values[i]!);
         out.u32(KEY[0]!);
         out.u32(KEY[1]!);
-        out.varuint(this.runCounts[i]!);
+        out.varuint(this.run.counts[i]!);
       }
       return;
     }
@@ -494,78 +406,4 @@ export class KeySketch {
     if (mode === KEYED) sketch.distinctSketch.decodeKeys(input);
     return sketch;
   }
-}
-
-/** An increasing run of evenly spaced integers: first, first + step, …, count of them. */
-export interface Sequence {
-  first: number;
-  step: number;
-  count: number;
-}
-
-/** Whether `next` (not empty) carries on where `sequence` ends, by the same step (a run of one takes any). */
-function continues(sequence: Sequence, next: Sequence): boolean {
-  if (sequence.count === 0) return true;
-  if (sequence.count === 1) return next.first > sequence.first && (next.count === 1 || next.step === next.first - sequence.first) && Number.isSafeInteger(next.first - sequence.first);
-  const end = sequence.first + sequence.count * sequence.step;
-  if (next.first !== end || (next.count > 1 && next.step !== sequence.step)) return false;
-  return Number.isSafeInteger(sequence.first + (sequence.count + next.count - 1) * sequence.step) && Number.isSafeInteger((sequence.count + next.count - 1) * sequence.step);
-}
-
-/** `next` after `sequence` (which it continues), or a copy of `next` alone. */
-function joined(sequence: Sequence | null, next: Sequence): Sequence {
-  if (sequence === null || sequence.count === 0) return { ...next };
-  const step = sequence.count > 1 ? sequence.step : next.first - sequence.first;
-  return { first: sequence.first, step, count: sequence.count + next.count };
-}
-
-/**
- * Adds every value of an exact table with its count to KLL: a value counted c times is an item
- * at each level h where c has bit h set (as KLL's addWeighted splits it), and each level's items
- * go in as one sorted run, so no compaction sorts (TypedArray sort costs several times a radix sort).
- */
-function addTable(kll: KllSketch, table: KeyTable, valueOf: (high: number, low: number) => number): void {
-  const runs: Float64Array[] = [new Float64Array(table.size)];
-  const lengths: number[] = [0];
-  table.forEach((slot) => {
-    const value = valueOf(table.high(slot), table.low(slot));
-    let rest = table.count(slot);
-    for (let level = 0; rest > 0; level++, rest = Math.floor(rest / 2)) {
-      if (rest % 2 === 0) continue;
-      while (runs.length <= level) {
-        runs.push(new Float64Array(64));
-        lengths.push(0);
-      }
-      const at = lengths[level]!++;
-      if (at === runs[level]!.length) runs[level] = grownRun(runs[level]!);
-      runs[level]![at] = value;
-    }
-  });
-  runs.forEach((items, level) => {
-    const run = items.subarray(0, lengths[level]!);
-    sortDoubles(run);
-    kll.addSortedAt(level, run, 0, run.length);
-  });
-}
-
-/** Adds the sorted run values[0, n) with their counts to KLL, a level's items at once (in order already). */
-function addRun(kll: KllSketch, values: Float64Array, counts: Float64Array, n: number): void {
-  const level = new Float64Array(n);
-  for (let h = 0; ; h++) {
-    let m = 0;
-    let higher = false;
-    for (let i = 0; i < n; i++) {
-      const count = Math.floor(counts[i]! / 2 ** h);
-      if (count % 2 === 1) level[m++] = values[i]!;
-      if (count > 1) higher = true;
-    }
-    kll.addSortedAt(h, level, 0, m);
-    if (!higher) return;
-  }
-}
-
-function grownRun(items: Float64Array): Float64Array {
-  const next = new Float64Array(items.length * 2);
-  next.set(items);
-  return next;
 }
