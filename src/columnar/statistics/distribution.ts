@@ -1,8 +1,9 @@
 // The median and the equal-width histogram of a numeric column, read from its values sorted with
 // their weights (exact counts, or KLL's weights past the exact limit), or from a sequence. Bins are cut at render
 // time, so they follow the final [min, max] however the summaries were merged.
-import type { Sequence } from "./sequence.ts";
 import { HISTOGRAM_BINS } from "./limits.ts";
+import type { Sequence } from "./sequence.ts";
+import { firstAtLeast } from "./sorted-run.ts";
 
 export interface Weighted {
   values: Float64Array;
@@ -37,14 +38,7 @@ export function weightedRanks(sorted: Weighted): Ranks {
   return {
     total: prefix[prefix.length - 1]!,
     below(x) {
-      let lo = 0;
-      let hi = values.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (values[mid]! < x) lo = mid + 1;
-        else hi = mid;
-      }
-      return prefix[lo]!;
+      return prefix[firstAtLeast(values, values.length, x)]!;
     },
     at(rank) {
       let lo = 0;

@@ -58,17 +58,10 @@ export class SortedRun {
     this.size = a + 1 + size + n - out;
   }
 
-  /** Whether `value` is in the run (a binary search). */
+  /** Whether `value` is in the run. */
   has(value: number): boolean {
-    const values = this.values;
-    let lo = 0;
-    let hi = this.size;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (values[mid]! < value) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < this.size && values[lo] === value;
+    const at = firstAtLeast(this.values, this.size, value);
+    return at < this.size && this.values[at] === value;
   }
 
   /** Lets the run go. */
@@ -76,4 +69,16 @@ export class SortedRun {
     this.size = 0;
     this.values = this.counts = NONE;
   }
+}
+
+/** The index of the first of sorted[0, size) not below `x` (size when every one is): a binary search. */
+export function firstAtLeast(sorted: Float64Array, size: number, x: number): number {
+  let lo = 0;
+  let hi = size;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
