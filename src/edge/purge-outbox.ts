@@ -1,6 +1,6 @@
 // Drains the purge outbox into Workers Cache within the platform's purge budget: Workers Cache
 // purges "always use the Free tier limits", 5 requests a minute (bucket 25) of at most 100 tags
-// each (PLATFORM.md §1.2). The drain runs once a minute (cron in wrangler.toml) and sends at most
+// each (docs/edge-and-caching.md, "Purges"). The drain runs once a minute (cron in wrangler.toml) and sends at most
 // 5 requests of 100 tags, oldest first, so a burst of flips is coalesced and spread over minutes,
 // never dropped: a tag leaves the outbox only after a purge that covered it succeeded.
 import { completePurges, failedPurges, outboxBacklog, pendingPurges } from "./store.ts";
