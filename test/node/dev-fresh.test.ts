@@ -10,7 +10,7 @@ import { runWrangler, spawnWrangler } from "../../scripts/lib/wrangler.ts";
 import { signRequest } from "../../src/wire/sign.ts";
 import { killGroup } from "./helpers/process-group.ts";
 import { PROJECT_ROOT, runScript } from "./helpers/run-script.ts";
-import { freePort } from "./helpers/server.ts";
+import { freePort, inspectorPort } from "./helpers/server.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -46,7 +46,7 @@ async function startWrangler(): Promise<boolean> {
   url = `http://127.0.0.1:${port}`;
   log = "";
   const child = spawnWrangler(
-    ["dev", "--config", config, "--local", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", state, "--show-interactive-dev-session=false"],
+    ["dev", "--config", config, "--local", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", state, "--show-interactive-dev-session=false", "--inspector-port", String(await inspectorPort())],
     ["ignore", "pipe", "pipe"],
   );
   pid = child.pid;

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { killGroup } from "./helpers/process-group.ts";
 import { PROJECT_ROOT } from "./helpers/run-script.ts";
-import { freePort } from "./helpers/server.ts";
+import { freePort, inspectorPort } from "./helpers/server.ts";
 
 const stateDir = mkdtempSync(join(tmpdir(), "pubset-first-screen-"));
 const MIGRATIONS = readdirSync(join(PROJECT_ROOT, "migrations")).filter((name) => name.endsWith(".sql")).length;
@@ -18,7 +18,7 @@ afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
 async function firstScreen(name: string): Promise<string[]> {
   const screen = join(stateDir, `${name}.screen`);
   const fd = openSync(screen, "w");
-  const child = spawn(process.execPath, ["scripts/start.ts", "--persist-to", stateDir], {
+  const child = spawn(process.execPath, ["scripts/start.ts", "--persist-to", stateDir, "--", "--inspector-port", String(await inspectorPort())], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, PORT: String(await freePort()) },
     stdio: ["ignore", fd, fd],

@@ -100,6 +100,15 @@ export async function freePort(): Promise<number> {
   throw new Error(`no free port left in PUBSET_TEST_PORTS=${process.env.PUBSET_TEST_PORTS}`);
 }
 
+/**
+ * `--inspector-port` for a `wrangler dev` a test starts. Left to wrangler, every server tries
+ * 9229 and two starting together can both find it free; one then dies with "Address already in
+ * use (socket "direct:1:default")". Port 0 lets the kernel choose; with a range, it stays inside.
+ */
+export async function inspectorPort(): Promise<number> {
+  return portRange() !== null ? freePort() : 0;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -123,9 +132,8 @@ async function startServerOnce(options: StartOptions): Promise<RunningServer> {
   const url = `http://127.0.0.1:${port}`;
   const configDir = options.rateLimits ? mkdtempSync(join(tmpdir(), "pubset-config-")) : undefined;
   const wranglerArgs = configDir && options.rateLimits ? ["--config", configWithRateLimits(configDir, options.rateLimits)] : [];
-  // With a port range, wrangler's DevTools inspector stays inside it too.
-  const inspectorPort = portRange() !== null ? await freePort() : null;
-  if (inspectorPort !== null) wranglerArgs.push("--inspector-port", String(inspectorPort));
+  const inspector = await inspectorPort();
+  wranglerArgs.push("--inspector-port", String(inspector));
   for (const [name, value] of Object.entries(options.vars ?? {})) wranglerArgs.push("--var", `${name}:${value}`);
   if (wranglerArgs.length > 0) wranglerArgs.unshift("--");
   const child = spawn(process.execPath, ["scripts/start.ts", "--persist-to", stateDir, ...wranglerArgs], {
@@ -146,7 +154,7 @@ async function startServerOnce(options: StartOptions): Promise<RunningServer> {
   const stop = async () => {
     await killGroup(pid);
     handedOut.delete(port);
-    if (inspectorPort !== null) handedOut.delete(inspectorPort);
+    handedOut.delete(inspector);
     if (ownsStateDir) rmSync(stateDir, { recursive: true, force: true });
     if (configDir) rmSync(configDir, { recursive: true, force: true });
   };
