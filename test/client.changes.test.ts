@@ -45,13 +45,15 @@ describe("verifyWebhook", () => {
   const body = JSON.stringify({ type: "dataset.created", timestamp: "2026-11-26T00:00:00.000Z", data: { cursor: "c", type: "dataset.created", id: "d", version: "v", team: "t", occurred: "2026-11-26T00:00:00.000Z" } });
 
   it("accepts what the standardwebhooks package signs, from a Headers or a plain object", async () => {
-    const signature = new Webhook(secret).sign("msg_1", new Date(), body);
-    const headers = { "webhook-id": "msg_1", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": signature };
+    // One instant for the signature and its header: two clock reads can straddle a second.
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const signature = new Webhook(secret).sign("msg_1", at, body);
+    const headers = { "webhook-id": "msg_1", "webhook-timestamp": String(at.getTime() / 1000), "webhook-signature": signature };
     expect(await verifyWebhook(secret, headers, body)).toMatchObject({ type: "dataset.created", data: { id: "d" } });
     expect(await verifyWebhook(secret, new Headers(headers), new TextEncoder().encode(body))).toMatchObject({ type: "dataset.created" });
     // During a rotation the header holds two signatures; a receiver holding either secret verifies.
     const next = "whsec_" + btoa("fedcba9876543210fedcba9876543210");
-    const both = { ...headers, "webhook-signature": `${new Webhook(next).sign("msg_1", new Date(), body)} ${signature}` };
+    const both = { ...headers, "webhook-signature": `${new Webhook(next).sign("msg_1", at, body)} ${signature}` };
     expect(await verifyWebhook(secret, both, body)).toMatchObject({ type: "dataset.created" });
     expect(await verifyWebhook(next, both, body)).toMatchObject({ type: "dataset.created" });
     expect(await verifyWebhook([next, secret], headers, body)).toMatchObject({ type: "dataset.created" });
