@@ -5,6 +5,7 @@
 import { lengthTooLarge } from "./chunk-body.ts";
 import { z } from "@hono/zod-openapi";
 import { limitsFrom } from "../config.ts";
+import { describeIssue } from "../http/issue-words.ts";
 import { ApiError } from "../model/errors.ts";
 import { insertUpload, type UploadKind, type UploadRow } from "./store.ts";
 import { CollectionSchema, checkCollectionJson, type Collection } from "../write/collection-schema.ts";
@@ -54,8 +55,7 @@ export async function readUploadCreation(body: ReadableStream<Uint8Array> | null
   const parsed = UploadCreationSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-    throw new ApiError("invalid_request", where + (issue?.message ?? "invalid upload creation body"));
+    throw new ApiError("invalid_request", issue ? describeIssue(issue, "field") : "invalid upload creation body");
   }
   return parsed.data;
 }

@@ -2,6 +2,7 @@
 // (JSON, validated by CollectionSchema) and `dataset` (CSV or gzip, handed to ingest-dataset.ts
 // as it streams), so no part is ever held whole in memory.
 import type { Limits } from "../config.ts";
+import { describeIssue } from "../http/issue-words.ts";
 import { ApiError } from "../model/errors.ts";
 import { boundaryFrom, parseMultipart, type MultipartPart } from "./multipart/index.ts";
 import { CollectionSchema, checkCollectionJson, type Collection } from "./collection-schema.ts";
@@ -79,9 +80,8 @@ async function readCollection(part: MultipartPart): Promise<Collection> {
   const parsed = CollectionSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `collection.${issue.path.join(".")}: ` : "collection: ";
     // A malformed declaration is the schema's problem (docs/column-types.md), not the request's.
-    throw new ApiError(issue?.path[0] === "schema" ? "invalid_schema" : "invalid_request", where + (issue?.message ?? "invalid"));
+    throw new ApiError(issue?.path[0] === "schema" ? "invalid_schema" : "invalid_request", issue ? describeIssue(issue, "field", { scope: "collection" }) : "collection: invalid");
   }
   return parsed.data;
 }

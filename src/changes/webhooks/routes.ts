@@ -7,6 +7,7 @@ import type { AppEnv } from "../../app-env.ts";
 import { LIST_DEFAULT_LIMIT } from "../../config.ts";
 import { readPolicy, withPolicy, writePolicy, type RoutePolicy } from "../../edge/route-policy.ts";
 import { encodeChangeCursor } from "../../http/cursor.ts";
+import { describeIssue } from "../../http/issue-words.ts";
 import { problemResponse } from "../../http/schemas.ts";
 import { ApiError, SIGNATURE_REQUIRED_DETAIL } from "../../model/errors.ts";
 import type { Caller } from "../../model/dataset.ts";
@@ -115,7 +116,7 @@ async function createBody(stream: ReadableStream<Uint8Array> | null): Promise<Cr
   const parsed = CreateWebhookSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ApiError("invalid_request", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
+    throw new ApiError("invalid_request", issue ? describeIssue(issue, "field", { scope: issue.path.length === 0 ? "body" : undefined }) : "body: invalid");
   }
   return parsed.data;
 }
