@@ -302,7 +302,7 @@ describe("errors", () => {
     expect(caught).toBeInstanceOf(CsvError);
     expect(JSON.parse(JSON.stringify(caught))).toEqual({
       code: "invalid_csv",
-      message: "row 2 has 1 fields, expected 2",
+      message: "row 2 has 1 field; the header has 2",
       row: 2,
       expected: 2,
       found: 1,

@@ -93,7 +93,7 @@ describe("POST /v1/dataset rejects bad input and stores nothing", () => {
   });
 
   it.each([
-    ["ragged row", "a,b\n1,2\n3\n", "invalid_csv", { row: 3, expected: 2, found: 1 }],
+    ["ragged row", "a,b\n1,2\n3\n", "invalid_csv", { row: 3, expected: 2, found: 1, detail: "row 3 has 1 field; the header has 2" }],
     ["unbalanced quote", 'a,b\n1,"2\n', "invalid_csv", {}],
     ["NUL byte", "a,b\n1,\u0000\n", "invalid_csv", {}],
     ["empty content", "", "empty_csv", {}],
@@ -108,7 +108,9 @@ describe("POST /v1/dataset rejects bad input and stores nothing", () => {
   it("invalid UTF-8 → 422 invalid_csv", async () => {
     const key = await createKey("team-bad", "heidi");
     const bytes = new Uint8Array([0x61, 0x0a, 0xc3, 0x28, 0x0a]);
-    await expectProblem(await write("POST", "/v1/dataset", key, [collectionPart({ name: "x" }), csvPart(bytes)]), 422, "invalid_csv");
+    const body = await expectProblem(await write("POST", "/v1/dataset", key, [collectionPart({ name: "x" }), csvPart(bytes)]), 422, "invalid_csv");
+    // Most often a spreadsheet's export in a legacy encoding: the detail says how to fix it.
+    expect(body).toMatchObject({ row: 2, detail: expect.stringContaining("save the file as UTF-8") });
   });
 
   it("a body that is not multipart → 415", async () => {

@@ -65,6 +65,12 @@ export class CsvError extends Error {
   }
 }
 
+/** The scanner's words for the two line and byte faults a spreadsheet's export most often has. */
+export const LONE_CR =
+  "a CR not followed by LF: lines must end in LF or CRLF; a lone CR (the line end of classic Mac OS) is refused " +
+  "rather than guessed at, so save the file with LF or CRLF line ends";
+export const NOT_UTF8 = 'invalid UTF-8: CSV is read as UTF-8; save the file as UTF-8 (in Excel, "CSV UTF-8")';
+
 export function invalidCsv(message: string, row: number, extra: CsvErrorDetails = {}): CsvError {
   return new CsvError("invalid_csv", message, { row, ...extra });
 }

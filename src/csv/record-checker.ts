@@ -163,7 +163,7 @@ export class RecordChecker {
 
   private mismatch(row: number, found: number): CsvError {
     const expected = this.columns;
-    const message = `row ${row} has ${found} fields, expected ${expected}`;
+    const message = `row ${row} has ${found} field${found === 1 ? "" : "s"}; the header has ${expected}`;
     if (this.mode.kind === "rows") return new CsvError("column_count_mismatch", message, { row, expected, found });
     const separator = this.headerSeparator();
     if (separator === null) return invalidCsv(message, row, { expected, found });

@@ -5,7 +5,7 @@
 import { BlankRun } from "../../src/csv/blank-run.ts";
 import { BomStripper } from "../../src/csv/bom.ts";
 import { concat, EMPTY } from "../../src/csv/bytes.ts";
-import { CsvError, invalidCsv, wrongSeparator } from "../../src/csv/csv-error.ts";
+import { CsvError, invalidCsv, LONE_CR, NOT_UTF8, wrongSeparator } from "../../src/csv/csv-error.ts";
 import { RecordChecker } from "../../src/csv/record-checker.ts";
 import { separatorByte } from "../../src/csv/separator-hint.ts";
 import type { CellSink, CsvCheckpoint, CsvLimits, CsvMode, CsvStats } from "../../src/csv/types.ts";
@@ -24,10 +24,6 @@ const QUOTED = 3;
 const QUOTE_SEEN = 4; // a quote inside a quoted field: closing, or the first of `""`
 const AFTER_CR = 5; // a CR ended a record; LF must follow
 const BLANK_CR = 6; // a CR began a blank line; LF must follow
-
-const LONE_CR =
-  "a CR not followed by LF: lines must end in LF or CRLF; a lone CR (the line end of classic Mac OS) is refused " +
-  "rather than guessed at, so save the file with LF or CRLF line ends";
 
 /**
  * Bytes that end a run of field content; non-ASCII bytes stop it for the UTF-8 check. A quote
@@ -187,7 +183,7 @@ export class ReferenceScanner {
     let i = from;
     if (this.utf8.need > 0) {
       const j = this.utf8.resume(buf, i, end);
-      if (j < 0) throw this.invalid("invalid UTF-8");
+      if (j < 0) throw this.invalid(NOT_UTF8);
       if (rec.collecting) rec.collect(buf, i, j, off + j);
       if (sink !== null) sink.piece(buf, i, j);
       i = j;
@@ -223,7 +219,7 @@ export class ReferenceScanner {
             }
             if (j === end || buf[j]! < 0x80) break;
             j = this.utf8.sequence(buf, j, end);
-            if (j < 0) throw this.invalid("invalid UTF-8");
+            if (j < 0) throw this.invalid(NOT_UTF8);
           }
           if (rec.collecting) rec.collect(buf, i, j, off + j);
           if (sink !== null) sink.piece(buf, i, j);
