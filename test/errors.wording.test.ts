@@ -22,6 +22,25 @@ describe("problem details of a failed validation", () => {
     expect(await detail(await send("GET", "/v1/dataset?team=a%20b"), 400, "invalid_query")).toBe("team: must be 1-64 characters of A-Z a-z 0-9 . _ -");
   });
 
+  it("on /rows and /rows.csv, say what to ask instead of another API's parameters", async () => {
+    const key = await createKey("wording-team", "wording-reader");
+    const d = await createDataset(key, "state,n\nNY,1\nCA,2\n", { name: "Hints", visibility: "public" });
+    const rows = `/v1/dataset/${d.id}/latest/rows`;
+    const filter = await detail(await send("GET", `${rows}?state=NY`), 400, "invalid_query");
+    expect(filter).toBe(`unknown query parameter "state"; to keep the rows where the column "state" is NY, ask where=state = 'NY'`);
+    // The advice, followed, answers.
+    const followed = await send("GET", `${rows}?where=${encodeURIComponent("state = 'NY'")}`);
+    expect(((await followed.json()) as { rows: unknown[][] }).rows).toEqual([["NY", 1]]);
+    expect(await detail(await send("GET", `${rows}?n=2`), 400, "invalid_query")).toContain("ask where=n = 2");
+    expect(await detail(await send("GET", `${rows}?sort=-n`), 400, "invalid_query")).toBe('unknown query parameter "sort"; this API asks that with order (docs/queries.md)');
+    expect(await detail(await send("GET", `${rows}?$select=n`), 400, "invalid_query")).toContain("asks that with columns");
+    expect(await detail(await send("GET", `${rows}?per_page=5`), 400, "invalid_query")).toContain("pages are asked with offset and limit");
+    expect(await detail(await send("GET", `${rows}?q=Y`), 400, "invalid_query")).toBe(`unknown query parameter "q"; rows are found with where, e.g. where=<column> LIKE '%Y%'`);
+    expect(await detail(await send("GET", `${rows}.csv?limit=5`), 400, "invalid_query")).toContain("rows.csv answers every matching row");
+    // Elsewhere an unknown parameter is only named.
+    expect(await detail(await send("GET", `/v1/dataset/${d.id}/latest?state=NY`), 400, "invalid_query")).toBe('unknown query parameter "state"');
+  });
+
   it("word a collection's and a webhook's JSON by field", async () => {
     const key = await createKey("wording-team", "wording-writer");
     const create = (collection: unknown) => write("POST", "/v1/dataset", key, [collectionPart(collection), csvPart("a\n1\n")]);

@@ -20,6 +20,8 @@ import { scanSource } from "./plan.ts";
 import { matchingRows, orderedPass, planCost, project, type ScanPiece } from "./scan.ts";
 import { RowsCsvQuerySchema } from "./schemas.ts";
 import { answerKey, cachedAnswer, keepAnswer } from "./answer-cache.ts";
+import { validationHookWith } from "../validation-hook.ts";
+import { unknownParameterHint } from "./parameter-hint.ts";
 
 /** Bytes of CSV text gathered before a chunk is handed to the response. */
 const CHUNK_CHARS = 64 * 1024;
@@ -147,5 +149,5 @@ export function registerRowsCsv(app: OpenAPIHono<AppEnv>): void {
     const header = csvLine(query.columns.map((column) => version.columns[column] ?? version.schema.fields[column]!.name));
     const answer = csvStream(header, batches, (bytes) => keepAnswer(c, key, bytes, { "Content-Type": headers["Content-Type"] }));
     return new Response(answer, { status: 200, headers });
-  });
+  }, validationHookWith((name, value) => unknownParameterHint(name, value, false)));
 }

@@ -14,6 +14,8 @@ import { RowsQuerySchema, RowsResponseSchema, type RowsResponse } from "./schema
 import { answerKey, cachedAnswer, keepAnswer } from "./answer-cache.ts";
 import { isScanned, queryWindow } from "./window.ts";
 import { etagOf } from "../edge/etag.ts";
+import { validationHookWith } from "../validation-hook.ts";
+import { unknownParameterHint } from "./parameter-hint.ts";
 import { utf8 } from "../wire/bytes.ts";
 
 export const rowsRoute = withPolicy(
@@ -73,5 +75,5 @@ export function registerRows(app: OpenAPIHono<AppEnv>): void {
     // A partial answer depends on the budget, which an operator may change: it is not kept.
     if (key && !answer.partial) keepAnswer(c, key, text, { "Content-Type": "application/json" });
     return c.json(body, 200);
-  });
+  }, validationHookWith((name, value) => unknownParameterHint(name, value, true)));
 }

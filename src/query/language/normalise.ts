@@ -8,7 +8,8 @@ import { isBareName } from "./lexer.ts";
 import type { OrderTerm } from "./ordering.ts";
 import type { TypedExpr, TypedValue } from "./typing.ts";
 
-function whereName(name: string): string {
+/** A column name as `where` spells it: bare when it can be, else in double quotes. */
+export function whereName(name: string): string {
   return isBareName(name) ? name : `"${name.replaceAll('"', '""')}"`;
 }
 
