@@ -81,7 +81,7 @@ export const LAYERS: Record<string, number> = {
   http: 2, storage: 2, edge: 2, auth: 2,
   write: 3, uploads: 3, read: 3, metadata: 3, catalog: 3, openapi: 3, maintenance: 3,
   columnar: 3, query: 3, changes: 3, client: 3,
-  cli: 4, bench: 4, "app.ts": 4, "index.ts": 4, "dataset-routes.ts": 4, "validation-hook.ts": 4, "bench-entry.ts": 5,
+  cli: 4, bench: 4, "app.ts": 4, "index.ts": 4, "dataset-routes.ts": 4, "bench-entry.ts": 5,
 };
 
 export function layerOf(file: string): number {

@@ -8,7 +8,7 @@ import type { AppEnv } from "./app-env.ts";
 import { faviconRoutes, catalogFeedRoutes, catalogNotFound, catalogRoutes } from "./catalog/routes.tsx";
 import { ApiError, problemResponse } from "./model/errors.ts";
 import { logSetupProblem, setupProblem } from "./http/setup-problems.ts";
-import { validationHook } from "./validation-hook.ts";
+import { validationHook } from "./http/validation-hook.ts";
 import { RouteTable } from "./edge/route-policy.ts";
 import { browserSafetyMiddleware, withNosniff } from "./edge/browser-safety.ts";
 import { cachePolicyMiddleware } from "./edge/cache-policy.ts";

@@ -2,7 +2,7 @@
 // hono/method-not-allowed in src/app.ts).
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./app-env.ts";
-import { validationHook } from "./validation-hook.ts";
+import { validationHook } from "./http/validation-hook.ts";
 import { registerAppend } from "./write/append-route.ts";
 import { registerCreate } from "./write/create-route.ts";
 import { registerDelete } from "./write/delete-route.ts";

@@ -20,7 +20,7 @@ import { scanSource } from "./plan.ts";
 import { matchingRows, orderedPass, planCost, project, type ScanPiece } from "./scan.ts";
 import { RowsCsvQuerySchema } from "./schemas.ts";
 import { answerKey, cachedAnswer, keepAnswer } from "./answer-cache.ts";
-import { validationHookWith } from "../validation-hook.ts";
+import { validationHookWith } from "../http/validation-hook.ts";
 import { unknownParameterHint } from "./parameter-hint.ts";
 
 /** Bytes of CSV text gathered before a chunk is handed to the response. */

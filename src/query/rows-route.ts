@@ -14,7 +14,7 @@ import { RowsQuerySchema, RowsResponseSchema, type RowsResponse } from "./schema
 import { answerKey, cachedAnswer, keepAnswer } from "./answer-cache.ts";
 import { isScanned, queryWindow } from "./window.ts";
 import { etagOf } from "../edge/etag.ts";
-import { validationHookWith } from "../validation-hook.ts";
+import { validationHookWith } from "../http/validation-hook.ts";
 import { unknownParameterHint } from "./parameter-hint.ts";
 import { utf8 } from "../wire/bytes.ts";
 

@@ -1,10 +1,10 @@
 // zod-openapi's defaultHook: validation failures of path and query input leave as our problem
 // details (400 invalid_query for the query string, 400 invalid_request otherwise), worded by
-// http/issue-words.ts. A route may add advice after an unknown query parameter.
+// issue-words.ts. A route may add advice after an unknown query parameter.
 import type { Hook } from "@hono/zod-openapi";
-import type { AppEnv } from "./app-env.ts";
-import { describeIssue, type Issue } from "./http/issue-words.ts";
-import { ApiError } from "./model/errors.ts";
+import type { AppEnv } from "../app-env.ts";
+import { describeIssue, type Issue } from "./issue-words.ts";
+import { ApiError } from "../model/errors.ts";
 
 /** A route's advice for the unknown query parameter `name`, given with `value`. */
 export type UnknownParameterHint = (name: string, value: string | undefined) => string;
