@@ -34,7 +34,11 @@ describe("signed writes over HTTP", () => {
   });
 
   it("signature_invalid: wrong secret, tampered signature, malformed header", async () => {
-    await expectProblem(await signedCreate({ secret: "not-the-secret" }), 401, "signature_invalid");
+    const wrongSecret = await expectProblem(await signedCreate({ secret: "not-the-secret" }), 401, "signature_invalid");
+    // It names the request as received, to compare with what was signed (a proxy's Host, a rewritten path).
+    expect(wrongSecret.detail).toBe(
+      "the signature does not verify: check that it was made with this key's secret, over the request as the API received it (POST pubset.test/v1/dataset)",
+    );
     await expectProblem(await signedCreate({ mutate: (h) => h.set("signature", "sig1=:AAAA:") }), 401, "signature_invalid");
     await expectProblem(await signedCreate({ mutate: (h) => h.set("signature-input", "sig1=(") }), 401, "signature_invalid");
   });

@@ -114,7 +114,12 @@ export async function verifyRequestSignature(request: SignableRequest, policy: V
   const key = await policy.lookupKey(keyId);
   if (key === null) return fail("unknown_key");
   if (!(await hmacSha256Verify(key, base.value, signature))) {
-    return fail("signature_invalid", "the signature does not verify");
+    // The two usual causes: another secret, or a request changed on its way (a proxy's Host, a
+    // rewritten path): what the API received is named, to compare with what was signed.
+    return fail(
+      "signature_invalid",
+      `the signature does not verify: check that it was made with this key's secret, over the request as the API received it (${request.method} ${url.host}${url.pathname}${url.search})`,
+    );
   }
   return { ok: true, keyId, nonce, created, expires, digest };
 }
