@@ -16,8 +16,9 @@ function hookWith(hint: UnknownParameterHint | null): AnyHook {
   return (result, c) => {
     if (result.success) return;
     const issue: Issue | undefined = result.error.issues[0];
-    if (!issue) throw new ApiError(result.target === "query" ? "invalid_query" : "invalid_request", "invalid");
-    if (result.target !== "query") throw new ApiError("invalid_request", describeIssue(issue, "field"));
+    const query = result.target === "query";
+    if (!issue) throw new ApiError(query ? "invalid_query" : "invalid_request", "invalid");
+    if (!query) throw new ApiError("invalid_request", describeIssue(issue, "field"));
     const first = issue.path[0];
     const timesGiven = typeof first === "string" ? (c.req.queries(first)?.length ?? 0) : 1;
     let detail = describeIssue(issue, "query parameter", { timesGiven });

@@ -4,8 +4,13 @@
 import { quoteText } from "./language/column-kinds.ts";
 import { whereName } from "./language/normalise.ts";
 
-/** Other APIs' names for ours (Socrata's `$…`, Datasette's `_…`, common REST spellings). */
+/**
+ * Other APIs' names for ours (Socrata's `$…`, Datasette's `_…`, common REST spellings), and
+ * `offset` and `limit`, ours on /rows only.
+ */
 const OURS_BY_THEIRS: Record<string, "where" | "columns" | "order" | "offset" | "limit"> = {
+  offset: "offset",
+  limit: "limit",
   filter: "where",
   $where: "where",
   _where: "where",
@@ -41,8 +46,7 @@ const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
  * matching row and so takes no offset or limit.
  */
 export function unknownParameterHint(name: string, value: string | undefined, paged: boolean): string {
-  // `offset` and `limit` are ours too, on /rows only.
-  const ours = name === "offset" || name === "limit" ? name : OURS_BY_THEIRS[name.toLowerCase()];
+  const ours = OURS_BY_THEIRS[name.toLowerCase()];
   if (ours === "offset" || ours === "limit") {
     return paged ? `pages are asked with offset and limit` : `rows.csv answers every matching row; /rows pages them with offset and limit`;
   }
