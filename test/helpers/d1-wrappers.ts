@@ -1,7 +1,8 @@
 // Wrappers around the real local D1 binding, for what one local instance cannot show:
 // `countingD1` counts every query the worker makes (and whether it writes); `laggingReplica`
 // plays a read replica that has not yet received some rows, so read-your-writes through
-// X-D1-Bookmark can be tested (local D1 has no replicas, hence no lag: PLATFORM.md §1.1).
+// X-D1-Bookmark can be tested (local D1 has no replicas, hence no lag: docs/edge-and-caching.md,
+// "D1 read replicas").
 // Both wrap D1's own objects and hand every query to the real database; nothing is faked but
 // the replica's delay.
 
